@@ -1,0 +1,106 @@
+/**
+ * The ReadStore port: documents (read models) written only by projections, checkpoints advanced by
+ * compare-and-set in the same transaction as the writes, leases so one process runs a projection at a time,
+ * and id sequences (which are NOT read models: a rebuild never touches them).
+ */
+
+export type Scalar = string | number | boolean | null;
+
+/** A filter on one top-level document field. Plain scalars mean equality (null matches null or missing). */
+export type FieldFilter =
+  | Scalar
+  | { $in: Scalar[] }
+  | { $ne: Scalar }
+  | { $gt?: number | string; $gte?: number | string; $lt?: number | string; $lte?: number | string }
+  /** Case-insensitive substring match on a string field. */
+  | { $contains: string };
+
+/** Conjunction of field filters. Keys are top-level field names ([A-Za-z0-9_]+). */
+export type DocumentFilter = Record<string, FieldFilter>;
+
+/** A filter that matches when any branch matches (branches are DocumentFilters). */
+export interface AnyOf {
+  $or: DocumentFilter[];
+}
+
+export interface SortKey {
+  field: string;
+  direction: 'asc' | 'desc';
+}
+
+export interface FindOptions {
+  filter?: DocumentFilter & Partial<AnyOf>;
+  /** Applied in order; the store always adds `id asc` as the final tie-breaker so paging is stable. */
+  sort?: SortKey[];
+  /** Default 100, at most 10,000. */
+  limit?: number;
+  offset?: number;
+}
+
+export interface FindResult<T> {
+  items: T[];
+  /** Number of documents matching the filter, ignoring limit/offset. */
+  total: number;
+}
+
+/** A stored document: JSON object with a string id. */
+export type ReadDocument = Record<string, unknown> & { id: string };
+
+export type WriteOp =
+  | { op: 'put'; collection: string; doc: ReadDocument }
+  | { op: 'delete'; collection: string; id: string };
+
+export interface Checkpoint {
+  projection: string;
+  /** Global position of the last event applied (0: none). */
+  position: number;
+  /** The projection's version when the checkpoint was written. */
+  version: number;
+  updated_at: string;
+}
+
+export interface LeaseInfo {
+  name: string;
+  owner: string;
+  /** Epoch milliseconds. */
+  expires_at: number;
+}
+
+export interface ReadStore {
+  /** Creates the collection if missing and indexes the given top-level fields (idempotent). */
+  ensureCollection(collection: string, indexedFields: string[]): Promise<void>;
+  get<T extends ReadDocument = ReadDocument>(collection: string, id: string): Promise<T | null>;
+  find<T extends ReadDocument = ReadDocument>(collection: string, options?: FindOptions): Promise<FindResult<T>>;
+
+  /**
+   * Applies `ops` in order and moves the checkpoint of `projection` from `expectedPosition` to `next`, atomically.
+   * Returns false and applies nothing when the stored position (0 when absent) is not `expectedPosition`.
+   */
+  commit(
+    projection: string,
+    expectedPosition: number,
+    next: { position: number; version: number },
+    ops: WriteOp[],
+  ): Promise<boolean>;
+  getCheckpoint(projection: string): Promise<Checkpoint | null>;
+  listCheckpoints(): Promise<Checkpoint[]>;
+  /** Empties the collections and deletes the checkpoint, atomically (used by rebuild). */
+  reset(projection: string, collections: string[]): Promise<void>;
+
+  /** Acquires the lease when free or expired, or renews it when `owner` holds it. True when `owner` holds it now. */
+  acquireLease(name: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Releases the lease if `owner` holds it. */
+  releaseLease(name: string, owner: string): Promise<void>;
+  getLease(name: string): Promise<LeaseInfo | null>;
+
+  /**
+   * Reserves `count` consecutive ids of the named sequence, unique across processes; ids start at 1 and stay
+   * at most Number.MAX_SAFE_INTEGER. Returns the first reserved id.
+   */
+  reserveIds(sequence: string, count: number): Promise<number>;
+
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const READ_STORE = Symbol('READ_STORE');

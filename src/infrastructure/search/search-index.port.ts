@@ -1,0 +1,67 @@
+/**
+ * The SearchIndex port: BM25 full-text search over small documents (memory chunks), always scoped to one
+ * organization, with exact-match filters, ranges and highlights. Writes carry a version (the global position of
+ * the event that produced them) and a write older than what is stored is ignored, so replays are harmless.
+ */
+
+export type FilterValue = string | number | boolean | null;
+
+export interface SearchDocument {
+  id: string;
+  organization_id: string;
+  title: string;
+  body: string;
+  /** Keyword / numeric fields used for filtering and returned with hits. Keys: [a-z0-9_]+. */
+  fields: Record<string, FilterValue>;
+  /** Global position of the event that produced this state. */
+  version: number;
+}
+
+export type SearchFilter =
+  | FilterValue
+  /** Any of these values. */
+  | FilterValue[]
+  /** Numeric range; `or_null: true` also matches documents whose field is null. */
+  | { gt?: number; gte?: number; lt?: number; lte?: number; or_null?: boolean };
+
+export interface SearchQuery {
+  organization_id: string;
+  /** Plain user text; never interpreted as query syntax by any adapter. */
+  text: string;
+  /** Conjunction over fields. */
+  filters?: Record<string, SearchFilter>;
+  /** Documents that match any of these alternatives (each a conjunction) in addition to `filters`. */
+  any_of?: Array<Record<string, SearchFilter>>;
+  /** Default 10, at most 1,000. */
+  limit?: number;
+  /** Multiplier of title matches against body matches; default 2. */
+  title_boost?: number;
+}
+
+export interface SearchHit {
+  id: string;
+  /** Higher is better; only comparable within one result list. */
+  score: number;
+  fields: Record<string, FilterValue>;
+  title: string;
+  /** Excerpts of the body around matched terms, matched terms wrapped in «». At most 3. */
+  highlights: string[];
+}
+
+export interface SearchIndex {
+  /** Creates or updates documents; a document whose stored version is newer is left alone. */
+  upsert(documents: SearchDocument[]): Promise<void>;
+  /** Deletes documents; a delete older than the stored version is ignored. Unknown ids are fine. */
+  delete(items: Array<{ id: string; version: number }>): Promise<void>;
+  search(query: SearchQuery): Promise<SearchHit[]>;
+  get(id: string): Promise<SearchDocument | null>;
+  /** Every live document, ordered by id (used to prove a rebuild identical). */
+  dump(): AsyncIterable<SearchDocument>;
+  count(organizationId?: string): Promise<number>;
+  /** Removes every document (rebuild). */
+  reset(): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const SEARCH_INDEX = Symbol('SEARCH_INDEX');

@@ -1,0 +1,43 @@
+/**
+ * The one file that imports better-sqlite3. The embedded event store, read store and search index share one
+ * SQLite file (WAL), so several processes (server + CLI) can use the same data directory at once.
+ */
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export type SqliteDatabase = Database.Database;
+export type SqliteStatement = Database.Statement;
+
+export interface SqliteOptions {
+  /** File path, or ':memory:' (single connection only). */
+  path: string;
+  /** How long a writer waits for another process's write lock, in ms. */
+  busyTimeoutMs?: number;
+  readonly?: boolean;
+}
+
+export function openSqlite(options: SqliteOptions): SqliteDatabase {
+  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+  const db = new Database(options.path, { readonly: options.readonly ?? false });
+  db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
+  if (!options.readonly) {
+    db.pragma('journal_mode = WAL');
+    // FULL: a committed append survives power loss, not just a process crash ("nothing lost").
+    db.pragma('synchronous = FULL');
+  }
+  db.pragma('foreign_keys = ON');
+  return db;
+}
+
+/** True when the error is SQLite's "database is locked/busy" after the busy timeout ran out. */
+export function isSqliteBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT' || code === 'SQLITE_LOCKED';
+}
+
+/** True when the error is a UNIQUE/PRIMARY KEY constraint violation. */
+export function isSqliteUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
