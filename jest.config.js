@@ -4,7 +4,7 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.spec.ts'],
   transform: {
-    '^.+\\.ts$': [
+    '^.+\\.(ts|js)$': [
       '@swc/jest',
       {
         jsc: {
@@ -16,6 +16,8 @@ module.exports = {
       },
     ],
   },
+  // ESM-only packages that CommonJS code requires (Node >= 20.19 can; jest cannot): compile them to CommonJS.
+  transformIgnorePatterns: ['/node_modules/(?!(content-disposition)/)'],
   testTimeout: 30000,
   maxWorkers: 2,
 };

@@ -18,10 +18,11 @@ export type FieldFilter =
 /** Conjunction of field filters. Keys are top-level field names ([A-Za-z0-9_]+). */
 export type DocumentFilter = Record<string, FieldFilter>;
 
-/** A filter that matches when any branch matches (branches are DocumentFilters). */
-export interface AnyOf {
-  $or: DocumentFilter[];
-}
+/**
+ * What `find` accepts: field filters ANDed, plus an optional `$or` key holding conjunctions of which at least
+ * one must match (e.g. `{ status: 'published', $or: [{ a: 1 }, { b: 2 }] }`).
+ */
+export type FindFilter = { [field: string]: FieldFilter | DocumentFilter[] } & { $or?: DocumentFilter[] };
 
 export interface SortKey {
   field: string;
@@ -29,7 +30,7 @@ export interface SortKey {
 }
 
 export interface FindOptions {
-  filter?: DocumentFilter & Partial<AnyOf>;
+  filter?: FindFilter;
   /** Applied in order; the store always adds `id asc` as the final tie-breaker so paging is stable. */
   sort?: SortKey[];
   /** Default 100, at most 10,000. */
@@ -47,8 +48,7 @@ export interface FindResult<T> {
 export type ReadDocument = Record<string, unknown> & { id: string };
 
 export type WriteOp =
-  | { op: 'put'; collection: string; doc: ReadDocument }
-  | { op: 'delete'; collection: string; id: string };
+  { op: 'put'; collection: string; doc: ReadDocument } | { op: 'delete'; collection: string; id: string };
 
 export interface Checkpoint {
   projection: string;
@@ -70,7 +70,10 @@ export interface ReadStore {
   /** Creates the collection if missing and indexes the given top-level fields (idempotent). */
   ensureCollection(collection: string, indexedFields: string[]): Promise<void>;
   get<T extends ReadDocument = ReadDocument>(collection: string, id: string): Promise<T | null>;
-  find<T extends ReadDocument = ReadDocument>(collection: string, options?: FindOptions): Promise<FindResult<T>>;
+  find<T extends ReadDocument = ReadDocument>(
+    collection: string,
+    options?: FindOptions,
+  ): Promise<FindResult<T>>;
 
   /**
    * Applies `ops` in order and moves the checkpoint of `projection` from `expectedPosition` to `next`, atomically.

@@ -1,0 +1,34 @@
+import 'reflect-metadata';
+import { CommandFactory } from 'nest-commander';
+import { CliModule } from './cli/cli.module';
+import { StderrLogger, writeFailure } from './cli/cli-output';
+import { ValidationFailedError } from './common/errors';
+import { loadConfig } from './config/config';
+
+/**
+ * `npx cairn <command>`: one JSON object on stdout, prose on stderr, non-zero exit with a JSON error on failure.
+ * `serve` starts the HTTP server (src/main.ts).
+ */
+async function main(argv: string[]): Promise<void> {
+  if (argv[2] === 'serve') {
+    process.argv = [argv[0], argv[1], ...argv.slice(3)];
+    await import('./main');
+    return;
+  }
+  const config = loadConfig();
+  await CommandFactory.run(CliModule.forRoot({ config }), {
+    logger: new StderrLogger('cairn', { logLevels: ['error', 'warn', 'fatal'] }),
+    cliName: 'cairn',
+    errorHandler: (error) => {
+      const code = (error as { code?: unknown }).code;
+      if (code === 'commander.helpDisplayed' || code === 'commander.help' || code === 'commander.version') {
+        process.exit(0);
+      }
+      writeFailure(new ValidationFailedError(error.message.replace(/^error: /, ''), [], 'usage_error'), 2);
+      process.exit(2);
+    },
+    serviceErrorHandler: (error) => writeFailure(error),
+  });
+}
+
+main(process.argv).catch((error: unknown) => writeFailure(error));

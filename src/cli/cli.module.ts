@@ -1,0 +1,54 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { StreamAuditor } from '../audit/stream-auditor';
+import { CommandsModule } from '../commands/commands.module';
+import { GroundingPolicyPreviewer } from '../commands/connectors/preview-grounding-policy';
+import { CoreModule, type CoreOptions } from '../core.module';
+import { AuditStreamCommand, AuditVerifyCommand } from './audit.commands';
+import { ChatbotCreateCommand, ChatbotPauseCommand, ChatbotResumeCommand } from './chatbot.commands';
+import {
+  ConnectorCreateCommand,
+  ConnectorRevokeTokenCommand,
+  ConnectorRotateTokenCommand,
+  ConnectorSetCapabilitiesCommand,
+  SetGroundingPolicyCommand,
+} from './connector.commands';
+import { DemoCommand } from './demo.command';
+import {
+  OrgCreateCommand,
+  OrgPauseAgentsCommand,
+  OrgResumeAgentsCommand,
+  OrgSetPlanLimitCommand,
+} from './organization.commands';
+import { ProjectionsRebuildCommand, ProjectionsStatusCommand } from './projection.commands';
+
+/** The operator CLI: the same core and write side as the server, no HTTP. */
+@Module({})
+export class CliModule {
+  static forRoot(options: CoreOptions): DynamicModule {
+    return {
+      module: CliModule,
+      imports: [CoreModule.forRoot(options), CommandsModule],
+      providers: [
+        StreamAuditor,
+        GroundingPolicyPreviewer,
+        OrgCreateCommand,
+        OrgPauseAgentsCommand,
+        OrgResumeAgentsCommand,
+        OrgSetPlanLimitCommand,
+        ChatbotCreateCommand,
+        ChatbotPauseCommand,
+        ChatbotResumeCommand,
+        ConnectorCreateCommand,
+        ConnectorRotateTokenCommand,
+        ConnectorRevokeTokenCommand,
+        ConnectorSetCapabilitiesCommand,
+        SetGroundingPolicyCommand,
+        ProjectionsStatusCommand,
+        ProjectionsRebuildCommand,
+        AuditStreamCommand,
+        AuditVerifyCommand,
+        DemoCommand,
+      ],
+    };
+  }
+}

@@ -1,0 +1,17 @@
+import { randomUUID } from 'node:crypto';
+
+/** Who asked, and in reply to what: becomes every appended event's metadata. */
+export interface CommandContext {
+  /** `connector:<id>`, `operator:<name>` or `system:<component>`. */
+  actor: string;
+  correlation_id: string;
+  causation_id: string | null;
+}
+
+export function operatorContext(name = process.env.USER ?? 'cli'): CommandContext {
+  return { actor: `operator:${name}`, correlation_id: randomUUID(), causation_id: null };
+}
+
+export function systemContext(component: string): CommandContext {
+  return { actor: `system:${component}`, correlation_id: randomUUID(), causation_id: null };
+}

@@ -1,0 +1,123 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Clock } from '../../common/clock';
+import { CURRENT_SCHEMA_VERSION, type DomainEvent } from '../../events/domain-event';
+import {
+  EVENT_STORE,
+  type EventStore,
+  type ExpectedRevision,
+  type RecordedEvent,
+} from '../../infrastructure/event-store/event-store.port';
+import { WrongExpectedVersionError } from '../../infrastructure/event-store/wrong-expected-version.error';
+import type { CommandContext } from './command-context';
+import { Consistency } from './consistency';
+import { fold, type Decider } from './decider';
+
+export interface Loaded<S> {
+  state: S;
+  /** The stream's last revision, or null when it does not exist. */
+  revision: number | null;
+  events: RecordedEvent[];
+}
+
+export interface Executed<S, E> {
+  state: S;
+  events: E[];
+  /** Global position of the last appended event; null when the command changed nothing. */
+  position: number | null;
+}
+
+export interface ExecuteOptions {
+  /** The organization the stream belongs to (event metadata). */
+  organizationId: number | null;
+  /** Projections to wait for before returning (default: all); [] waits for none. */
+  waitFor?: readonly string[];
+  /** How many times to re-read and re-decide when another writer appended first (default 5). */
+  maxAttempts?: number;
+}
+
+/**
+ * The one way commands change state: read the stream, fold it, decide (pure), append with the revision read as
+ * the expected revision. A concurrent writer makes the append fail; the command is then decided again on the
+ * fresh state, so decisions are always made on the latest stream. Returns after the read models caught up.
+ */
+@Injectable()
+export class StreamCommandExecutor {
+  private readonly logger = new Logger('commands');
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly clock: Clock,
+    private readonly consistency: Consistency,
+  ) {}
+
+  async load<C, S, E extends DomainEvent>(stream: string, decider: Decider<C, S, E>): Promise<Loaded<S>> {
+    const events = await this.store.readStream(stream);
+    const state = fold(decider, events as unknown as E[]);
+    return { state, revision: events.length ? events[events.length - 1].revision : null, events };
+  }
+
+  /** Decides without appending: what the command would record now (dry runs). */
+  async preview<C, S, E extends DomainEvent>(stream: string, decider: Decider<C, S, E>, command: C): Promise<{ state: S; events: E[] }> {
+    const loaded = await this.load(stream, decider);
+    return { state: loaded.state, events: decider.decide(command, loaded.state) };
+  }
+
+  async execute<C, S, E extends DomainEvent>(
+    stream: string,
+    decider: Decider<C, S, E>,
+    command: C,
+    context: CommandContext,
+    options: ExecuteOptions,
+  ): Promise<Executed<S, E>> {
+    const attempts = options.maxAttempts ?? 5;
+    for (let attempt = 1; ; attempt++) {
+      const loaded = await this.load(stream, decider);
+      const events = decider.decide(command, loaded.state);
+      if (events.length === 0) return { state: loaded.state, events, position: null };
+      const expected: ExpectedRevision = loaded.revision ?? 'no_stream';
+      try {
+        const position = await this.append(stream, events, expected, context, options.organizationId);
+        await this.settle(position, options.waitFor);
+        return { state: events.reduce(decider.evolve, loaded.state), events, position };
+      } catch (error) {
+        if (!(error instanceof WrongExpectedVersionError) || attempt >= attempts) throw error;
+      }
+    }
+  }
+
+  /** Appends already-decided events with an explicit expected revision (for streams that are claimed once). */
+  async append(
+    stream: string,
+    events: DomainEvent[],
+    expected: ExpectedRevision,
+    context: CommandContext,
+    organizationId: number | null,
+  ): Promise<number> {
+    const occurred_at = this.clock.nowIso();
+    const result = await this.store.append(
+      stream,
+      events.map((event) => ({
+        type: event.type,
+        data: event.data,
+        metadata: {
+          organization_id: organizationId === null ? null : String(organizationId),
+          correlation_id: context.correlation_id,
+          causation_id: context.causation_id,
+          actor: context.actor,
+          occurred_at,
+          schema_version: CURRENT_SCHEMA_VERSION,
+        },
+      })),
+      expected,
+    );
+    return result.position;
+  }
+
+  /** Waits for the read models to reach `position`; a timeout is logged, the write itself stands. */
+  async settle(position: number, projections?: readonly string[]): Promise<void> {
+    if (projections && projections.length === 0) return;
+    if (!(await this.consistency.waitFor(position, projections))) {
+      this.logger.warn(`read models have not reached position ${position} yet; they will catch up`);
+    }
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Typed errors. Every failure the service reports is one of these; the HTTP exception filter and the CLI map
+ * them to their outputs in one place each (http/error-response.ts, cli/cli-output.ts).
+ */
+
+export interface ErrorDetail {
+  /** Dotted path of the offending field, when the detail is about one field. */
+  field?: string;
+  message: string;
+  [key: string]: unknown;
+}
+
+export abstract class AppError extends Error {
+  abstract readonly status: number;
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details: ErrorDetail[] = [],
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** 400: the request could not be read at all (malformed JSON, invalid UTF-8, forbidden keys). */
+export class MalformedRequestError extends AppError {
+  readonly status = 400;
+  constructor(message: string, code = 'malformed_request', details: ErrorDetail[] = []) {
+    super(code, message, details);
+  }
+}
+
+/** 401: no usable credentials. */
+export class UnauthenticatedError extends AppError {
+  readonly status = 401;
+  constructor(code: 'missing_token' | 'invalid_token', message: string) {
+    super(code, message);
+  }
+}
+
+/** 403: authenticated, but the connector lacks a capability. */
+export class ForbiddenError extends AppError {
+  readonly status = 403;
+  constructor(message: string, code = 'missing_capability', details: ErrorDetail[] = []) {
+    super(code, message, details);
+  }
+}
+
+/** 404: unknown, or not visible to the caller (never says which). */
+export class NotFoundError extends AppError {
+  readonly status = 404;
+  constructor(message: string, code = 'not_found') {
+    super(code, message);
+  }
+}
+
+/** 409: a conflict with the current state; the code says which. */
+export class ConflictError extends AppError {
+  readonly status = 409;
+  constructor(code: string, message: string, details: ErrorDetail[] = []) {
+    super(code, message, details);
+  }
+}
+
+/** 413: the body exceeds the documented bound. */
+export class PayloadTooLargeError extends AppError {
+  readonly status = 413;
+  constructor(message: string) {
+    super('payload_too_large', message);
+  }
+}
+
+/** 422: well-formed but invalid input; details name the fields. */
+export class ValidationFailedError extends AppError {
+  readonly status = 422;
+  constructor(message: string, details: ErrorDetail[] = [], code = 'validation_failed') {
+    super(code, message, details);
+  }
+}
+
+/** 429: too many requests; retry after the given delay. */
+export class RateLimitedError extends AppError {
+  readonly status = 429;
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('rate_limited', message);
+  }
+}
+
+/** 503: a dependency (store, engine) is not reachable right now. */
+export class ServiceUnavailableError extends AppError {
+  readonly status = 503;
+  constructor(message: string, code = 'service_unavailable') {
+    super(code, message);
+  }
+}
+
+/** 500: a bug or an unexpected state; the message is safe to show, details are not leaked. */
+export class InternalError extends AppError {
+  readonly status = 500;
+  constructor(message = 'internal error') {
+    super('internal_error', message);
+  }
+}

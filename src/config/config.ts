@@ -1,0 +1,86 @@
+import { resolve } from 'node:path';
+import { ValidationFailedError, type ErrorDetail } from '../common/errors';
+
+/** Validated configuration (ARCHITECTURE.md "Configuration"). */
+export interface CairnConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Canonical base URL for links the service prints (no trailing slash). */
+  publicUrl: string;
+  eventStoreUrl: string | null;
+  mongodbUrl: string | null;
+  elasticsearchUrl: string | null;
+  openaiBaseUrl: string | null;
+  openaiApiKey: string | null;
+  composerModel: string | null;
+  reviewerModel: string | null;
+  embeddingModel: string | null;
+  /** Largest accepted request body in bytes (CAIRN_MAX_BODY_BYTES, default 1 MiB). */
+  maxBodyBytes: number;
+  /** How long an HTTP write waits for its projections (CAIRN_CONSISTENCY_WAIT_MS, default 5000). */
+  consistencyWaitMs: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+function optional(env: Env, name: string): string | null {
+  const value = env[name]?.trim();
+  return value ? value : null;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number, errors: ErrorDetail[]): number {
+  const raw = optional(env, name);
+  if (raw === null) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    errors.push({ field: name, message: `${name} must be an integer from ${min} to ${max} (got "${raw}")` });
+    return fallback;
+  }
+  return Number(raw);
+}
+
+function url(env: Env, name: string, protocols: string[], errors: ErrorDetail[]): string | null {
+  const raw = optional(env, name);
+  if (raw === null) return null;
+  try {
+    const parsed = new URL(raw);
+    if (!protocols.includes(parsed.protocol)) {
+      errors.push({ field: name, message: `${name} must use ${protocols.join(' or ')} (got "${parsed.protocol}")` });
+    }
+  } catch {
+    errors.push({ field: name, message: `${name} is not a valid URL` });
+  }
+  return raw;
+}
+
+/** Reads and validates the environment; throws ValidationFailedError listing every problem at once. */
+export function loadConfig(env: Env = process.env): CairnConfig {
+  const errors: ErrorDetail[] = [];
+  const port = integer(env, 'PORT', 3000, 0, 65535, errors);
+  const host = optional(env, 'HOST') ?? '127.0.0.1';
+  const publicUrl = url(env, 'CAIRN_PUBLIC_URL', ['http:', 'https:'], errors);
+  const config: CairnConfig = {
+    port,
+    host,
+    dataDir: resolve(optional(env, 'CAIRN_DATA_DIR') ?? './data'),
+    publicUrl: (publicUrl ?? `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`).replace(/\/+$/, ''),
+    eventStoreUrl: url(env, 'EVENTSTORE_URL', ['esdb:', 'esdb+discover:', 'kurrentdb:', 'kdb:'], errors),
+    mongodbUrl: url(env, 'MONGODB_URL', ['mongodb:', 'mongodb+srv:'], errors),
+    elasticsearchUrl: url(env, 'ELASTICSEARCH_URL', ['http:', 'https:'], errors),
+    openaiBaseUrl: url(env, 'OPENAI_BASE_URL', ['http:', 'https:'], errors),
+    openaiApiKey: optional(env, 'OPENAI_API_KEY'),
+    composerModel: optional(env, 'CAIRN_COMPOSER_MODEL'),
+    reviewerModel: optional(env, 'CAIRN_REVIEWER_MODEL'),
+    embeddingModel: optional(env, 'CAIRN_EMBEDDING_MODEL'),
+    maxBodyBytes: integer(env, 'CAIRN_MAX_BODY_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024, errors),
+    consistencyWaitMs: integer(env, 'CAIRN_CONSISTENCY_WAIT_MS', 5000, 0, 120_000, errors),
+  };
+  if (errors.length > 0) {
+    throw new ValidationFailedError(
+      `invalid configuration: ${errors.map((e) => e.message).join('; ')}`,
+      errors,
+      'invalid_configuration',
+    );
+  }
+  return config;
+}

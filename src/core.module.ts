@@ -1,0 +1,99 @@
+import { Global, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown, Inject } from '@nestjs/common';
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { Clock, SystemClock } from './common/clock';
+import { IdGenerator } from './common/id-generator';
+import { Consistency } from './commands/shared/consistency';
+import { OrganizationLoader } from './commands/shared/organization-loader';
+import { StreamCommandExecutor } from './commands/shared/stream-command-executor';
+import type { CairnConfig } from './config/config';
+import { EVENT_STORE } from './infrastructure/event-store/event-store.port';
+import { READ_STORE } from './infrastructure/read-store/read-store.port';
+import { SEARCH_INDEX } from './infrastructure/search/search-index.port';
+import { openStores, STORES, type Stores } from './infrastructure/stores';
+import { ALL_PROJECTIONS } from './projections/all-projections';
+import { ProjectionRunner } from './projections/projection-runner';
+import { RunnerConsistency } from './projections/runner-consistency';
+
+export const CONFIG = Symbol('CONFIG');
+
+export interface CoreOptions {
+  config: CairnConfig;
+  /** Override the clock (tests). */
+  clock?: Clock;
+  /** Opened stores to use instead of opening them from the config (tests, benchmarks). */
+  stores?: Stores;
+}
+
+/** Stores, the projection runner, ids, the clock and the command executor: shared by the server and the CLI. */
+@Global()
+@Module({})
+export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('core');
+
+  constructor(
+    @Inject(STORES) private readonly stores: Stores,
+    private readonly runner: ProjectionRunner,
+  ) {}
+
+  static forRoot(options: CoreOptions): DynamicModule {
+    return {
+      module: CoreModule,
+      providers: [
+        { provide: CONFIG, useValue: options.config },
+        { provide: Clock, useValue: options.clock ?? new SystemClock() },
+        { provide: STORES, useFactory: () => options.stores ?? openStores(options.config) },
+        { provide: EVENT_STORE, useFactory: (s: Stores) => s.eventStore, inject: [STORES] },
+        { provide: READ_STORE, useFactory: (s: Stores) => s.readStore, inject: [STORES] },
+        { provide: SEARCH_INDEX, useFactory: (s: Stores) => s.searchIndex, inject: [STORES] },
+        {
+          provide: ProjectionRunner,
+          useFactory: (s: Stores) => {
+            const logger = new Logger('projections');
+            return new ProjectionRunner(s.eventStore, s.readStore, s.searchIndex, ALL_PROJECTIONS, {
+              owner: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+              onError: (name, error) => logger.error(`projection ${name} failed: ${describe(error)}`),
+            });
+          },
+          inject: [STORES],
+        },
+        {
+          provide: Consistency,
+          useFactory: (runner: ProjectionRunner) => new RunnerConsistency(runner, options.config.consistencyWaitMs),
+          inject: [ProjectionRunner],
+        },
+        IdGenerator,
+        StreamCommandExecutor,
+        OrganizationLoader,
+      ],
+      exports: [
+        CONFIG,
+        Clock,
+        STORES,
+        EVENT_STORE,
+        READ_STORE,
+        SEARCH_INDEX,
+        ProjectionRunner,
+        Consistency,
+        IdGenerator,
+        StreamCommandExecutor,
+        OrganizationLoader,
+      ],
+    };
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.runner.prepare();
+    this.runner.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.runner.stop();
+    await this.stores.close();
+    this.logger.log('stores closed');
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}

@@ -1,0 +1,18 @@
+import type { EventData } from '../infrastructure/event-store/event-store.port';
+
+/** An event as a decider emits it: a type and its data. Metadata is added when it is appended. */
+export interface DomainEvent<T extends string = string, D extends EventData = EventData> {
+  type: T;
+  data: D;
+}
+
+/** The schema version of every event type this build writes. Bump one when its data shape changes. */
+export const CURRENT_SCHEMA_VERSION = 1;
+
+/** Stream names (ARCHITECTURE.md "Streams"). Ids are positive integers. */
+export const streams = {
+  organization: (id: number) => `organization-${id}`,
+  organizationSlug: (slug: string) => `organization-slug-${slug}`,
+  chatbot: (id: number) => `chatbot-${id}`,
+  connector: (id: number) => `connector-${id}`,
+} as const;

@@ -1,0 +1,48 @@
+import { Injectable, SetMetadata, createParamDecorator, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyRequest } from 'fastify';
+import { ForbiddenError, InternalError } from '../../common/errors';
+import { ConnectorAuthenticator } from './connector-authenticator';
+import type { ConnectorPrincipal } from './connector-principal';
+
+const CAPABILITIES_KEY = 'cairn:required-capabilities';
+
+type AuthenticatedRequest = FastifyRequest & { connector?: ConnectorPrincipal };
+
+/** Declares the capabilities a connector endpoint needs (all of them). */
+export const RequireCapabilities = (...capabilities: string[]): MethodDecorator & ClassDecorator =>
+  SetMetadata(CAPABILITIES_KEY, capabilities);
+
+/** 401 without a valid token (with WWW-Authenticate), 403 when a required capability is missing. */
+@Injectable()
+export class ConnectorAuthGuard implements CanActivate {
+  constructor(
+    private readonly authenticator: ConnectorAuthenticator,
+    private readonly reflector: Reflector,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const principal = await this.authenticator.authenticate(request.headers.authorization);
+    const required =
+      this.reflector.getAllAndOverride<string[] | undefined>(CAPABILITIES_KEY, [context.getHandler(), context.getClass()]) ??
+      [];
+    const missing = required.filter((capability) => !principal.capabilities.includes(capability));
+    if (missing.length > 0) {
+      throw new ForbiddenError(
+        `this connector lacks the capability ${missing.join(', ')}`,
+        'missing_capability',
+        missing.map((capability) => ({ message: `requires ${capability}`, capability })),
+      );
+    }
+    request.connector = principal;
+    return true;
+  }
+}
+
+/** The authenticated connector of this request (use only behind ConnectorAuthGuard). */
+export const CurrentConnector = createParamDecorator((_data: unknown, context: ExecutionContext): ConnectorPrincipal => {
+  const principal = context.switchToHttp().getRequest<AuthenticatedRequest>().connector;
+  if (!principal) throw new InternalError('CurrentConnector used without ConnectorAuthGuard');
+  return principal;
+});

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { ConnectorAuthenticator } from './auth/connector-authenticator';
+import { ConnectorAuthGuard } from './auth/connector-auth.guard';
+import { ConnectorSelfController } from './connectors/connector-self.controller';
+import { AllExceptionsFilter } from './errors/all-exceptions.filter';
+import { HealthController } from './health/health.controller';
+
+/** Thin controllers: parse, authorize, dispatch. */
+@Module({
+  controllers: [HealthController, ConnectorSelfController],
+  providers: [ConnectorAuthenticator, ConnectorAuthGuard, { provide: APP_FILTER, useClass: AllExceptionsFilter }],
+  exports: [ConnectorAuthenticator, ConnectorAuthGuard],
+})
+export class HttpModule {}

@@ -1,0 +1,68 @@
+import { join } from 'node:path';
+import type { CairnConfig } from '../config/config';
+import type { EventStore } from './event-store/event-store.port';
+import { SqliteEventStore } from './event-store/sqlite/sqlite-event-store';
+import type { ReadStore } from './read-store/read-store.port';
+import { SqliteReadStore } from './read-store/sqlite/sqlite-read-store';
+import type { SearchIndex } from './search/search-index.port';
+import { SqliteSearchIndex } from './search/sqlite/sqlite-search-index';
+import { openSqlite, type SqliteDatabase } from './sqlite/sqlite-connection';
+import { openProductionEventStore, openProductionReadStore, openProductionSearchIndex } from './production-stores';
+
+export interface Engines {
+  event_store: 'sqlite' | 'eventstoredb';
+  read_store: 'sqlite' | 'mongodb';
+  search_index: 'sqlite-fts5' | 'elasticsearch';
+}
+
+export interface Stores {
+  eventStore: EventStore;
+  readStore: ReadStore;
+  searchIndex: SearchIndex;
+  engines: Engines;
+  /** The embedded SQLite file, when any port uses it. */
+  sqlitePath: string | null;
+  close(): Promise<void>;
+}
+
+export const STORES = Symbol('STORES');
+
+/** The embedded file every SQLite adapter shares. */
+export function sqliteFile(dataDir: string): string {
+  return join(dataDir, 'cairn.sqlite');
+}
+
+/** Opens each port on its production engine when its URL is set, else on the embedded SQLite file. */
+export async function openStores(config: CairnConfig): Promise<Stores> {
+  const needsSqlite = !config.eventStoreUrl || !config.mongodbUrl || !config.elasticsearchUrl;
+  const path = needsSqlite ? sqliteFile(config.dataDir) : null;
+  const db: SqliteDatabase | null = path ? openSqlite({ path }) : null;
+  const embedded = (): SqliteDatabase => {
+    if (!db) throw new Error('embedded store requested without a SQLite file');
+    return db;
+  };
+  const eventStore = config.eventStoreUrl
+    ? await openProductionEventStore(config.eventStoreUrl)
+    : new SqliteEventStore(embedded());
+  const readStore = config.mongodbUrl ? await openProductionReadStore(config.mongodbUrl) : new SqliteReadStore(embedded());
+  const searchIndex = config.elasticsearchUrl
+    ? await openProductionSearchIndex(config.elasticsearchUrl)
+    : new SqliteSearchIndex(embedded());
+  return {
+    eventStore,
+    readStore,
+    searchIndex,
+    sqlitePath: path,
+    engines: {
+      event_store: config.eventStoreUrl ? 'eventstoredb' : 'sqlite',
+      read_store: config.mongodbUrl ? 'mongodb' : 'sqlite',
+      search_index: config.elasticsearchUrl ? 'elasticsearch' : 'sqlite-fts5',
+    },
+    async close() {
+      await eventStore.close();
+      await readStore.close();
+      await searchIndex.close();
+      db?.close();
+    },
+  };
+}

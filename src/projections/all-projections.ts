@@ -1,0 +1,11 @@
+import { chatbotsProjection } from './chatbots.projection';
+import { connectorsProjection } from './connectors.projection';
+import { organizationsProjection } from './organizations.projection';
+import type { Projection } from './projection';
+
+/** Every projection this build runs, in a stable order. */
+export const ALL_PROJECTIONS: readonly Projection[] = [
+  organizationsProjection,
+  chatbotsProjection,
+  connectorsProjection,
+];

@@ -1,0 +1,244 @@
+import { EventEmitter } from 'node:events';
+import type { EventStore } from '../infrastructure/event-store/event-store.port';
+import type { ReadStore } from '../infrastructure/read-store/read-store.port';
+import type { SearchIndex } from '../infrastructure/search/search-index.port';
+import { BufferedProjectionContext } from './buffered-projection-context';
+import type { Projection } from './projection';
+import { WakeableSleep } from './wakeable-sleep';
+
+export interface ProjectionRunnerOptions {
+  /** Unique per process (a lease owner). */
+  owner: string;
+  leaseTtlMs?: number;
+  /** How often a lease holder looks for new events when idle. */
+  pollIntervalMs?: number;
+  /** How often a process without the lease checks whether it can take it over. */
+  standbyIntervalMs?: number;
+  batchSize?: number;
+  onError?: (projection: string, error: unknown) => void;
+}
+
+export interface ProjectionStatus {
+  name: string;
+  version: number;
+  position: number;
+  checkpoint_version: number | null;
+  head: number;
+  lag: number;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+}
+
+/**
+ * Runs every projection from its own checkpoint (never through an in-process event bus). One process at a time
+ * runs a given projection, by lease; a batch's writes and its checkpoint move are one compare-and-set commit, so a
+ * batch applied by a process that lost its lease (or raced a rebuild) is rejected and re-read, never doubled.
+ */
+export class ProjectionRunner {
+  private readonly ttl: number;
+  private readonly poll: number;
+  private readonly standby: number;
+  private readonly batch: number;
+  private readonly sleeper = new WakeableSleep();
+  private readonly progress = new EventEmitter();
+  private readonly renewedAt = new Map<string, number>();
+  private loops: Array<Promise<void>> = [];
+  private running = false;
+
+  constructor(
+    private readonly eventStore: EventStore,
+    private readonly readStore: ReadStore,
+    private readonly searchIndex: SearchIndex,
+    readonly projections: readonly Projection[],
+    private readonly options: ProjectionRunnerOptions,
+  ) {
+    this.ttl = options.leaseTtlMs ?? 5000;
+    this.poll = options.pollIntervalMs ?? 25;
+    this.standby = options.standbyIntervalMs ?? 500;
+    this.batch = options.batchSize ?? 1000;
+    this.progress.setMaxListeners(0);
+    const names = new Set(projections.map((p) => p.name));
+    if (names.size !== projections.length) throw new Error('projection names must be unique');
+  }
+
+  /** Creates every read-model collection and its indexes. */
+  async prepare(): Promise<void> {
+    for (const projection of this.projections) {
+      for (const collection of projection.collections) {
+        await this.readStore.ensureCollection(collection.name, collection.indexes);
+      }
+    }
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loops = this.projections.map((projection) => this.loop(projection));
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.sleeper.wakeAll();
+    await Promise.all(this.loops);
+    this.loops = [];
+    for (const projection of this.projections) {
+      if (this.renewedAt.has(projection.name)) {
+        await this.readStore.releaseLease(leaseName(projection), this.options.owner).catch(() => undefined);
+      }
+    }
+    this.renewedAt.clear();
+  }
+
+  /** Wakes idle loops now (after a local append). */
+  nudge(): void {
+    this.sleeper.wakeAll();
+  }
+
+  /** Resolves true once every named projection (default: all) has applied `position`; false after the timeout. */
+  async waitFor(position: number, timeoutMs: number, names?: readonly string[]): Promise<boolean> {
+    const wanted = names ?? this.projections.map((p) => p.name);
+    const deadline = Date.now() + timeoutMs;
+    let delay = 2;
+    for (;;) {
+      let behind = false;
+      for (const name of wanted) {
+        const checkpoint = await this.readStore.getCheckpoint(name);
+        if ((checkpoint?.position ?? 0) < position) behind = true;
+      }
+      if (!behind) return true;
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      this.nudge();
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          this.progress.off('progress', done);
+          resolve();
+        };
+        const timer = setTimeout(done, Math.min(delay, left));
+        this.progress.on('progress', done);
+      });
+      delay = Math.min(delay * 2, 25);
+    }
+  }
+
+  /** Drops the read models (and the search index for its owner) and waits until they are replayed to the head. */
+  async rebuild(names: readonly string[] | undefined, timeoutMs: number): Promise<Array<{ name: string; position: number; duration_ms: number }>> {
+    const selected = names ? names.map((name) => this.find(name)) : [...this.projections];
+    const results: Array<{ name: string; position: number; duration_ms: number }> = [];
+    for (const projection of selected) {
+      const started = Date.now();
+      await this.reset(projection);
+      const head = await this.eventStore.headPosition();
+      if (!(await this.waitFor(head, timeoutMs, [projection.name]))) {
+        throw new Error(`rebuild of ${projection.name} did not reach position ${head} within ${timeoutMs} ms`);
+      }
+      results.push({ name: projection.name, position: head, duration_ms: Date.now() - started });
+    }
+    return results;
+  }
+
+  async status(): Promise<ProjectionStatus[]> {
+    const head = await this.eventStore.headPosition();
+    return Promise.all(
+      this.projections.map(async (projection) => {
+        const [checkpoint, lease] = await Promise.all([
+          this.readStore.getCheckpoint(projection.name),
+          this.readStore.getLease(leaseName(projection)),
+        ]);
+        const position = checkpoint?.position ?? 0;
+        const live = lease !== null && lease.expires_at > Date.now();
+        return {
+          name: projection.name,
+          version: projection.version,
+          position,
+          checkpoint_version: checkpoint?.version ?? null,
+          head,
+          lag: Math.max(0, head - position),
+          lease_owner: live ? lease.owner : null,
+          lease_expires_at: live ? new Date(lease.expires_at).toISOString() : null,
+        };
+      }),
+    );
+  }
+
+  find(name: string): Projection {
+    const projection = this.projections.find((p) => p.name === name);
+    if (!projection) throw new RangeError(`unknown projection "${name}"`);
+    return projection;
+  }
+
+  private async loop(projection: Projection): Promise<void> {
+    let failures = 0;
+    while (this.running) {
+      try {
+        if (!(await this.holdLease(projection))) {
+          await this.sleeper.sleep(this.standby);
+          continue;
+        }
+        const progressed = await this.step(projection);
+        failures = 0;
+        if (!progressed) await this.sleeper.sleep(this.poll);
+      } catch (error) {
+        failures += 1;
+        this.options.onError?.(projection.name, error);
+        await this.sleeper.sleep(Math.min(100 * 2 ** failures, 5000));
+      }
+    }
+  }
+
+  private async holdLease(projection: Projection): Promise<boolean> {
+    const renewed = this.renewedAt.get(projection.name);
+    const now = Date.now();
+    if (renewed !== undefined && now - renewed < this.ttl / 3) return true;
+    const held = await this.readStore.acquireLease(leaseName(projection), this.options.owner, this.ttl);
+    if (held) this.renewedAt.set(projection.name, now);
+    else this.renewedAt.delete(projection.name);
+    return held;
+  }
+
+  /** Applies one batch; false when there was nothing new. */
+  private async step(projection: Projection): Promise<boolean> {
+    const checkpoint = await this.readStore.getCheckpoint(projection.name);
+    if (checkpoint && checkpoint.version !== projection.version) {
+      await this.reset(projection);
+      return true;
+    }
+    const from = checkpoint?.position ?? 0;
+    const events = await this.eventStore.readAll({ after_position: from, max_count: this.batch });
+    if (events.length === 0) return false;
+    const context = new BufferedProjectionContext(this.readStore, new Set(projection.collections.map((c) => c.name)));
+    for (const event of events) {
+      if (!projection.eventTypes.has(event.type)) continue;
+      context.at(event.position);
+      await projection.apply(event, context);
+    }
+    if (projection.usesSearchIndex) {
+      if (context.searchUpserts.size > 0) await this.searchIndex.upsert([...context.searchUpserts.values()]);
+      if (context.searchDeletes.size > 0) await this.searchIndex.delete([...context.searchDeletes.values()]);
+    }
+    const last = events[events.length - 1].position;
+    const committed = await this.readStore.commit(
+      projection.name,
+      from,
+      { position: last, version: projection.version },
+      context.ops,
+    );
+    if (committed) this.progress.emit('progress', projection.name, last);
+    return true;
+  }
+
+  /** Search index first: a batch landing between the two resets is replayed again from zero anyway. */
+  private async reset(projection: Projection): Promise<void> {
+    if (projection.usesSearchIndex) await this.searchIndex.reset();
+    await this.readStore.reset(
+      projection.name,
+      projection.collections.map((c) => c.name),
+    );
+    this.nudge();
+  }
+}
+
+function leaseName(projection: Projection): string {
+  return `projection:${projection.name}`;
+}

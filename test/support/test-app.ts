@@ -1,0 +1,63 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { CommandBus } from '@nestjs/cqrs';
+import { loadConfig, type CairnConfig } from '../../src/config/config';
+import { createHttpApp } from '../../src/http/create-http-app';
+import { STORES, type Stores } from '../../src/infrastructure/stores';
+import { makeTempDir } from './temp-dir';
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  baseUrl: string;
+  dataDir: string;
+  config: CairnConfig;
+  commands: CommandBus;
+  stores: Stores;
+  close(): Promise<void>;
+}
+
+/** A real Cairn HTTP server on 127.0.0.1 and a random port, over a fresh embedded data directory. */
+export async function startTestApp(env: Record<string, string> = {}, dataDir?: string): Promise<TestApp> {
+  const temp = dataDir ? null : makeTempDir();
+  const dir = dataDir ?? temp!.dir;
+  const config = loadConfig({ CAIRN_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', ...env });
+  const app = await createHttpApp({ config }, { logger: ['error', 'fatal'] });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.getHttpServer().address();
+  if (address === null || typeof address === 'string') throw new Error('no TCP address');
+  return {
+    app,
+    baseUrl: `http://127.0.0.1:${address.port}`,
+    dataDir: dir,
+    config,
+    commands: app.get(CommandBus),
+    stores: app.get<Stores>(STORES),
+    async close() {
+      await app.close();
+      temp?.cleanup();
+    },
+  };
+}
+
+/** JSON over real HTTP. */
+export async function http(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: string | Buffer | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, body: parsed, headers: response.headers };
+}
