@@ -1,4 +1,4 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { CommandsModule } from './commands/commands.module';
 import { CoreModule, type CoreOptions } from './core.module';
 import { HttpModule } from './http/http.module';
@@ -6,7 +6,8 @@ import { HttpModule } from './http/http.module';
 /** The HTTP server: core + write side + controllers. */
 @Module({})
 export class AppModule {
-  static forRoot(options: CoreOptions): DynamicModule {
-    return { module: AppModule, imports: [CoreModule.forRoot(options), CommandsModule, HttpModule] };
+  /** `extraModules`: more controllers on the same pipeline (tests mount probes this way). */
+  static forRoot(options: CoreOptions, extraModules: Array<Type | DynamicModule> = []): DynamicModule {
+    return { module: AppModule, imports: [CoreModule.forRoot(options), CommandsModule, HttpModule, ...extraModules] };
   }
 }

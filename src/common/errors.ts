@@ -70,6 +70,14 @@ export class PayloadTooLargeError extends AppError {
   }
 }
 
+/** 415: the body is not JSON. */
+export class UnsupportedMediaTypeError extends AppError {
+  readonly status = 415;
+  constructor(message: string) {
+    super('unsupported_media_type', message);
+  }
+}
+
 /** 422: well-formed but invalid input; details name the fields. */
 export class ValidationFailedError extends AppError {
   readonly status = 422;

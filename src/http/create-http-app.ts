@@ -1,9 +1,8 @@
-import { Logger } from '@nestjs/common';
+import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from '../app.module';
 import type { CoreOptions } from '../core.module';
-import { sendError } from './errors/all-exceptions.filter';
 import { registerJsonBodyParser } from './json-body-parser';
 import { setupOpenApi } from './openapi';
 import { strictValidationPipe } from './validation';
@@ -11,15 +10,16 @@ import { strictValidationPipe } from './validation';
 /** Builds the HTTP application (not listening yet): Fastify, strict JSON, one error shape, OpenAPI. */
 export async function createHttpApp(
   options: CoreOptions,
-  nest: { logger?: false | Array<'log' | 'error' | 'warn' | 'debug' | 'verbose' | 'fatal'> } = {},
+  nest: {
+    logger?: false | Array<'log' | 'error' | 'warn' | 'debug' | 'verbose' | 'fatal'>;
+    extraModules?: Array<Type | DynamicModule>;
+  } = {},
 ): Promise<NestFastifyApplication> {
   const bodyLimit = options.config.maxBodyBytes;
   const adapter = new FastifyAdapter({ bodyLimit, trustProxy: false, return503OnClosing: true });
   const fastify = adapter.getInstance();
-  const logger = new Logger('http');
   registerJsonBodyParser(fastify, bodyLimit);
-  fastify.setErrorHandler((error, _request, reply) => sendError(reply, error, logger));
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options, nest.extraModules), adapter, {
     bodyParser: false,
     logger: nest.logger ?? ['log', 'error', 'warn', 'fatal'],
   });

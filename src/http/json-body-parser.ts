@@ -5,11 +5,12 @@ import { MalformedRequestError } from '../common/errors';
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /**
- * Replaces Fastify's JSON parser: the body must be valid UTF-8 (no silent U+FFFD), valid JSON, and free of
+ * Replaces Fastify's body parsers: the body must be valid UTF-8 (no silent U+FFFD), valid JSON, and free of
  * `__proto__` / `constructor.prototype` keys (prototype poisoning). Each failure is a 400 in the JSON error shape.
  */
 export function registerJsonBodyParser(fastify: FastifyInstance, bodyLimit: number): void {
-  fastify.removeContentTypeParser(['application/json']);
+  // JSON only: every other content type (text/plain included) is answered 415.
+  fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(
     /^application\/(?:[\w.+-]+\+)?json(?:\s*;.*)?$/i,
     { parseAs: 'buffer', bodyLimit },

@@ -200,7 +200,9 @@ export class ProjectionRunner {
   /** Applies one batch; false when there was nothing new. */
   private async step(projection: Projection): Promise<boolean> {
     const checkpoint = await this.readStore.getCheckpoint(projection.name);
-    if (checkpoint && checkpoint.version !== projection.version) {
+    // A newer build owns this read model (rolling deploy): never downgrade it, stand by.
+    if (checkpoint && checkpoint.version > projection.version) return false;
+    if (checkpoint && checkpoint.version < projection.version) {
       await this.reset(projection);
       return true;
     }

@@ -1,3 +1,4 @@
+import type { DynamicModule, Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { CommandBus } from '@nestjs/cqrs';
 import { loadConfig, type CairnConfig } from '../../src/config/config';
@@ -16,11 +17,15 @@ export interface TestApp {
 }
 
 /** A real Cairn HTTP server on 127.0.0.1 and a random port, over a fresh embedded data directory. */
-export async function startTestApp(env: Record<string, string> = {}, dataDir?: string): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  dataDir?: string,
+  extraModules: Array<Type | DynamicModule> = [],
+): Promise<TestApp> {
   const temp = dataDir ? null : makeTempDir();
   const dir = dataDir ?? temp!.dir;
   const config = loadConfig({ CAIRN_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', ...env });
-  const app = await createHttpApp({ config }, { logger: ['error', 'fatal'] });
+  const app = await createHttpApp({ config }, { logger: ['error', 'fatal'], extraModules });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address();
   if (address === null || typeof address === 'string') throw new Error('no TCP address');
@@ -44,6 +49,7 @@ export async function http(
   method: string,
   path: string,
   options: { token?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> } = {},
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests assert on arbitrary JSON bodies
 ): Promise<{ status: number; body: any; headers: Headers }> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;

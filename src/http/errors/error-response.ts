@@ -7,6 +7,7 @@ import {
   PayloadTooLargeError,
   RateLimitedError,
   UnauthenticatedError,
+  UnsupportedMediaTypeError,
   ValidationFailedError,
   type ErrorDetail,
 } from '../../common/errors';
@@ -61,6 +62,8 @@ function fromHttpException(error: HttpException): AppError | null {
       return new PayloadTooLargeError('request body too large');
     case HttpStatus.BAD_REQUEST:
       return new MalformedRequestError(error.message);
+    case HttpStatus.UNSUPPORTED_MEDIA_TYPE:
+      return new UnsupportedMediaTypeError('unsupported Content-Type: send application/json');
     case HttpStatus.METHOD_NOT_ALLOWED:
       return new NotFoundError('no such resource', 'not_found');
     default:
@@ -73,7 +76,7 @@ function fromFastify(code: string, statusCode: number): AppError | null {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new PayloadTooLargeError('request body too large');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new MalformedRequestError('unsupported Content-Type: send application/json', 'unsupported_media_type');
+      return new UnsupportedMediaTypeError('unsupported Content-Type: send application/json');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new MalformedRequestError('the JSON body is empty', 'malformed_json');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':

@@ -1,0 +1,244 @@
+/**
+ * The embedded EventStore: one `events` table in the shared SQLite file (WAL). Several processes may append to
+ * the same file: every append is ONE `BEGIN IMMEDIATE` transaction (the write lock is taken before the stream's
+ * last revision is read, so check-then-insert cannot interleave with another writer), and UNIQUE(stream, revision)
+ * is the backstop should anything else ever write the table.
+ */
+import type {
+  AppendResult,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
+} from '../event-store.port';
+import { chainBatch, GENESIS_HASH } from '../hash-chain';
+import { checkExpected, prepareBatch, type PreparedEvent } from '../new-event-batch';
+import { WrongExpectedVersionError } from '../wrong-expected-version.error';
+import {
+  isSqliteUniqueViolation,
+  type SqliteDatabase,
+  type SqliteStatement,
+} from '../../sqlite/sqlite-connection';
+import { PollingSubscription } from './sqlite-subscription';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS events (
+  position INTEGER PRIMARY KEY AUTOINCREMENT,
+  event_id TEXT UNIQUE NOT NULL,
+  stream TEXT NOT NULL,
+  revision INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  data TEXT NOT NULL,
+  metadata TEXT NOT NULL,
+  UNIQUE (stream, revision)
+);
+-- One entry per stream (its first event): listStreams without scanning every event.
+CREATE INDEX IF NOT EXISTS events_stream_starts ON events (position) WHERE revision = 0;
+`;
+
+const COLUMNS = 'position, event_id, stream, revision, type, data, metadata';
+/** SQLite's "no limit". */
+const NO_LIMIT = -1;
+const STREAMS_PAGE = 500;
+
+type Row = [
+  position: number,
+  event_id: string,
+  stream: string,
+  revision: number,
+  type: string,
+  data: string,
+  metadata: string,
+];
+
+interface Statements {
+  last: SqliteStatement;
+  insert: SqliteStatement;
+  forward: SqliteStatement;
+  backward: SqliteStatement;
+  all: SqliteStatement;
+  head: SqliteStatement;
+  streams: SqliteStatement;
+  ping: SqliteStatement;
+}
+
+export interface SqliteEventStoreOptions {
+  /** How often subscriptions look for events appended by other processes (default 25 ms). */
+  pollIntervalMs?: number;
+}
+
+export class SqliteEventStore implements EventStore {
+  private readonly statements: Statements;
+  private readonly appendTransaction: (
+    stream: string,
+    events: PreparedEvent[],
+    expected: ExpectedRevision,
+  ) => AppendResult;
+  private readonly subscriptions = new Set<PollingSubscription>();
+  private readonly pollIntervalMs: number;
+  private closed = false;
+
+  constructor(db: SqliteDatabase, options: SqliteEventStoreOptions = {}) {
+    this.pollIntervalMs = options.pollIntervalMs ?? 25;
+    db.exec(SCHEMA);
+    this.statements = {
+      last: db.prepare(
+        "SELECT revision, json_extract(metadata, '$.hash') FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1",
+      ),
+      insert: db.prepare(
+        'INSERT INTO events (event_id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      forward: db.prepare(
+        `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision ASC LIMIT ?`,
+      ),
+      backward: db.prepare(
+        `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
+      ),
+      all: db.prepare(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position ASC LIMIT ?`),
+      head: db.prepare('SELECT COALESCE(MAX(position), 0) FROM events'),
+      streams: db.prepare(
+        'SELECT stream, position FROM events WHERE revision = 0 AND position > ? ORDER BY position ASC LIMIT ?',
+      ),
+      ping: db.prepare('SELECT 1'),
+    };
+    for (const name of ['last', 'forward', 'backward', 'all', 'streams'] as const)
+      this.statements[name].raw(true);
+    this.statements.head.pluck(true);
+    this.statements.ping.pluck(true);
+    const transaction = db.transaction(
+      (stream: string, events: PreparedEvent[], expected: ExpectedRevision): AppendResult =>
+        this.appendLocked(stream, events, expected),
+    );
+    this.appendTransaction = (stream, events, expected) => transaction.immediate(stream, events, expected);
+  }
+
+  async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    this.assertOpen();
+    const prepared = prepareBatch(stream, events, expected);
+    let result: AppendResult;
+    try {
+      result = this.appendTransaction(stream, prepared, expected);
+    } catch (error) {
+      // Unreachable while every writer goes through BEGIN IMMEDIATE, but if two writers ever raced past the
+      // check, the loser must see the same error as any other concurrency conflict.
+      if (isSqliteUniqueViolation(error) && /events\.stream|events\.revision/.test(String(error))) {
+        throw new WrongExpectedVersionError(stream, expected, this.lastOf(stream)?.revision ?? null);
+      }
+      throw error;
+    }
+    for (const subscription of this.subscriptions) subscription.wake();
+    return result;
+  }
+
+  async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    const limit = options.max_count ?? NO_LIMIT;
+    const rows =
+      options.direction === 'backward'
+        ? this.statements.backward.all(stream, options.from_revision ?? Number.MAX_SAFE_INTEGER, limit)
+        : this.statements.forward.all(stream, options.from_revision ?? 0, limit);
+    return (rows as Row[]).map(toRecorded);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    return this.readAfter(options.after_position ?? 0, options.max_count ?? NO_LIMIT);
+  }
+
+  subscribeToAll(options: SubscribeOptions): Subscription {
+    this.assertOpen();
+    const subscription = new PollingSubscription(
+      (position, limit) => this.readAfter(position, limit),
+      options,
+      this.pollIntervalMs,
+      (ended) => this.subscriptions.delete(ended),
+    );
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async headPosition(): Promise<number> {
+    this.assertOpen();
+    return this.statements.head.get() as number;
+  }
+
+  async *listStreams(): AsyncIterable<string> {
+    this.assertOpen();
+    let after = 0;
+    for (;;) {
+      const rows = this.statements.streams.all(after, STREAMS_PAGE) as Array<[string, number]>;
+      for (const [stream] of rows) yield stream;
+      if (rows.length < STREAMS_PAGE) return;
+      after = rows[rows.length - 1][1];
+    }
+  }
+
+  async ping(): Promise<void> {
+    this.assertOpen();
+    this.statements.ping.get();
+  }
+
+  /** Stops every subscription. The database handle belongs to its owner, who closes it. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
+  }
+
+  /** Runs inside BEGIN IMMEDIATE: nobody else can write between the read of the last revision and the insert. */
+  private appendLocked(stream: string, events: PreparedEvent[], expected: ExpectedRevision): AppendResult {
+    const last = this.lastOf(stream);
+    const actual = last?.revision ?? null;
+    checkExpected(stream, expected, actual);
+    let prevHash = GENESIS_HASH;
+    if (last) {
+      if (typeof last.hash !== 'string') {
+        throw new Error(`stream ${stream}: revision ${last.revision} has no hash; the chain cannot continue`);
+      }
+      prevHash = last.hash;
+    }
+    const firstRevision = actual === null ? 0 : actual + 1;
+    const chained = chainBatch(stream, firstRevision, prevHash, events);
+    let position = 0;
+    for (const event of chained) {
+      const info = this.statements.insert.run(
+        event.event_id,
+        stream,
+        event.revision,
+        event.type,
+        event.dataJson,
+        JSON.stringify(event.metadata),
+      );
+      position = Number(info.lastInsertRowid);
+    }
+    return { next_expected_revision: firstRevision + chained.length - 1, position };
+  }
+
+  private lastOf(stream: string): { revision: number; hash: unknown } | undefined {
+    const row = this.statements.last.get(stream) as [number, unknown] | undefined;
+    return row && { revision: row[0], hash: row[1] };
+  }
+
+  private readAfter(position: number, limit: number): RecordedEvent[] {
+    return (this.statements.all.all(position, limit) as Row[]).map(toRecorded);
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('SqliteEventStore is closed');
+  }
+}
+
+function toRecorded(row: Row): RecordedEvent {
+  return {
+    event_id: row[1],
+    stream: row[2],
+    revision: row[3],
+    position: row[0],
+    type: row[4],
+    data: JSON.parse(row[5]) as RecordedEvent['data'],
+    metadata: JSON.parse(row[6]) as RecordedEvent['metadata'],
+  };
+}

@@ -1,0 +1,296 @@
+/**
+ * The embedded ReadStore on the shared SQLite file (WAL). Several processes (server, operator CLI) may use the
+ * file at once, so every write is one short statement or one BEGIN IMMEDIATE transaction (which waits for the
+ * write lock up to the connection's busy_timeout instead of failing on a stale read snapshot).
+ *
+ * Tables: read_documents (one row per document, JSON text; expression indexes per indexed field, shared by
+ * all collections and led by `collection`), projection_checkpoints, leases, id_sequences.
+ * better-sqlite3 is synchronous: the async methods just wrap synchronous calls.
+ */
+import { createHash } from 'node:crypto';
+import { Clock, SystemClock } from '../../../common/clock';
+import type { SqliteDatabase, SqliteStatement } from '../../sqlite/sqlite-connection';
+import type {
+  Checkpoint,
+  FindOptions,
+  FindResult,
+  LeaseInfo,
+  ReadDocument,
+  ReadStore,
+  WriteOp,
+} from '../read-store.port';
+import {
+  assertCollectionName,
+  assertFieldName,
+  assertIdCount,
+  assertNonEmptyString,
+  assertPosition,
+  assertTtl,
+  assertWriteOps,
+  effectiveSort,
+  parseFindOptions,
+  toStoredJson,
+} from '../read-store-query';
+import { fieldValueSql, filterSql, LOWER_FN, orderBySql, type SqlParam } from './sqlite-filter';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS read_documents (
+  collection TEXT NOT NULL,
+  id TEXT NOT NULL,
+  doc BLOB NOT NULL,
+  PRIMARY KEY (collection, id)
+);
+CREATE TABLE IF NOT EXISTS projection_checkpoints (
+  projection TEXT PRIMARY KEY,
+  position INTEGER NOT NULL,
+  version INTEGER NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS leases (
+  name TEXT PRIMARY KEY,
+  owner TEXT NOT NULL,
+  expires_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS id_sequences (
+  name TEXT PRIMARY KEY,
+  next INTEGER NOT NULL
+);`;
+
+/** `next` (the next id to hand out) may reach MAX_SAFE_INTEGER + 1: the last id handed out stays safe. */
+const SEQUENCE_CEILING = BigInt(Number.MAX_SAFE_INTEGER) + 1n;
+const STATEMENT_CACHE_SIZE = 200;
+
+/** The part of a prepared statement used here, typed by its parameters and row. */
+interface Stmt<P extends unknown[], R = unknown> {
+  run(...params: P): { changes: number };
+  get(...params: P): R | undefined;
+  all(...params: P): R[];
+}
+
+type DocStmt = Stmt<SqlParam[], { doc: string }>;
+type CountStmt = Stmt<SqlParam[], { n: number }>;
+
+export interface SqliteReadStoreOptions {
+  clock?: Clock;
+}
+
+export class SqliteReadStore implements ReadStore {
+  private readonly clock: Clock;
+  private readonly findCache = new Map<string, SqliteStatement>();
+  private readonly s: ReturnType<SqliteReadStore['prepareAll']>;
+  private readonly tx: ReturnType<SqliteReadStore['makeTransactions']>;
+
+  constructor(
+    private readonly db: SqliteDatabase,
+    options: SqliteReadStoreOptions = {},
+  ) {
+    this.clock = options.clock ?? new SystemClock();
+    db.transaction(() => db.exec(SCHEMA)).immediate();
+    db.function(LOWER_FN, { deterministic: true }, (value: unknown) =>
+      typeof value === 'string' ? value.toLowerCase() : null,
+    );
+    this.s = this.prepareAll();
+    this.tx = this.makeTransactions();
+  }
+
+  private makeTransactions() {
+    const s = this.s;
+    return {
+      /** Run with .immediate(): checks the checkpoint, applies the ops in order, moves the checkpoint. */
+      commit: this.db.transaction((expected: number, next: Checkpoint, ops: PreparedOp[]): boolean => {
+        const current = s.getCheckpoint.get(next.projection)?.position ?? 0;
+        if (current !== expected) return false;
+        for (const op of ops) {
+          if (op.op === 'put') s.put.run(op.collection, op.id, op.json);
+          else s.delete.run(op.collection, op.id);
+        }
+        s.putCheckpoint.run(next.projection, next.position, next.version, next.updated_at);
+        return true;
+      }),
+      reset: this.db.transaction((projection: string, collections: string[]): void => {
+        for (const collection of collections) s.deleteCollection.run(collection);
+        s.deleteCheckpoint.run(projection);
+      }),
+      /** Run with .deferred(): a page and its total come from the same snapshot. */
+      read: this.db.transaction(
+        (page: DocStmt, count: CountStmt, params: SqlParam[], limit: number, offset: number) => {
+          const docs = page.all(...params, limit, offset).map((r) => r.doc);
+          // A partial, non-empty page tells the total without counting.
+          const partial = docs.length > 0 && docs.length < limit;
+          const total = partial ? offset + docs.length : (count.get(...params)?.n ?? 0);
+          return { docs, total };
+        },
+      ),
+    };
+  }
+
+  private prepareAll() {
+    const p = <P extends unknown[], R = unknown>(sql: string): Stmt<P, R> => this.db.prepare<P, R>(sql);
+    const checkpointColumns = 'projection, position, version, updated_at';
+    return {
+      get: p<[string, string], { doc: string }>(
+        'SELECT json(doc) AS doc FROM read_documents WHERE collection = ? AND id = ?',
+      ),
+      put: p<[string, string, string]>(
+        `INSERT INTO read_documents (collection, id, doc) VALUES (?, ?, jsonb(?))
+         ON CONFLICT (collection, id) DO UPDATE SET doc = excluded.doc`,
+      ),
+      delete: p<[string, string]>('DELETE FROM read_documents WHERE collection = ? AND id = ?'),
+      deleteCollection: p<[string]>('DELETE FROM read_documents WHERE collection = ?'),
+      getCheckpoint: p<[string], Checkpoint>(
+        `SELECT ${checkpointColumns} FROM projection_checkpoints WHERE projection = ?`,
+      ),
+      listCheckpoints: p<[], Checkpoint>(
+        `SELECT ${checkpointColumns} FROM projection_checkpoints ORDER BY projection`,
+      ),
+      putCheckpoint: p<[string, number, number, string]>(
+        `INSERT INTO projection_checkpoints (${checkpointColumns}) VALUES (?, ?, ?, ?)
+         ON CONFLICT (projection) DO UPDATE SET
+           position = excluded.position, version = excluded.version, updated_at = excluded.updated_at`,
+      ),
+      deleteCheckpoint: p<[string]>('DELETE FROM projection_checkpoints WHERE projection = ?'),
+      acquireLease: p<[string, string, number, number], { owner: string }>(
+        `INSERT INTO leases (name, owner, expires_at) VALUES (?, ?, ?)
+         ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+         WHERE leases.owner = excluded.owner OR leases.expires_at <= ?
+         RETURNING owner`,
+      ),
+      releaseLease: p<[string, string]>('DELETE FROM leases WHERE name = ? AND owner = ?'),
+      getLease: p<[string], LeaseInfo>('SELECT name, owner, expires_at FROM leases WHERE name = ?'),
+      reserveIds: p<[string, bigint, bigint, bigint, bigint], { next: number }>(
+        `INSERT INTO id_sequences (name, next) VALUES (?, ? + 1)
+         ON CONFLICT (name) DO UPDATE SET next = next + ? WHERE next + ? <= ?
+         RETURNING next`,
+      ),
+      ping: p<[]>('SELECT 1'),
+    };
+  }
+
+  async ensureCollection(collection: string, indexedFields: string[]): Promise<void> {
+    assertCollectionName(collection);
+    for (const field of indexedFields) assertFieldName(field);
+    for (const field of new Set(indexedFields)) {
+      if (field === 'id') continue; // the primary key (collection, id)
+      // One index per field name for all collections, led by `collection`. The name hashes the expression:
+      // SQL identifiers are case-insensitive while JSON keys are not, and a changed expression gets a new index.
+      const value = fieldValueSql(field);
+      const hash = createHash('sha256').update(value).digest('hex').slice(0, 10);
+      this.db.exec(
+        `CREATE INDEX IF NOT EXISTS read_documents_by_${field}_${hash} ON read_documents (collection, ${value}, id)`,
+      );
+    }
+  }
+
+  async get<T extends ReadDocument = ReadDocument>(collection: string, id: string): Promise<T | null> {
+    assertCollectionName(collection);
+    const row = this.s.get.get(collection, id);
+    return row ? parseDoc<T>(row.doc) : null;
+  }
+
+  async find<T extends ReadDocument = ReadDocument>(
+    collection: string,
+    options?: FindOptions,
+  ): Promise<FindResult<T>> {
+    assertCollectionName(collection);
+    const parsed = parseFindOptions(options);
+    const where = filterSql(parsed.filter);
+    const base = `FROM read_documents WHERE collection = ? AND ${where.sql}`;
+    const params: SqlParam[] = [collection, ...where.params];
+    const pageSql = `SELECT json(doc) AS doc ${base} ORDER BY ${orderBySql(effectiveSort(parsed))} LIMIT ? OFFSET ?`;
+    const page = this.cached<{ doc: string }>(pageSql);
+    const count = this.cached<{ n: number }>(`SELECT COUNT(*) AS n ${base}`);
+    const { docs, total } = this.tx.read.deferred(page, count, params, parsed.limit, parsed.offset);
+    return { items: docs.map((doc) => parseDoc<T>(doc)), total };
+  }
+
+  async commit(
+    projection: string,
+    expectedPosition: number,
+    next: { position: number; version: number },
+    ops: WriteOp[],
+  ): Promise<boolean> {
+    assertNonEmptyString(projection, 'projection');
+    assertPosition(expectedPosition, 'expectedPosition');
+    assertPosition(next.position, 'next.position');
+    assertPosition(next.version, 'next.version');
+    if (next.position < expectedPosition) throw new RangeError('next.position is before expectedPosition');
+    assertWriteOps(ops);
+    // Serialize before taking the write lock, to keep the transaction short.
+    const prepared: PreparedOp[] = ops.map((op) =>
+      op.op === 'put'
+        ? { op: 'put', collection: op.collection, id: op.doc.id, json: toStoredJson(op.doc) }
+        : { op: 'delete', collection: op.collection, id: op.id },
+    );
+    const checkpoint: Checkpoint = { projection, ...next, updated_at: this.clock.nowIso() };
+    return this.tx.commit.immediate(expectedPosition, checkpoint, prepared);
+  }
+
+  async getCheckpoint(projection: string): Promise<Checkpoint | null> {
+    return this.s.getCheckpoint.get(projection) ?? null;
+  }
+
+  async listCheckpoints(): Promise<Checkpoint[]> {
+    return this.s.listCheckpoints.all();
+  }
+
+  async reset(projection: string, collections: string[]): Promise<void> {
+    assertNonEmptyString(projection, 'projection');
+    for (const collection of collections) assertCollectionName(collection);
+    this.tx.reset.immediate(projection, collections);
+  }
+
+  async acquireLease(name: string, owner: string, ttlMs: number): Promise<boolean> {
+    assertNonEmptyString(name, 'lease name');
+    assertNonEmptyString(owner, 'lease owner');
+    assertTtl(ttlMs);
+    const now = this.clock.nowMs();
+    return this.s.acquireLease.get(name, owner, now + ttlMs, now) !== undefined;
+  }
+
+  async releaseLease(name: string, owner: string): Promise<void> {
+    this.s.releaseLease.run(name, owner);
+  }
+
+  async getLease(name: string): Promise<LeaseInfo | null> {
+    return this.s.getLease.get(name) ?? null;
+  }
+
+  async reserveIds(sequence: string, count: number): Promise<number> {
+    assertNonEmptyString(sequence, 'sequence');
+    assertIdCount(count);
+    const n = BigInt(count);
+    const row = this.s.reserveIds.get(sequence, n, n, n, SEQUENCE_CEILING);
+    if (row === undefined)
+      throw new RangeError(`sequence ${sequence} is exhausted (Number.MAX_SAFE_INTEGER)`);
+    return row.next - count;
+  }
+
+  async ping(): Promise<void> {
+    this.s.ping.get();
+  }
+
+  /** The connection is shared (event store, search index): its owner closes it. */
+  async close(): Promise<void> {}
+
+  private cached<R>(sql: string): Stmt<SqlParam[], R> {
+    let stmt: SqliteStatement | undefined = this.findCache.get(sql);
+    if (stmt === undefined) {
+      stmt = this.db.prepare(sql);
+      if (this.findCache.size >= STATEMENT_CACHE_SIZE) {
+        const oldest = this.findCache.keys().next();
+        if (!oldest.done) this.findCache.delete(oldest.value);
+      }
+      this.findCache.set(sql, stmt);
+    }
+    return stmt as Stmt<SqlParam[], R>;
+  }
+}
+
+type PreparedOp =
+  | { op: 'put'; collection: string; id: string; json: string }
+  | { op: 'delete'; collection: string; id: string };
+
+function parseDoc<T>(json: string): T {
+  const value: unknown = JSON.parse(json);
+  return value as T;
+}

@@ -1,0 +1,148 @@
+/**
+ * Validation and normalization of SearchIndex inputs, shared by every adapter so they accept and reject the same
+ * things: documents, deletes and queries (limit, title boost, filters). Pure functions, no engine.
+ */
+import type { FilterValue, SearchDocument, SearchFilter, SearchQuery } from '../search-index.port';
+import { queryTerms } from './query-terms';
+
+export const DEFAULT_LIMIT = 10;
+export const MAX_LIMIT = 1000;
+export const DEFAULT_TITLE_BOOST = 2;
+
+const FIELD_KEY = /^[a-z0-9_]+$/;
+const RANGE_KEYS: ReadonlySet<string> = new Set(['gt', 'gte', 'lt', 'lte', 'or_null']);
+
+/** One condition on one field of `fields`. */
+export type FieldCondition =
+  /** The field equals one of `values` (null: the field is null or missing). No values: matches nothing. */
+  | { kind: 'any_value'; field: string; values: FilterValue[] }
+  /** A numeric field within the bounds (all optional); `orNull` also admits null or missing. */
+  | { kind: 'range'; field: string; gt?: number; gte?: number; lt?: number; lte?: number; orNull: boolean };
+
+export interface NormalizedQuery {
+  organizationId: string;
+  /** Distinct terms of the text; empty means the query matches nothing. */
+  terms: string[];
+  limit: number;
+  titleBoost: number;
+  /** Conjunction. */
+  filters: FieldCondition[];
+  /** Undefined: no alternative constraint. Otherwise a disjunction of conjunctions (empty: matches nothing). */
+  anyOf: FieldCondition[][] | undefined;
+}
+
+function isFilterValue(value: unknown): value is FilterValue {
+  return (
+    value === null ||
+    typeof value === 'string' ||
+    typeof value === 'boolean' ||
+    (typeof value === 'number' && Number.isFinite(value))
+  );
+}
+
+function requireNonEmptyString(value: unknown, what: string): string {
+  if (typeof value !== 'string' || value.length === 0) throw new TypeError(`${what} must be a non-empty string`);
+  return value;
+}
+
+function requireVersion(value: unknown, id: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new RangeError(`search document ${id}: version must be a non-negative safe integer`);
+  }
+  return value;
+}
+
+function requireFieldKey(key: string): void {
+  if (!FIELD_KEY.test(key)) throw new TypeError(`search field name ${JSON.stringify(key)} must match [a-z0-9_]+`);
+}
+
+export function validateDocuments(documents: readonly SearchDocument[]): void {
+  for (const document of documents) {
+    const id = requireNonEmptyString(document.id, 'search document id');
+    requireNonEmptyString(document.organization_id, `search document ${id}: organization_id`);
+    if (typeof document.title !== 'string' || typeof document.body !== 'string') {
+      throw new TypeError(`search document ${id}: title and body must be strings`);
+    }
+    requireVersion(document.version, id);
+    const fields: unknown = document.fields;
+    if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) {
+      throw new TypeError(`search document ${id}: fields must be an object`);
+    }
+    for (const [key, value] of Object.entries(fields)) {
+      requireFieldKey(key);
+      if (!isFilterValue(value)) {
+        throw new TypeError(`search document ${id}: field ${key} must be a string, finite number, boolean or null`);
+      }
+    }
+  }
+}
+
+export function validateDeletes(items: ReadonlyArray<{ id: string; version: number }>): void {
+  for (const item of items) requireVersion(item.version, requireNonEmptyString(item.id, 'search document id'));
+}
+
+function optionalBound(range: Record<string, unknown>, key: string, field: string): number | undefined {
+  const value = range[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw new TypeError(`filter ${field}: ${key} must be a finite number`);
+  }
+  return value;
+}
+
+export function toCondition(field: string, filter: SearchFilter): FieldCondition {
+  requireFieldKey(field);
+  const raw: unknown = filter;
+  if (isFilterValue(raw)) return { kind: 'any_value', field, values: [raw] };
+  if (Array.isArray(raw)) {
+    const values: unknown[] = raw;
+    if (!values.every(isFilterValue)) throw new TypeError(`filter ${field}: every value must be a scalar`);
+    return { kind: 'any_value', field, values: values.filter(isFilterValue) };
+  }
+  if (typeof raw !== 'object' || raw === null) throw new TypeError(`filter ${field}: unsupported filter`);
+  const range = raw as Record<string, unknown>;
+  for (const key of Object.keys(range)) {
+    if (!RANGE_KEYS.has(key)) throw new TypeError(`filter ${field}: unknown range key ${JSON.stringify(key)}`);
+  }
+  if (range.or_null !== undefined && typeof range.or_null !== 'boolean') {
+    throw new TypeError(`filter ${field}: or_null must be a boolean`);
+  }
+  return {
+    kind: 'range',
+    field,
+    gt: optionalBound(range, 'gt', field),
+    gte: optionalBound(range, 'gte', field),
+    lt: optionalBound(range, 'lt', field),
+    lte: optionalBound(range, 'lte', field),
+    orNull: range.or_null === true,
+  };
+}
+
+function toConditions(filters: Record<string, SearchFilter> | undefined): FieldCondition[] {
+  if (filters === undefined) return [];
+  if (typeof filters !== 'object' || filters === null) throw new TypeError('filters must be an object');
+  return Object.entries(filters).map(([field, filter]) => toCondition(field, filter));
+}
+
+/** Validates a query (throws TypeError / RangeError) and returns it normalized. */
+export function normalizeQuery(query: SearchQuery): NormalizedQuery {
+  const organizationId = requireNonEmptyString(query.organization_id, 'organization_id');
+  if (typeof query.text !== 'string') throw new TypeError('text must be a string');
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+    throw new RangeError(`limit must be an integer from 1 to ${MAX_LIMIT}, got ${String(limit)}`);
+  }
+  const titleBoost = query.title_boost ?? DEFAULT_TITLE_BOOST;
+  if (typeof titleBoost !== 'number' || !Number.isFinite(titleBoost) || titleBoost < 0) {
+    throw new RangeError(`title_boost must be a finite number >= 0, got ${String(titleBoost)}`);
+  }
+  if (query.any_of !== undefined && !Array.isArray(query.any_of)) throw new TypeError('any_of must be an array');
+  return {
+    organizationId,
+    terms: queryTerms(query.text),
+    limit,
+    titleBoost,
+    filters: toConditions(query.filters),
+    anyOf: query.any_of?.map((alternative) => toConditions(alternative)),
+  };
+}

@@ -1,0 +1,103 @@
+import { SqliteEventStore } from '../../src/infrastructure/event-store/sqlite/sqlite-event-store';
+import type { RecordedEvent } from '../../src/infrastructure/event-store/event-store.port';
+import { SqliteReadStore } from '../../src/infrastructure/read-store/sqlite/sqlite-read-store';
+import { SqliteSearchIndex } from '../../src/infrastructure/search/sqlite/sqlite-search-index';
+import { openSqlite, type SqliteDatabase } from '../../src/infrastructure/sqlite/sqlite-connection';
+import type { Projection, ProjectionContext } from '../../src/projections/projection';
+import { ProjectionRunner } from '../../src/projections/projection-runner';
+import { makeTempDir } from '../support/temp-dir';
+
+/** Deliberately NOT idempotent: it counts applications, so any double apply shows up. */
+function countingProjection(version = 1): Projection {
+  return {
+    name: 'counter',
+    version,
+    collections: [{ name: 'counts', indexes: [] }],
+    eventTypes: new Set(['Tick']),
+    async apply(_event: RecordedEvent, context: ProjectionContext) {
+      const current = await context.get<{ id: string; n: number }>('counts', 'ticks');
+      context.put('counts', { id: 'ticks', n: (current?.n ?? 0) + 1 });
+    },
+  };
+}
+
+function meta() {
+  return {
+    organization_id: null,
+    correlation_id: 'c',
+    causation_id: null,
+    actor: 'system:test',
+    occurred_at: new Date(0).toISOString(),
+    schema_version: 1,
+  };
+}
+
+describe('projection runner across processes (separate connections, separate owners)', () => {
+  const temp = makeTempDir();
+  const path = `${temp.dir}/cairn.sqlite`;
+  const dbs: SqliteDatabase[] = [];
+  const runners: ProjectionRunner[] = [];
+
+  function node(owner: string, projection = countingProjection()) {
+    const db = openSqlite({ path });
+    dbs.push(db);
+    const events = new SqliteEventStore(db);
+    const reads = new SqliteReadStore(db);
+    const runner = new ProjectionRunner(events, reads, new SqliteSearchIndex(db), [projection], {
+      owner,
+      leaseTtlMs: 300,
+      pollIntervalMs: 5,
+      standbyIntervalMs: 20,
+      batchSize: 7,
+    });
+    runners.push(runner);
+    return { events, reads, runner };
+  }
+
+  afterAll(async () => {
+    for (const runner of runners) await runner.stop();
+    for (const db of dbs) db.close();
+    temp.cleanup();
+  });
+
+  it('one runner holds the lease; every event is applied exactly once, also across a hand-over', async () => {
+    const a = node('a');
+    const b = node('b');
+    await a.runner.prepare();
+    a.runner.start();
+    b.runner.start();
+    for (let i = 0; i < 60; i++) await a.events.append(`tick-${i % 5}`, [{ type: 'Tick', data: { i }, metadata: meta() }], 'any');
+    expect(await a.runner.waitFor(await a.events.headPosition(), 10_000)).toBe(true);
+    const [status] = await a.runner.status();
+    expect(['a', 'b']).toContain(status.lease_owner);
+    expect(await a.reads.get('counts', 'ticks')).toEqual({ id: 'ticks', n: 60 });
+
+    // The holder stops (its lease is released); the other takes over and continues from the checkpoint.
+    const holder = status.lease_owner === 'a' ? a : b;
+    const other = holder === a ? b : a;
+    await holder.runner.stop();
+    for (let i = 0; i < 40; i++) await other.events.append('tick-x', [{ type: 'Tick', data: { i }, metadata: meta() }], 'any');
+    expect(await other.runner.waitFor(await other.events.headPosition(), 10_000)).toBe(true);
+    expect(await other.reads.get('counts', 'ticks')).toEqual({ id: 'ticks', n: 100 });
+    expect((await other.runner.status())[0].lease_owner).toBe(holder === a ? 'b' : 'a');
+  });
+
+  it('a new projection version rebuilds the read model from zero; an old version never downgrades it', async () => {
+    for (const runner of runners) await runner.stop();
+    const c = node('c', countingProjection(2));
+    c.runner.start();
+    expect(await c.runner.waitFor(await c.events.headPosition(), 10_000)).toBe(true);
+    // version 2 replays all 100 ticks into an emptied model: still 100, not 200
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await c.reads.get('counts', 'ticks')).toEqual({ id: 'ticks', n: 100 });
+    expect((await c.reads.getCheckpoint('counter'))?.version).toBe(2);
+
+    await c.runner.stop();
+    const old = node('old', countingProjection(1));
+    old.runner.start();
+    await old.events.append('tick-y', [{ type: 'Tick', data: {}, metadata: meta() }], 'any');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await old.reads.getCheckpoint('counter'))?.version).toBe(2);
+    expect(await old.reads.get('counts', 'ticks')).toEqual({ id: 'ticks', n: 100 });
+  });
+});
