@@ -18,6 +18,7 @@ module.exports = {
   },
   // ESM-only packages that CommonJS code requires (Node >= 20.19 can; jest cannot): compile them to CommonJS.
   transformIgnorePatterns: ['/node_modules/(?!(content-disposition)/)'],
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   testTimeout: 30000,
   maxWorkers: 2,
 };

@@ -4,6 +4,7 @@ import { CreateChatbotHandler } from './chatbots/create-chatbot.handler';
 import { SetChatbotPausedHandler } from './chatbots/set-chatbot-paused.handler';
 import { ChangeConnectorHandler } from './connectors/change-connector.handler';
 import { RegisterConnectorHandler } from './connectors/register-connector.handler';
+import { IngestDocumentHandler } from './memory/ingest-document.handler';
 import { ChangeOrganizationHandler } from './organizations/change-organization.handler';
 import { RegisterOrganizationHandler } from './organizations/register-organization.handler';
 
@@ -17,6 +18,7 @@ import { RegisterOrganizationHandler } from './organizations/register-organizati
     SetChatbotPausedHandler,
     RegisterConnectorHandler,
     ChangeConnectorHandler,
+    IngestDocumentHandler,
   ],
   exports: [CqrsModule],
 })

@@ -1,77 +1,126 @@
 import { CommandBus } from '@nestjs/cqrs';
+import { CreateChatbotCommand, type CreateChatbotResult } from '../commands/chatbots/create-chatbot.command';
+import { FIXED_CAPABILITIES } from '../commands/connectors/capabilities';
+import { RegisterConnectorCommand, type RegisterConnectorResult } from '../commands/connectors/register-connector.command';
+import { IngestDocumentCommand, type IngestDocumentResult } from '../commands/memory/ingest-document.command';
 import { organizationSlugDecider } from '../commands/organizations/organization-slug.decider';
+import {
+  RegisterOrganizationCommand,
+  type RegisterOrganizationResult,
+} from '../commands/organizations/register-organization.command';
 import { systemContext } from '../commands/shared/command-context';
 import { StreamCommandExecutor } from '../commands/shared/stream-command-executor';
-import { RegisterOrganizationCommand, type RegisterOrganizationResult } from '../commands/organizations/register-organization.command';
-import { CreateChatbotCommand, type CreateChatbotResult } from '../commands/chatbots/create-chatbot.command';
-import { RegisterConnectorCommand, type RegisterConnectorResult } from '../commands/connectors/register-connector.command';
-import { FIXED_CAPABILITIES } from '../commands/connectors/capabilities';
 import { streams } from '../events/domain-event';
 import { READ_STORE, type ReadStore } from '../infrastructure/read-store/read-store.port';
 import { CHATBOTS, type ChatbotDocument } from '../projections/chatbots.projection';
 import { CONNECTORS, type ConnectorDocument } from '../projections/connectors.projection';
-import { DEMO } from './demo-content';
+import { DEMO, DEMO_DOCUMENTS } from './demo-content';
 
 /** `app.get` of a Nest application or ModuleRef. */
 type DependencyLookup = <T>(token: symbol | (abstract new (...args: never[]) => T), options: { strict: boolean }) => T;
 
 export interface DemoSummary {
+  /** True when anything was created by this call. */
   created: boolean;
   organization_id: number;
   slug: string;
-  chatbot_id: number | null;
-  connector_id: number | null;
-  /** Only when the demo was created now: tokens are shown once. */
+  chatbot_id: number;
+  connector_id: number;
+  /** Only when the connectors were created now: tokens are shown once. */
   token: string | null;
   /** A connector holding only memory_search, to see a 403 on other endpoints. */
   limited_token: string | null;
+  knowledge_items: Array<{ memory_item_id: number; title: string; status: IngestDocumentResult['status'] }>;
 }
 
-/** Creates the demo organization, chatbot and connectors once; later calls find them and change nothing. */
+/**
+ * Creates the demo organization, chatbot, connectors and knowledge items. Every step first looks for what an
+ * earlier run made, so later starts change nothing and an interrupted first start completes on the next.
+ */
 export async function seedDemo(app: { get: DependencyLookup }): Promise<DemoSummary> {
   const commands = app.get(CommandBus, { strict: false });
   const executor = app.get(StreamCommandExecutor, { strict: false });
   const readStore = app.get<ReadStore>(READ_STORE, { strict: false });
   const context = systemContext('demo');
+  let created = false;
 
   const claim = await executor.load(streams.organizationSlug(DEMO.slug), organizationSlugDecider);
-  if (claim.state.claimed_by !== null) {
-    const organizationId = claim.state.claimed_by;
-    const [chatbots, connectors] = await Promise.all([
-      readStore.find<ChatbotDocument>(CHATBOTS, { filter: { organization_id: organizationId }, limit: 1 }),
-      readStore.find<ConnectorDocument>(CONNECTORS, { filter: { organization_id: organizationId }, limit: 1 }),
-    ]);
-    return {
-      created: false,
-      organization_id: organizationId,
-      slug: DEMO.slug,
-      chatbot_id: chatbots.items[0]?.chatbot_id ?? null,
-      connector_id: connectors.items[0]?.connector_id ?? null,
-      token: null,
-      limited_token: null,
-    };
+  let organizationId = claim.state.claimed_by;
+  if (organizationId === null) {
+    const organization = await commands.execute<RegisterOrganizationCommand, RegisterOrganizationResult>(
+      new RegisterOrganizationCommand(DEMO.organizationName, DEMO.slug, DEMO.websiteUrl, context),
+    );
+    organizationId = organization.organization_id;
+    created = true;
   }
 
-  const organization = await commands.execute<RegisterOrganizationCommand, RegisterOrganizationResult>(
-    new RegisterOrganizationCommand(DEMO.organizationName, DEMO.slug, DEMO.websiteUrl, context),
-  );
-  const chatbot = await commands.execute<CreateChatbotCommand, CreateChatbotResult>(
-    new CreateChatbotCommand(organization.organization_id, DEMO.chatbotName, DEMO.allowedDomain, context),
-  );
-  const connector = await commands.execute<RegisterConnectorCommand, RegisterConnectorResult>(
-    new RegisterConnectorCommand(organization.organization_id, 'Demo connector', [...FIXED_CAPABILITIES], 'strict', context),
-  );
-  const limited = await commands.execute<RegisterConnectorCommand, RegisterConnectorResult>(
-    new RegisterConnectorCommand(organization.organization_id, 'Demo search-only connector', ['memory_search'], 'strict', context),
-  );
+  const chatbots = await readStore.find<ChatbotDocument>(CHATBOTS, { filter: { organization_id: organizationId }, limit: 1 });
+  let chatbotId = chatbots.items[0]?.chatbot_id;
+  if (chatbotId === undefined) {
+    const chatbot = await commands.execute<CreateChatbotCommand, CreateChatbotResult>(
+      new CreateChatbotCommand(organizationId, DEMO.chatbotName, DEMO.allowedDomain, context),
+    );
+    chatbotId = chatbot.chatbot_id;
+    created = true;
+  }
+
+  const connectors = await readStore.find<ConnectorDocument>(CONNECTORS, {
+    filter: { organization_id: organizationId },
+    sort: [{ field: 'connector_id', direction: 'asc' }],
+    limit: 1,
+  });
+  let connectorId = connectors.items[0]?.connector_id;
+  let token: string | null = null;
+  let limitedToken: string | null = null;
+  if (connectorId === undefined) {
+    const full = await commands.execute<RegisterConnectorCommand, RegisterConnectorResult>(
+      new RegisterConnectorCommand(organizationId, 'Demo connector', [...FIXED_CAPABILITIES], 'strict', context),
+    );
+    const limited = await commands.execute<RegisterConnectorCommand, RegisterConnectorResult>(
+      new RegisterConnectorCommand(organizationId, 'Demo search-only connector', ['memory_search'], 'strict', context),
+    );
+    connectorId = full.connector_id;
+    token = full.token;
+    limitedToken = limited.token;
+    created = true;
+  }
+
+  const knowledge: DemoSummary['knowledge_items'] = [];
+  for (const document of DEMO_DOCUMENTS) {
+    const result = await commands.execute<IngestDocumentCommand, IngestDocumentResult>(
+      new IngestDocumentCommand(
+        organizationId,
+        {
+          document_key: document.key,
+          title: document.title,
+          content: document.content,
+          format: 'markdown',
+          type: document.type,
+          audience: 'customer_safe',
+          authority_level: 'approved_source',
+          source_label: 'Harbor Dental website',
+          source_uri: document.sourceUri,
+          source_date: '2026-01-15T00:00:00.000Z',
+          effective_at: '2026-01-15T00:00:00.000Z',
+          expires_at: null,
+          summary: null,
+        },
+        context,
+      ),
+    );
+    if (result.status !== 'unchanged') created = true;
+    knowledge.push({ memory_item_id: result.memory_item_id, title: document.title, status: result.status });
+  }
+
   return {
-    created: true,
-    organization_id: organization.organization_id,
-    slug: organization.slug,
-    chatbot_id: chatbot.chatbot_id,
-    connector_id: connector.connector_id,
-    token: connector.token,
-    limited_token: limited.token,
+    created,
+    organization_id: organizationId,
+    slug: DEMO.slug,
+    chatbot_id: chatbotId,
+    connector_id: connectorId,
+    token,
+    limited_token: limitedToken,
+    knowledge_items: knowledge,
   };
 }
 
@@ -79,14 +128,14 @@ export async function seedDemo(app: { get: DependencyLookup }): Promise<DemoSumm
 export function printDemo(demo: DemoSummary, baseUrl: string): string {
   const lines = [
     '',
-    `Demo organization "${DEMO.organizationName}": organization ${demo.organization_id}, slug ${demo.slug}, ` +
-      `chatbot ${demo.chatbot_id ?? '-'}, connector ${demo.connector_id ?? '-'}.`,
+    `Demo organization "${DEMO.organizationName}": organization ${demo.organization_id} (slug ${demo.slug}), ` +
+      `chatbot ${demo.chatbot_id}, connector ${demo.connector_id}, ${demo.knowledge_items.length} knowledge items.`,
   ];
   if (demo.token) {
     lines.push(
       'Demo connector token (shown once, store it now):',
       `  ${demo.token}`,
-      'A search-only connector token (its other endpoints answer 403):',
+      'A search-only connector token (endpoints needing other capabilities answer 403):',
       `  ${demo.limited_token ?? ''}`,
       'Try it:',
       `  curl -s -H "Authorization: Bearer ${demo.token}" ${baseUrl}/app/api/tool-connectors/v1/connector`,
@@ -94,7 +143,7 @@ export function printDemo(demo: DemoSummary, baseUrl: string): string {
   } else {
     lines.push(
       'The demo token was printed on the first start only (tokens are stored as SHA-256). For a new one:',
-      `  npx cairn connector:rotate-token ${demo.organization_id} ${demo.connector_id ?? '<connector>'}`,
+      `  npx cairn connector:rotate-token ${demo.organization_id} ${demo.connector_id}`,
     );
   }
   lines.push(`API reference: ${baseUrl}/docs`, '');

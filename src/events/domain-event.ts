@@ -15,4 +15,8 @@ export const streams = {
   organizationSlug: (slug: string) => `organization-slug-${slug}`,
   chatbot: (id: number) => `chatbot-${id}`,
   connector: (id: number) => `connector-${id}`,
+  memorySource: (id: number) => `memory-source-${id}`,
+  memoryItem: (id: number) => `memory-item-${id}`,
+  /** Keyed by SHA-256 of (organization, document key). */
+  memoryDocument: (digest: string) => `memory-document-${digest}`,
 } as const;

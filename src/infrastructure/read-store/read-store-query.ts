@@ -177,6 +177,10 @@ export function parseFindOptions(options: FindOptions | undefined): ParsedFind {
 export function toStoredJson(doc: ReadDocument): string {
   if (!isRecord(doc)) throw new TypeError('put: doc must be an object');
   assertNonEmptyString(doc.id, 'put: doc.id');
+  for (const key of Object.keys(doc)) {
+    // Reserved by MongoDB at the top level (the id is stored as _id); rejected everywhere so adapters agree.
+    if (key === '_id' || key.startsWith('$')) throw new TypeError(`put: reserved top-level field ${key}`);
+  }
   const json = JSON.stringify(doc);
   if (typeof json !== 'string') throw new TypeError('put: doc is not JSON-serializable');
   return json;

@@ -1,0 +1,37 @@
+import type { Audience, AuthorityLevel } from '../../events/memory/memory.events';
+import type { CommandContext } from '../shared/command-context';
+
+export interface DocumentInput {
+  /** Stable identity of the document within the organization (a path or URI): re-ingesting it revises the item. */
+  document_key: string;
+  title: string;
+  content: string;
+  format: 'markdown' | 'text';
+  /** Item type, e.g. `document`, `faq`, `policy`. */
+  type: string;
+  audience: Audience;
+  authority_level: AuthorityLevel;
+  source_label: string;
+  source_uri: string | null;
+  source_date: string | null;
+  effective_at: string | null;
+  expires_at: string | null;
+  summary: string | null;
+}
+
+export class IngestDocumentCommand {
+  constructor(
+    readonly organizationId: number,
+    readonly document: DocumentInput,
+    readonly context: CommandContext,
+  ) {}
+}
+
+export interface IngestDocumentResult {
+  memory_item_id: number;
+  memory_source_id: number;
+  revision: number;
+  /** `unchanged`: the same content was ingested before; nothing was appended. */
+  status: 'created' | 'revised' | 'unchanged';
+  chunks: number;
+}

@@ -1,0 +1,110 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { createHash } from 'node:crypto';
+import { InternalError } from '../../common/errors';
+import { IdGenerator } from '../../common/id-generator';
+import { streams } from '../../events/domain-event';
+import type { MemoryContent } from '../../events/memory/memory.events';
+import { OrganizationLoader } from '../shared/organization-loader';
+import { StreamCommandExecutor } from '../shared/stream-command-executor';
+import { prepareContent } from './document-content';
+import { IngestDocumentCommand, type IngestDocumentResult } from './ingest-document.command';
+import { memoryDocumentDecider, memorySourceDecider } from './memory-claims.decider';
+import { memoryItemDecider } from './memory-item.decider';
+
+/**
+ * Ingests one document: the document key's claim stream fixes its item/source ids (first ingestion wins), so
+ * re-ingesting unchanged content appends nothing and changed content appends one revision. Every step is
+ * idempotent, so an ingestion interrupted half-way completes when it is run again.
+ */
+@CommandHandler(IngestDocumentCommand)
+export class IngestDocumentHandler implements ICommandHandler<IngestDocumentCommand, IngestDocumentResult> {
+  constructor(
+    private readonly executor: StreamCommandExecutor,
+    private readonly organizations: OrganizationLoader,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  async execute(command: IngestDocumentCommand): Promise<IngestDocumentResult> {
+    const { organizationId: organization_id, document, context } = command;
+    const prepared = prepareContent(document);
+    await this.organizations.require(organization_id);
+    const options = { organizationId: organization_id, waitFor: [] as string[] };
+
+    const claimStream = streams.memoryDocument(
+      createHash('sha256').update(`${organization_id}\u0000${document.document_key}`).digest('hex'),
+    );
+    let claim = (await this.executor.load(claimStream, memoryDocumentDecider)).state.claimed;
+    if (!claim) {
+      const [memory_item_id, memory_source_id] = [await this.ids.next('memory_item'), await this.ids.next('memory_source')];
+      const claimed = await this.executor.execute(
+        claimStream,
+        memoryDocumentDecider,
+        { type: 'ClaimDocument', organization_id, document_key: document.document_key, memory_item_id, memory_source_id },
+        context,
+        options,
+      );
+      claim = claimed.state.claimed;
+    }
+    if (!claim) throw new InternalError('document claim missing');
+
+    await this.executor.execute(
+      streams.memorySource(claim.memory_source_id),
+      memorySourceDecider,
+      {
+        type: 'RegisterSource',
+        source: {
+          memory_source_id: claim.memory_source_id,
+          organization_id,
+          source_type: 'document',
+          label: document.source_label,
+          source_uri: document.source_uri,
+        },
+      },
+      context,
+      options,
+    );
+
+    const itemStream = streams.memoryItem(claim.memory_item_id);
+    const existing = await this.executor.load(itemStream, memoryItemDecider);
+    if (existing.state.exists && existing.state.content_sha256 === prepared.content_sha256) {
+      return { ...claim, revision: existing.state.revision, status: 'unchanged', chunks: existing.state.chunks.length };
+    }
+    const chunkIds = await this.ids.many('memory_chunk', prepared.pieces.length);
+    const { pieces, ...fields } = prepared;
+    const content: MemoryContent = {
+      ...fields,
+      chunks: pieces.map((piece, index) => ({ memory_chunk_id: chunkIds[index], ...piece })),
+    };
+    const result = await this.executor.execute(
+      itemStream,
+      memoryItemDecider,
+      existing.state.exists
+        ? { type: 'ReviseMemoryItem', organization_id, content }
+        : {
+            type: 'CreateMemoryItem',
+            item: {
+              ...content,
+              memory_item_id: claim.memory_item_id,
+              memory_source_id: claim.memory_source_id,
+              organization_id,
+              revision: 1,
+              type: document.type,
+              audience: document.audience,
+              authority_level: document.authority_level,
+              visibility: 'organization_internal',
+              owner_client_key: null,
+              source_uri: document.source_uri,
+            },
+          },
+      context,
+      { organizationId: organization_id },
+    );
+    if (!result.state.exists) throw new InternalError('memory item vanished');
+    return {
+      ...claim,
+      revision: result.state.revision,
+      status: result.events.length === 0 ? 'unchanged' : existing.state.exists ? 'revised' : 'created',
+      chunks: result.state.chunks.length,
+    };
+  }
+}

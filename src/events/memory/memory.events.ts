@@ -1,0 +1,75 @@
+import type { DomainEvent } from '../domain-event';
+
+/** Who may see an item: customer-facing evidence, or internal tools only. */
+export type Audience = 'customer_safe' | 'internal';
+/** How much an item can be trusted as evidence. */
+export type AuthorityLevel = 'approved_source' | 'reference' | 'unverified';
+export type Visibility = 'organization_internal' | 'tool_private';
+/** Where an item came from. */
+export type SourceType = 'document' | 'tool_work_log' | 'memory_proposal';
+
+export type MemoryChunk = {
+  memory_chunk_id: number;
+  ordinal: number;
+  /** The heading path the chunk sits under ("Pricing > Cleanings"), or null. */
+  heading: string | null;
+  text: string;
+};
+
+/** Content fields shared by a creation and a revision (type aliases: event data must be plain records). */
+export type MemoryContent = {
+  title: string;
+  summary: string;
+  content: string;
+  content_sha256: string;
+  chunks: MemoryChunk[];
+  source_date: string | null;
+  effective_at: string | null;
+  expires_at: string | null;
+};
+
+export type MemorySourceRegistered = DomainEvent<
+  'MemorySourceRegistered',
+  {
+    memory_source_id: number;
+    organization_id: number;
+    source_type: SourceType;
+    label: string;
+    source_uri: string | null;
+  }
+>;
+
+export type MemoryItemCreated = DomainEvent<
+  'MemoryItemCreated',
+  MemoryContent & {
+    memory_item_id: number;
+    memory_source_id: number;
+    organization_id: number;
+    revision: 1;
+    /** e.g. `document`, `faq`, `policy`, `work_log`, `handoff`, `note`, `decision`, `fact`. */
+    type: string;
+    audience: Audience;
+    authority_level: AuthorityLevel;
+    visibility: Visibility;
+    /** The connector client key that owns a tool_private item; null otherwise. */
+    owner_client_key: string | null;
+    source_uri: string | null;
+  }
+>;
+
+export type MemoryItemRevised = DomainEvent<
+  'MemoryItemRevised',
+  MemoryContent & { memory_item_id: number; organization_id: number; revision: number }
+>;
+
+export type MemoryItemArchived = DomainEvent<'MemoryItemArchived', { memory_item_id: number; organization_id: number }>;
+
+/** The first ingestion of a document key claims the item and source ids it will keep (re-ingest = revise). */
+export type MemoryDocumentClaimed = DomainEvent<
+  'MemoryDocumentClaimed',
+  { organization_id: number; document_key: string; memory_item_id: number; memory_source_id: number }
+>;
+
+export type MemorySourceEvent = MemorySourceRegistered;
+export type MemoryDocumentEvent = MemoryDocumentClaimed;
+export type MemoryItemEvent = MemoryItemCreated | MemoryItemRevised | MemoryItemArchived;

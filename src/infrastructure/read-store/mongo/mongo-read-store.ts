@@ -1,0 +1,359 @@
+/**
+ * The production ReadStore on MongoDB (the only file that imports `mongodb`).
+ *
+ * Commits are multi-document transactions, which MongoDB only offers on a replica set or a sharded cluster:
+ * docker-compose must start mongod as a single-node replica set (`mongod --replSet rs0` + `rs.initiate()`),
+ * and connect() refuses a standalone server with a clear message.
+ *
+ * Layout in the database (default `cairn`): one collection per read-model collection, `rm_<name>`, documents
+ * stored as their JSON form with `_id` = id; `projection_checkpoints` {_id: projection, position, version,
+ * updated_at}; `leases` {_id: name, owner, expires_at}; `id_sequences` {_id: name, last} (last id handed out).
+ * Lease times come from this process's clock: keep the servers' clocks in sync (NTP).
+ */
+import {
+  MongoClient,
+  MongoServerError,
+  type AnyBulkWriteOperation,
+  type ClientSession,
+  type Collection,
+  type Db,
+  type Document,
+  type Filter,
+  type TransactionOptions,
+} from 'mongodb';
+import { Clock, SystemClock } from '../../../common/clock';
+import type {
+  Checkpoint,
+  FindOptions,
+  FindResult,
+  LeaseInfo,
+  ReadDocument,
+  ReadStore,
+  WriteOp,
+} from '../read-store.port';
+import {
+  assertCollectionName,
+  assertFieldName,
+  assertIdCount,
+  assertNonEmptyString,
+  assertPosition,
+  assertTtl,
+  assertWriteOps,
+  effectiveSort,
+  parseFindOptions,
+  toStoredJson,
+} from '../read-store-query';
+import { mongoFilter, mongoSort } from './mongo-filter';
+
+interface StoredDoc extends Document {
+  _id: string;
+}
+interface CheckpointDoc {
+  _id: string;
+  position: number;
+  version: number;
+  updated_at: string;
+}
+interface LeaseDoc {
+  _id: string;
+  owner: string;
+  expires_at: number;
+}
+interface SequenceDoc {
+  _id: string;
+  last: number;
+}
+
+export interface MongoReadStoreOptions {
+  /** Database name; default `cairn`. */
+  database?: string;
+  clock?: Clock;
+}
+
+const TRANSACTION: TransactionOptions = {
+  readConcern: { level: 'snapshot' },
+  writeConcern: { w: 'majority' },
+  readPreference: 'primary',
+};
+const DUPLICATE_KEY = 11000;
+const NAMESPACE_EXISTS = 48;
+/** How often reserveIds retries after losing the race to create a sequence. */
+const SEQUENCE_INSERT_RETRIES = 5;
+
+/** Thrown inside a transaction when the checkpoint is not at the expected position (aborts it). */
+class CheckpointMoved extends Error {}
+
+function isDuplicateKey(error: unknown): boolean {
+  return error instanceof MongoServerError && error.code === DUPLICATE_KEY;
+}
+
+function toCheckpoint(doc: CheckpointDoc): Checkpoint {
+  return { projection: doc._id, position: doc.position, version: doc.version, updated_at: doc.updated_at };
+}
+
+/** A stored document back to the port's shape (the id lives in `id` too; `_id` is dropped). */
+function toReadDocument<T extends ReadDocument>(doc: Document): T {
+  const { _id, ...rest } = doc;
+  return { ...rest, id: String(_id) } as T;
+}
+
+function toSafeInteger(value: unknown, what: string): number {
+  const n = typeof value === 'bigint' ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n))
+    throw new RangeError(`${what} is not a safe integer`);
+  return n;
+}
+
+export class MongoReadStore implements ReadStore {
+  private readonly client: MongoClient;
+  private readonly db: Db;
+  private readonly clock: Clock;
+  private readonly checkpoints: Collection<CheckpointDoc>;
+  private readonly leases: Collection<LeaseDoc>;
+  private readonly sequences: Collection<SequenceDoc>;
+
+  constructor(url: string, options: MongoReadStoreOptions = {}) {
+    this.client = new MongoClient(url, { writeConcern: { w: 'majority' } });
+    this.db = this.client.db(options.database ?? 'cairn');
+    this.clock = options.clock ?? new SystemClock();
+    this.checkpoints = this.db.collection<CheckpointDoc>('projection_checkpoints');
+    this.leases = this.db.collection<LeaseDoc>('leases');
+    this.sequences = this.db.collection<SequenceDoc>('id_sequences');
+  }
+
+  /** Connects and checks that the server supports transactions (replica set or mongos). */
+  async connect(): Promise<void> {
+    await this.client.connect();
+    const hello = await this.db.admin().command({ hello: 1 });
+    if (typeof hello.setName !== 'string' && hello.msg !== 'isdbgrid') {
+      await this.client.close();
+      throw new Error(
+        'MongoDB read store needs transactions: run mongod as a replica set (e.g. --replSet rs0, then rs.initiate())',
+      );
+    }
+  }
+
+  private documents(collection: string): Collection<StoredDoc> {
+    assertCollectionName(collection);
+    return this.db.collection<StoredDoc>(`rm_${collection}`);
+  }
+
+  async ensureCollection(collection: string, indexedFields: string[]): Promise<void> {
+    const coll = this.documents(collection);
+    for (const field of indexedFields) assertFieldName(field);
+    try {
+      await this.db.createCollection(coll.collectionName);
+    } catch (error) {
+      if (!(error instanceof MongoServerError && error.code === NAMESPACE_EXISTS)) throw error;
+    }
+    const fields = [...new Set(indexedFields)].filter((f) => f !== 'id'); // `_id` is always indexed
+    if (fields.length === 0) return;
+    // {field, _id}: serves filters on the field and sorts on it with the id tie-breaker.
+    await coll.createIndexes(fields.map((f) => ({ key: { [f]: 1, _id: 1 }, name: `by_${f}` })));
+  }
+
+  async get<T extends ReadDocument = ReadDocument>(collection: string, id: string): Promise<T | null> {
+    const doc = await this.documents(collection).findOne({ _id: id });
+    return doc ? toReadDocument<T>(doc) : null;
+  }
+
+  async find<T extends ReadDocument = ReadDocument>(
+    collection: string,
+    options?: FindOptions,
+  ): Promise<FindResult<T>> {
+    const coll = this.documents(collection);
+    const parsed = parseFindOptions(options);
+    const filter = mongoFilter(parsed.filter) as Filter<StoredDoc>;
+    const items =
+      parsed.limit === 0 // MongoDB reads limit 0 as "no limit"
+        ? []
+        : await coll
+            .find(filter, {
+              sort: mongoSort(effectiveSort(parsed)),
+              skip: parsed.offset,
+              limit: parsed.limit,
+            })
+            .toArray();
+    // A partial, non-empty page tells the total without counting.
+    const partial = items.length > 0 && items.length < parsed.limit;
+    const total = partial ? parsed.offset + items.length : await coll.countDocuments(filter);
+    return { items: items.map((doc) => toReadDocument<T>(doc)), total };
+  }
+
+  async commit(
+    projection: string,
+    expectedPosition: number,
+    next: { position: number; version: number },
+    ops: WriteOp[],
+  ): Promise<boolean> {
+    assertNonEmptyString(projection, 'projection');
+    assertPosition(expectedPosition, 'expectedPosition');
+    assertPosition(next.position, 'next.position');
+    assertPosition(next.version, 'next.version');
+    if (next.position < expectedPosition) throw new RangeError('next.position is before expectedPosition');
+    assertWriteOps(ops);
+    const batches = this.toBatches(ops);
+    const checkpoint = { position: next.position, version: next.version, updated_at: this.clock.nowIso() };
+    const session = this.client.startSession();
+    try {
+      // The callback may run again on a transient error (e.g. a write conflict): it re-checks the checkpoint.
+      return await session.withTransaction(async (s) => {
+        await this.moveCheckpoint(s, projection, expectedPosition, checkpoint);
+        for (const { collection, models } of batches) {
+          await this.documents(collection).bulkWrite(models, { session: s, ordered: true });
+        }
+        return true;
+      }, TRANSACTION);
+    } catch (error) {
+      if (error instanceof CheckpointMoved) return false;
+      throw error;
+    } finally {
+      await session.endSession();
+    }
+  }
+
+  /** Compare-and-set of the checkpoint inside the transaction; throws CheckpointMoved when it does not match. */
+  private async moveCheckpoint(
+    session: ClientSession,
+    projection: string,
+    expected: number,
+    next: Omit<CheckpointDoc, '_id'>,
+  ): Promise<void> {
+    if (expected !== 0) {
+      const result = await this.checkpoints.updateOne(
+        { _id: projection, position: expected },
+        { $set: next },
+        { session },
+      );
+      if (result.matchedCount !== 1) throw new CheckpointMoved();
+      return;
+    }
+    // Absent counts as 0: upsert; when a checkpoint exists at another position the insert hits the unique _id.
+    try {
+      await this.checkpoints.updateOne(
+        { _id: projection, position: 0 },
+        { $set: next },
+        { session, upsert: true },
+      );
+    } catch (error) {
+      if (isDuplicateKey(error)) throw new CheckpointMoved();
+      throw error;
+    }
+  }
+
+  /** Consecutive ops on the same collection become one ordered bulkWrite (order is kept overall). */
+  private toBatches(
+    ops: WriteOp[],
+  ): Array<{ collection: string; models: AnyBulkWriteOperation<StoredDoc>[] }> {
+    const batches: Array<{ collection: string; models: AnyBulkWriteOperation<StoredDoc>[] }> = [];
+    for (const op of ops) {
+      const model: AnyBulkWriteOperation<StoredDoc> =
+        op.op === 'put'
+          ? {
+              replaceOne: {
+                filter: { _id: op.doc.id },
+                // The JSON round trip every adapter applies; _id comes from the filter on upsert.
+                replacement: JSON.parse(toStoredJson(op.doc)) as Document,
+                upsert: true,
+              },
+            }
+          : { deleteOne: { filter: { _id: op.id } } };
+      const last = batches.at(-1);
+      if (last && last.collection === op.collection) last.models.push(model);
+      else batches.push({ collection: op.collection, models: [model] });
+    }
+    return batches;
+  }
+
+  async getCheckpoint(projection: string): Promise<Checkpoint | null> {
+    const doc = await this.checkpoints.findOne({ _id: projection });
+    return doc ? toCheckpoint(doc) : null;
+  }
+
+  async listCheckpoints(): Promise<Checkpoint[]> {
+    const docs = await this.checkpoints.find({}).sort({ _id: 1 }).toArray();
+    return docs.map(toCheckpoint);
+  }
+
+  async reset(projection: string, collections: string[]): Promise<void> {
+    assertNonEmptyString(projection, 'projection');
+    const colls = collections.map((c) => this.documents(c));
+    const session = this.client.startSession();
+    try {
+      await session.withTransaction(async (s) => {
+        for (const coll of colls) await coll.deleteMany({}, { session: s });
+        await this.checkpoints.deleteOne({ _id: projection }, { session: s });
+      }, TRANSACTION);
+    } finally {
+      await session.endSession();
+    }
+  }
+
+  async acquireLease(name: string, owner: string, ttlMs: number): Promise<boolean> {
+    assertNonEmptyString(name, 'lease name');
+    assertNonEmptyString(owner, 'lease owner');
+    assertTtl(ttlMs);
+    const now = this.clock.nowMs();
+    try {
+      // Matches when free-by-expiry or already ours; when held by another, the upsert's insert hits the unique _id.
+      const result = await this.leases.updateOne(
+        { _id: name, $or: [{ owner }, { expires_at: { $lte: now } }] },
+        { $set: { owner, expires_at: now + ttlMs } },
+        { upsert: true },
+      );
+      return result.matchedCount + result.upsertedCount > 0;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+
+  async releaseLease(name: string, owner: string): Promise<void> {
+    await this.leases.deleteOne({ _id: name, owner });
+  }
+
+  async getLease(name: string): Promise<LeaseInfo | null> {
+    const doc = await this.leases.findOne({ _id: name });
+    return doc
+      ? { name: doc._id, owner: doc.owner, expires_at: toSafeInteger(doc.expires_at, 'expires_at') }
+      : null;
+  }
+
+  async reserveIds(sequence: string, count: number): Promise<number> {
+    assertNonEmptyString(sequence, 'sequence');
+    assertIdCount(count);
+    const highestStart = Number.MAX_SAFE_INTEGER - count; // `last` may be at most this before reserving
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const doc = await this.sequences.findOneAndUpdate(
+          { _id: sequence, last: { $lte: highestStart } },
+          { $inc: { last: count } },
+          { upsert: true, returnDocument: 'after' },
+        );
+        if (doc === null) throw new Error(`reserveIds: no document returned for sequence ${sequence}`);
+        return toSafeInteger(doc.last, `sequence ${sequence}`) - count + 1;
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+        // Either the sequence is too far along to reserve `count` more, or another caller created it first.
+        const current = await this.sequences.findOne({ _id: sequence });
+        if (current && toSafeInteger(current.last, `sequence ${sequence}`) > highestStart) {
+          throw new RangeError(`sequence ${sequence} is exhausted (Number.MAX_SAFE_INTEGER)`);
+        }
+        if (attempt >= SEQUENCE_INSERT_RETRIES) throw error;
+      }
+    }
+  }
+
+  async ping(): Promise<void> {
+    await this.db.command({ ping: 1 });
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+
+  /** Drops this store's database (tests and throw-away environments only). */
+  async dropDatabase(): Promise<void> {
+    await this.db.dropDatabase();
+  }
+}
