@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Command, Option } from 'nest-commander';
 import { CreateChatbotCommand, type CreateChatbotResult } from '../commands/chatbots/create-chatbot.command';
@@ -35,6 +36,8 @@ export class ChatbotCreateCommand extends JsonCommand {
   }
 }
 
+/** Decorated so its subclasses inherit the constructor's injection metadata. */
+@Injectable()
 abstract class ChatbotPauseToggle extends JsonCommand {
   protected abstract readonly paused: boolean;
 

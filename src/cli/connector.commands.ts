@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Command, Option } from 'nest-commander';
 import { FIXED_CAPABILITIES } from '../commands/connectors/capabilities';
@@ -47,6 +48,8 @@ export class ConnectorCreateCommand extends JsonCommand {
   }
 }
 
+/** Decorated so its subclasses inherit the constructor's injection metadata. */
+@Injectable()
 abstract class ConnectorChangeCommand extends JsonCommand {
   constructor(protected readonly commands: CommandBus) {
     super();

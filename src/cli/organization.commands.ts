@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Command, Option } from 'nest-commander';
 import { operatorContext } from '../commands/shared/command-context';
@@ -46,6 +47,8 @@ export class OrgCreateCommand extends JsonCommand {
   }
 }
 
+/** Decorated so its subclasses inherit the constructor's injection metadata. */
+@Injectable()
 abstract class OrganizationChange extends JsonCommand {
   constructor(private readonly commands: CommandBus) {
     super();

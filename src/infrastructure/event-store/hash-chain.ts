@@ -83,7 +83,8 @@ export function verifyChain(
     const at = { stream: event.stream, revision: event.revision, event_id: event.event_id };
     if (event.revision !== index) return { ...at, reason: 'revision_gap' };
     if (event.metadata.prev_hash !== previous) return { ...at, reason: 'prev_hash_mismatch' };
-    const expected = hashEvent({ ...event, metadata: event.metadata, prev_hash: previous });
+    const { event_id, stream, revision, type, data, metadata } = event;
+    const expected = hashEvent({ event_id, stream, revision, type, data, metadata, prev_hash: previous });
     if (expected !== event.metadata.hash) return { ...at, reason: 'hash_mismatch' };
     previous = event.metadata.hash;
   }

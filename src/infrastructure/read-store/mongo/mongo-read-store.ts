@@ -45,24 +45,10 @@ import {
 } from '../read-store-query';
 import { mongoFilter, mongoSort } from './mongo-filter';
 
-interface StoredDoc extends Document {
-  _id: string;
-}
-interface CheckpointDoc {
-  _id: string;
-  position: number;
-  version: number;
-  updated_at: string;
-}
-interface LeaseDoc {
-  _id: string;
-  owner: string;
-  expires_at: number;
-}
-interface SequenceDoc {
-  _id: string;
-  last: number;
-}
+type StoredDoc = Document & { _id: string };
+type CheckpointDoc = { _id: string; position: number; version: number; updated_at: string };
+type LeaseDoc = { _id: string; owner: string; expires_at: number };
+type SequenceDoc = { _id: string; last: number };
 
 export interface MongoReadStoreOptions {
   /** Database name; default `cairn`. */

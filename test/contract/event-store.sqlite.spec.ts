@@ -1,0 +1,201 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RecordedEvent } from '../../src/infrastructure/event-store/event-store.port';
+import { SqliteEventStore } from '../../src/infrastructure/event-store/sqlite/sqlite-event-store';
+import { openSqlite, type SqliteDatabase } from '../../src/infrastructure/sqlite/sqlite-connection';
+import { makeTempDir } from '../support/temp-dir';
+import { describeEventStoreContract } from './event-store.contract';
+import { verifyChain } from '../../src/infrastructure/event-store/hash-chain';
+import { Collector, newEvent, newEvents, sleep } from './event-store.contract-support';
+
+describeEventStoreContract('SQLite', async () => {
+  const temp = makeTempDir('cairn-es-contract-');
+  const db = openSqlite({ path: join(temp.dir, 'cairn.db') });
+  const store = new SqliteEventStore(db);
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      db.close();
+      temp.cleanup();
+    },
+  };
+});
+
+describe('SqliteEventStore specifics', () => {
+  let temp: ReturnType<typeof makeTempDir>;
+  let dbPath: string;
+  const open: Array<{ db: SqliteDatabase; store: SqliteEventStore }> = [];
+  const openStore = (pollIntervalMs?: number): SqliteEventStore => {
+    const db = openSqlite({ path: dbPath });
+    const store = new SqliteEventStore(db, { pollIntervalMs });
+    open.push({ db, store });
+    return store;
+  };
+  beforeEach(() => {
+    temp = makeTempDir('cairn-es-sqlite-');
+    dbPath = join(temp.dir, 'cairn.db');
+  });
+  afterEach(async () => {
+    for (const { db, store } of open.splice(0)) {
+      await store.close();
+      db.close();
+    }
+    temp.cleanup();
+  });
+
+  it('rolls back the whole batch when an insert fails midway', async () => {
+    const store = openStore();
+    const taken = randomUUID();
+    await store.append('taken', [newEvent('X', {}, { event_id: taken })], 'no_stream');
+    await store.append('s', [newEvent('First')], 'no_stream');
+    const batch = [newEvent('Fine'), newEvent('Clash', {}, { event_id: taken }), newEvent('Fine')];
+    await expect(store.append('s', batch, 0)).rejects.toThrow(/UNIQUE/);
+    expect((await store.readStream('s')).map((e) => e.type)).toEqual(['First']);
+    expect(await store.readAll()).toHaveLength(2);
+  });
+
+  it('an edit made directly in the events table breaks the chain for auditors', async () => {
+    const store = openStore();
+    await store.append('audited', newEvents('E', 3), 'no_stream');
+    expect(verifyChain(await store.readStream('audited'))).toBeNull();
+    const db = open[0].db;
+    db.prepare(`UPDATE events SET data = '{"n":99}' WHERE stream = 'audited' AND revision = 1`).run();
+    expect(verifyChain(await store.readStream('audited'))).toMatchObject({
+      revision: 1,
+      reason: 'hash_mismatch',
+    });
+  });
+
+  it('wakes its own subscriptions at once, without waiting for the poll interval', async () => {
+    const store = openStore(60_000);
+    const sub = new Collector('').subscribe(store, 0);
+    await sleep(50);
+    const started = Date.now();
+    await store.append('s', [newEvent('Now')], 'no_stream');
+    await sub.waitForCount(1);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    await sub.stop();
+  });
+
+  it('sees events appended through another connection to the same file', async () => {
+    const reader = openStore(10);
+    const writer = openStore();
+    const sub = new Collector('').subscribe(reader, 0);
+    await writer.append('other-connection', newEvents('E', 3), 'no_stream');
+    await sub.waitForCount(3);
+    expect(sub.events.map((e) => e.revision)).toEqual([0, 1, 2]);
+    await sub.stop();
+  });
+
+  describe('with other processes', () => {
+    const script = join(__dirname, '..', 'support', 'event-store-race-child.js');
+    const children: Child[] = [];
+    beforeAll(() => {
+      const built = join(
+        __dirname,
+        '..',
+        '..',
+        'dist',
+        'infrastructure',
+        'event-store',
+        'sqlite',
+        'sqlite-event-store.js',
+      );
+      if (!existsSync(built))
+        throw new Error('dist/ is missing: run `npm run build` (npm test does it first)');
+    });
+    afterEach(async () => {
+      await Promise.all(children.splice(0).map((child) => child.end()));
+    });
+    const spawnChildren = async (count: number): Promise<Child[]> => {
+      const started = await Promise.all(
+        Array.from({ length: count }, (_, i) => Child.start(script, dbPath, `child-${i}`)),
+      );
+      children.push(...started);
+      return started;
+    };
+
+    it('exactly one of several processes wins each round on the same stream; no gap, valid chain', async () => {
+      openStore(); // creates the schema before the children race for it
+      const racers = await spawnChildren(3);
+      const rounds = 200;
+      for (let round = 0; round < rounds; round++) {
+        const replies = await Promise.all(
+          racers.map((child) => child.request({ cmd: 'race', stream: 'raced', round })),
+        );
+        const winners = replies.filter((reply) => reply.ok === true);
+        expect({ round, winners: winners.length }).toEqual({ round, winners: 1 });
+        for (const loser of replies.filter((reply) => reply.ok === false)) expect(loser.actual).toBe(round);
+      }
+      const events = await open[0].store.readStream('raced');
+      expect(events.map((e) => e.revision)).toEqual(Array.from({ length: rounds }, (_, i) => i));
+      expect(events.map((e) => e.data.round)).toEqual(Array.from({ length: rounds }, (_, i) => i));
+      expect(verifyChain(events)).toBeNull();
+    }, 120_000);
+
+    it('a subscription in this process sees events appended by another process', async () => {
+      const store = openStore();
+      const sub = new Collector('from-child').subscribe(store, await store.headPosition());
+      const [child] = await spawnChildren(1);
+      const reply = await child.request({ cmd: 'append', stream: 'from-child', count: 5 });
+      expect(reply.ok).toBe(true);
+      await sub.waitForCount(5);
+      const delivered: RecordedEvent[] = sub.events;
+      expect(delivered.map((e) => e.revision)).toEqual([0, 1, 2, 3, 4]);
+      expect(delivered.every((e) => e.data.pid !== process.pid)).toBe(true);
+      await sub.stop();
+    });
+  });
+});
+
+interface Reply {
+  id: number;
+  ok?: boolean;
+  actual?: number | null;
+  error?: string;
+}
+
+/** One child process driven over IPC; end() always leaves it exited. */
+class Child {
+  private nextId = 0;
+  private readonly pending = new Map<number, (reply: Reply) => void>();
+  private readonly exited: Promise<void>;
+
+  private constructor(private readonly proc: ChildProcess) {
+    this.exited = new Promise((resolve) => proc.once('exit', () => resolve()));
+    proc.on('message', (message: Reply) => this.pending.get(message.id)?.(message));
+  }
+
+  static async start(script: string, dbPath: string, name: string): Promise<Child> {
+    const child = new Child(fork(script, [dbPath, name], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+    await new Promise<void>((resolve, reject) => {
+      child.proc.once('message', () => resolve());
+      child.proc.once('exit', (code) => reject(new Error(`${name} exited early with code ${code}`)));
+    });
+    return child;
+  }
+
+  async request(message: Record<string, unknown>): Promise<Reply> {
+    const id = this.nextId++;
+    const reply = await new Promise<Reply>((resolve, reject) => {
+      this.pending.set(id, resolve);
+      this.exited.then(() => reject(new Error('child exited before replying')));
+      this.proc.send({ ...message, id });
+    });
+    this.pending.delete(id);
+    if (reply.error) throw new Error(`child failed: ${reply.error}`);
+    return reply;
+  }
+
+  async end(): Promise<void> {
+    if (this.proc.exitCode === null && this.proc.signalCode === null) {
+      if (this.proc.connected) this.proc.send({ cmd: 'exit' });
+      const timer = setTimeout(() => this.proc.kill('SIGKILL'), 5_000);
+      await this.exited;
+      clearTimeout(timer);
+    }
+  }
+}

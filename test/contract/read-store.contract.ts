@@ -1,0 +1,306 @@
+/**
+ * The ReadStore contract: every adapter runs this one suite. Names are unique per test, so it also runs
+ * against a shared real engine.
+ */
+import type {
+  FindOptions,
+  ReadDocument,
+  ReadStore,
+  WriteOp,
+} from '../../src/infrastructure/read-store/read-store.port';
+
+import { describeCoordinationContract } from './read-store.contract-coordination';
+import { ids, puts, unique } from './read-store.contract-helpers';
+
+export type MakeReadStore = () => Promise<{ store: ReadStore; cleanup: () => Promise<void> }>;
+
+/** Mixed types on purpose: numbers vs strings vs booleans, null vs missing, case and unicode. */
+const FILTER_DOCS: ReadDocument[] = [
+  { id: 'a', n: 1, s: 'apple' },
+  { id: 'b', n: 2, s: 'Banana' },
+  { id: 'c', n: 10, s: '10' },
+  { id: 'd', n: '2', s: 'cherry pie' },
+  { id: 'e', n: 2.5, s: null },
+  { id: 'f', s: 'ÉCOLE' },
+  { id: 'g', n: true },
+  { id: 'h', n: null, s: 'banana split' },
+];
+
+export function describeReadStoreContract(name: string, makeStore: MakeReadStore): void {
+  describe(name, () => {
+    let store: ReadStore;
+    let cleanup: () => Promise<void>;
+
+    beforeAll(async () => {
+      ({ store, cleanup } = await makeStore());
+    });
+    afterAll(async () => {
+      await cleanup?.();
+    });
+
+    /** Writes docs through a commit of a fresh projection; returns the collection. */
+    async function seed(
+      docs: ReadDocument[],
+      indexed: string[] = [],
+      collection = unique('c'),
+    ): Promise<string> {
+      await store.ensureCollection(collection, indexed);
+      for (let i = 0; i < docs.length; i += 500) {
+        const ok = await store.commit(
+          unique('seed'),
+          0,
+          { position: 1, version: 1 },
+          puts(collection, docs.slice(i, i + 500)),
+        );
+        expect(ok).toBe(true);
+      }
+      return collection;
+    }
+    const findIds = async (collection: string, options: FindOptions) =>
+      ids((await store.find(collection, options)).items);
+
+    it('puts, replaces, gets and deletes documents through commits', async () => {
+      const [c, p] = [unique('c'), unique('p')];
+      await store.ensureCollection(c, ['kind']);
+      await store.ensureCollection(c, ['kind']); // idempotent
+      expect(await store.get(c, 'x')).toBeNull();
+      const doc = {
+        id: 'x',
+        kind: 'note',
+        nested: { list: [1, 'two', null], flag: false },
+        text: 'héllo "q"',
+      };
+      expect(await store.commit(p, 0, { position: 3, version: 1 }, puts(c, [doc]))).toBe(true);
+      expect(await store.get(c, 'x')).toEqual(doc);
+      expect(await store.commit(p, 3, { position: 4, version: 1 }, puts(c, [{ id: 'x', other: 1 }]))).toBe(
+        true,
+      );
+      expect(await store.get(c, 'x')).toEqual({ id: 'x', other: 1 }); // whole-document upsert
+      const ops: WriteOp[] = [
+        { op: 'delete', collection: c, id: 'x' },
+        { op: 'delete', collection: c, id: 'never-existed' },
+      ];
+      expect(await store.commit(p, 4, { position: 5, version: 1 }, ops)).toBe(true);
+      expect(await store.get(c, 'x')).toBeNull();
+    });
+
+    it('applies ops in order', async () => {
+      const [c, p] = [unique('c'), unique('p')];
+      const ops: WriteOp[] = [
+        { op: 'put', collection: c, doc: { id: '1', v: 1 } },
+        { op: 'delete', collection: c, id: '1' },
+        { op: 'delete', collection: c, id: '2' },
+        { op: 'put', collection: c, doc: { id: '2', v: 1 } },
+        { op: 'put', collection: c, doc: { id: '3', v: 1 } },
+        { op: 'put', collection: c, doc: { id: '3', v: 2 } },
+      ];
+      expect(await store.commit(p, 0, { position: 1, version: 1 }, ops)).toBe(true);
+      expect((await store.find(c)).items).toEqual([
+        { id: '2', v: 1 },
+        { id: '3', v: 2 },
+      ]);
+    });
+
+    it('isolates collections (same id in two collections)', async () => {
+      const [c1, c2, p] = [unique('c'), unique('c'), unique('p')];
+      const ops = [...puts(c1, [{ id: 'same', in: 1 }]), ...puts(c2, [{ id: 'same', in: 2 }])];
+      expect(await store.commit(p, 0, { position: 1, version: 1 }, ops)).toBe(true);
+      expect(await store.get(c1, 'same')).toEqual({ id: 'same', in: 1 });
+      expect(
+        await store.commit(p, 1, { position: 2, version: 1 }, [{ op: 'delete', collection: c1, id: 'same' }]),
+      ).toBe(true);
+      expect(await store.get(c1, 'same')).toBeNull();
+      expect(await store.find(c2)).toEqual({ items: [{ id: 'same', in: 2 }], total: 1 });
+      expect(await store.find(c1)).toEqual({ items: [], total: 0 });
+    });
+
+    describe('filters', () => {
+      const cases: Array<[string, FindOptions['filter'], string[]]> = [
+        ['number equality is not string equality', { n: 2 }, ['b']],
+        ['string equality is not number equality', { n: '2' }, ['d']],
+        ['1 does not equal true', { n: 1 }, ['a']],
+        ['boolean equality', { n: true }, ['g']],
+        ['null matches null and missing', { n: null }, ['f', 'h']],
+        ['string equality is case-sensitive', { s: 'banana' }, []],
+        ['id equality', { id: 'b' }, ['b']],
+        ['$in mixed types', { n: { $in: [1, '2', null] } }, ['a', 'd', 'f', 'h']],
+        ['$in with a boolean', { n: { $in: [true, 10] } }, ['c', 'g']],
+        ['$in empty matches nothing', { n: { $in: [] } }, []],
+        ['$in on id', { id: { $in: ['a', 'c', 'zz'] } }, ['a', 'c']],
+        ['$ne number keeps other types and missing', { n: { $ne: 2 } }, ['a', 'c', 'd', 'e', 'f', 'g', 'h']],
+        ['$ne null', { n: { $ne: null } }, ['a', 'b', 'c', 'd', 'e', 'g']],
+        ['$ne string', { s: { $ne: 'apple' } }, ['b', 'c', 'd', 'e', 'f', 'g', 'h']],
+        ['$ne boolean', { n: { $ne: true } }, ['a', 'b', 'c', 'd', 'e', 'f', 'h']],
+        ['$gt number only matches numbers', { n: { $gt: 2 } }, ['c', 'e']],
+        ['$gte', { n: { $gte: 2 } }, ['b', 'c', 'e']],
+        ['$lt excludes null, missing, booleans', { n: { $lt: 2 } }, ['a']],
+        ['$gt and $lte', { n: { $gt: 1, $lte: 2.5 } }, ['b', 'e']],
+        ['string range', { s: { $gte: 'b', $lt: 'c' } }, ['h']],
+        ['string $lt only matches strings (binary order)', { s: { $lt: 'a' } }, ['b', 'c']],
+        ['string bound on a mixed field', { n: { $gt: '1' } }, ['d']],
+        ['$contains is a case-insensitive substring', { s: { $contains: 'AN' } }, ['b', 'h']],
+        ['$contains is unicode-aware', { s: { $contains: 'école' } }, ['f']],
+        ['$contains treats regex characters literally', { s: { $contains: 'a.p' } }, []],
+        ['$contains only matches strings', { n: { $contains: '1' } }, []],
+        ['$contains empty matches every string', { s: { $contains: '' } }, ['a', 'b', 'c', 'd', 'f', 'h']],
+        ['conjunction', { n: { $gte: 1 }, s: { $contains: 'a' } }, ['a', 'b']],
+        ['$or', { $or: [{ n: 1 }, { s: 'cherry pie' }] }, ['a', 'd']],
+        [
+          '$or with a conjunction',
+          { s: { $ne: null }, $or: [{ n: { $gt: 5 } }, { n: null }] },
+          ['c', 'f', 'h'],
+        ],
+        [
+          '$or branch conjunctions',
+          { $or: [{ n: { $gte: 2 }, s: { $contains: 'b' } }, { id: 'g' }] },
+          ['b', 'g'],
+        ],
+        ['empty $or matches nothing', { $or: [] }, []],
+        [
+          '$or of an empty branch matches everything',
+          { $or: [{}] },
+          ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'],
+        ],
+        ['empty filter', {}, ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']],
+      ];
+      let indexed: string;
+      let plain: string;
+      beforeAll(async () => {
+        indexed = await seed(FILTER_DOCS, ['n', 's']);
+        plain = await seed(FILTER_DOCS);
+      });
+      it.each(cases)('%s', async (_title, filter, expected) => {
+        expect(await findIds(indexed, { filter })).toEqual(expected);
+        expect(await findIds(plain, { filter })).toEqual(expected);
+        expect((await store.find(indexed, { filter, limit: 1 })).total).toBe(expected.length);
+      });
+      it('rejects malformed filters', async () => {
+        const bad: unknown[] = [
+          { 'a.b': 1 },
+          { $and: [] },
+          { n: { $regex: 'x' } },
+          { n: { $in: 'x' } },
+          { n: [1] },
+        ];
+        for (const filter of bad) {
+          await expect(store.find(indexed, { filter } as FindOptions)).rejects.toThrow(TypeError);
+        }
+        await expect(store.find('bad name!', {})).rejects.toThrow(TypeError);
+      });
+    });
+
+    describe('sorting and paging', () => {
+      it('orders null/missing < numbers < strings < objects < false < true, ties by id asc', async () => {
+        const docs = [
+          { id: 'a', v: 3 },
+          { id: 'b', v: 'a' },
+          { id: 'c' },
+          { id: 'd', v: null },
+          { id: 'e', v: 10 },
+          { id: 'f', v: 'B' },
+          { id: 'g', v: 3 },
+          { id: 'h', v: true },
+          { id: 'i', v: false },
+          { id: 'j', v: { x: 1 } },
+          { id: 'k', v: -0.5 },
+        ];
+        const c = await seed([...docs].reverse(), ['v']);
+        const asc = ['c', 'd', 'k', 'a', 'g', 'e', 'f', 'b', 'j', 'i', 'h'];
+        expect(await findIds(c, { sort: [{ field: 'v', direction: 'asc' }] })).toEqual(asc);
+        const desc = ['h', 'i', 'j', 'b', 'f', 'e', 'a', 'g', 'k', 'c', 'd'];
+        expect(await findIds(c, { sort: [{ field: 'v', direction: 'desc' }] })).toEqual(desc);
+        const byIdDesc = [...docs].map((d) => d.id).reverse();
+        expect(await findIds(c, { sort: [{ field: 'id', direction: 'desc' }] })).toEqual(byIdDesc);
+        expect(await findIds(c, {})).toEqual(docs.map((d) => d.id));
+        expect(
+          await findIds(c, { filter: { v: { $gt: -1 } }, sort: [{ field: 'v', direction: 'desc' }] }),
+        ).toEqual(['e', 'a', 'g', 'k']);
+      });
+
+      it('sorts on several keys', async () => {
+        const docs = [
+          { id: 'a', g: 'x', score: 1 },
+          { id: 'b', g: 'y', score: 5 },
+          { id: 'c', g: 'x', score: 3 },
+          { id: 'd', g: 'x', score: 3 },
+          { id: 'e', g: 'y', score: 1 },
+        ];
+        const c = await seed(docs, ['g', 'score']);
+        const sort = [
+          { field: 'g', direction: 'asc' as const },
+          { field: 'score', direction: 'desc' as const },
+        ];
+        expect(await findIds(c, { sort })).toEqual(['c', 'd', 'a', 'b', 'e']);
+        expect(await findIds(c, { sort, filter: { score: { $lt: 5 } }, offset: 1, limit: 2 })).toEqual([
+          'd',
+          'a',
+        ]);
+      });
+
+      it('pages stably over many equal sort keys (no repeats, no gaps)', async () => {
+        const docs = Array.from({ length: 150 }, (_, i) => ({
+          id: `doc-${String(i).padStart(3, '0')}`,
+          k: i % 3,
+          o: 'x',
+        }));
+        const c = await seed(docs.reverse(), ['k']);
+        for (const direction of ['asc', 'desc'] as const) {
+          const seen: string[] = [];
+          for (let offset = 0; ; offset += 7) {
+            const page = await store.find(c, {
+              sort: [{ field: 'k', direction }],
+              filter: { o: 'x' },
+              limit: 7,
+              offset,
+            });
+            expect(page.total).toBe(150);
+            if (page.items.length === 0) break;
+            seen.push(...ids(page.items));
+          }
+          const expected = [...docs]
+            .sort((x, y) => (direction === 'asc' ? x.k - y.k : y.k - x.k) || (x.id < y.id ? -1 : 1))
+            .map((d) => d.id);
+          expect(seen).toEqual(expected);
+        }
+      });
+
+      it('applies limit, offset and total', async () => {
+        const docs = Array.from({ length: 150 }, (_, i) => ({
+          id: `d${String(i).padStart(3, '0')}`,
+          even: i % 2 === 0,
+        }));
+        const c = await seed(docs, ['even']);
+        const all = await store.find(c);
+        expect(all.items).toHaveLength(100); // default limit
+        expect(all.total).toBe(150);
+        const evens = { filter: { even: true } };
+        expect(await store.find(c, { ...evens, limit: 5 })).toMatchObject({ total: 75 });
+        expect(ids((await store.find(c, { ...evens, limit: 5, offset: 1 })).items)).toEqual([
+          'd002',
+          'd004',
+          'd006',
+          'd008',
+          'd010',
+        ]);
+        expect(await store.find(c, { ...evens, offset: 73 })).toEqual({
+          items: [docs[146], docs[148]],
+          total: 75,
+        });
+        expect(await store.find(c, { ...evens, offset: 500 })).toEqual({ items: [], total: 75 });
+        expect(await store.find(c, { ...evens, limit: 0 })).toEqual({ items: [], total: 75 });
+        expect((await store.find(c, { limit: 10_000 })).items).toHaveLength(150);
+        for (const bad of [
+          { limit: 10_001 },
+          { limit: -1 },
+          { limit: 1.5 },
+          { offset: -1 },
+          { offset: 0.5 },
+        ]) {
+          await expect(store.find(c, bad)).rejects.toThrow(RangeError);
+        }
+      });
+    });
+
+    describeCoordinationContract(() => store);
+  });
+}

@@ -1,0 +1,187 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fieldValueSql } from '../../src/infrastructure/read-store/sqlite/sqlite-filter';
+import { SqliteReadStore } from '../../src/infrastructure/read-store/sqlite/sqlite-read-store';
+import { openSqlite, type SqliteDatabase } from '../../src/infrastructure/sqlite/sqlite-connection';
+import { makeTempDir } from '../support/temp-dir';
+import { describeReadStoreContract } from './read-store.contract';
+
+describeReadStoreContract('ReadStore contract: SQLite', async () => {
+  const tmp = makeTempDir('cairn-read-store-');
+  const db = openSqlite({ path: join(tmp.dir, 'cairn.db') });
+  const store = new SqliteReadStore(db);
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      db.close();
+      tmp.cleanup();
+    },
+  };
+});
+
+describe('SqliteReadStore specifics', () => {
+  let tmp: ReturnType<typeof makeTempDir>;
+  let db: SqliteDatabase;
+  let store: SqliteReadStore;
+  beforeEach(() => {
+    tmp = makeTempDir('cairn-read-store-');
+    db = openSqlite({ path: join(tmp.dir, 'cairn.db') });
+    store = new SqliteReadStore(db);
+  });
+  afterEach(() => {
+    db.close();
+    tmp.cleanup();
+  });
+
+  it('shares the handle: schema creation is idempotent and close leaves the handle open', async () => {
+    const again = new SqliteReadStore(db);
+    await again.close();
+    await expect(store.ping()).resolves.toBeUndefined();
+    expect(db.open).toBe(true);
+  });
+
+  it('uses the expression indexes for indexed filters, sorts and counts', async () => {
+    await store.ensureCollection('items', ['organization_id', 'rank']);
+    const plan = (sql: string, ...params: unknown[]) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>)
+        .map((r) => r.detail)
+        .join(' | ');
+    const org = fieldValueSql('organization_id');
+    const rank = fieldValueSql('rank');
+    const filtered = plan(
+      `SELECT doc FROM read_documents WHERE collection = ? AND ${org} = ? ORDER BY id`,
+      'items',
+      'o',
+    );
+    expect(filtered).toMatch(
+      /USING INDEX read_documents_by_organization_id_\w+ \(collection=\? AND <expr>=\?\)/,
+    );
+    const count = plan(
+      `SELECT COUNT(*) FROM read_documents WHERE collection = ? AND ${org} = ?`,
+      'items',
+      'o',
+    );
+    expect(count).toMatch(/USING COVERING INDEX read_documents_by_organization_id_/);
+    const sorted = plan(
+      `SELECT doc FROM read_documents WHERE collection = ? ORDER BY ${rank} DESC, id ASC LIMIT 24`,
+      'items',
+    );
+    expect(sorted).toMatch(/USING INDEX read_documents_by_rank_/);
+    const ranged = plan(
+      `SELECT doc FROM read_documents WHERE collection = ? AND ${rank} > ? AND ${rank} < '' ORDER BY ${rank}, id`,
+      'items',
+      1,
+    );
+    expect(ranged).toMatch(
+      /USING INDEX read_documents_by_rank_\w+ \(collection=\? AND <expr>>\? AND <expr><\?\)/,
+    );
+    expect(ranged).not.toMatch(/TEMP B-TREE/);
+  });
+});
+
+/** Real child processes on the same file (compiled adapter from dist/: `npm run build` first). */
+describe('SqliteReadStore across processes', () => {
+  const CHILD = join(__dirname, '..', 'support', 'read-store-child.js');
+  const COMPILED = join(
+    __dirname,
+    '..',
+    '..',
+    'dist',
+    'infrastructure',
+    'read-store',
+    'sqlite',
+    'sqlite-read-store.js',
+  );
+  const children = new Set<ChildProcess>();
+  let tmp: ReturnType<typeof makeTempDir>;
+  let dbPath: string;
+
+  function runChild<T>(args: string[], timeoutMs = 25_000): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const child = spawn(process.execPath, [CHILD, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+      children.add(child);
+      let out = '';
+      let err = '';
+      child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
+      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+      child.on('error', reject);
+      child.on('close', (code, signal) => {
+        clearTimeout(timer);
+        children.delete(child);
+        if (code === 0) resolve(JSON.parse(out) as T);
+        else reject(new Error(`child ${args[0]} exited with ${code ?? signal}: ${err}`));
+      });
+    });
+  }
+
+  beforeAll(() => {
+    if (!existsSync(COMPILED)) throw new Error(`${COMPILED} is missing: run \`npm run build\` first`);
+  });
+  beforeEach(() => {
+    tmp = makeTempDir('cairn-read-store-mp-');
+    dbPath = join(tmp.dir, 'cairn.db');
+    const db = openSqlite({ path: dbPath });
+    new SqliteReadStore(db); // schema before the children race
+    db.exec('CREATE TABLE lease_witness (owner TEXT PRIMARY KEY)');
+    db.close();
+  });
+  afterEach(() => {
+    for (const child of children) child.kill('SIGKILL');
+    children.clear();
+    tmp.cleanup();
+  });
+
+  it('hands out unique, consecutive ids to concurrent processes', async () => {
+    const startAt = Date.now() + 1_000;
+    const results = await Promise.all(
+      [1, 2, 3, 4].map(() =>
+        runChild<Array<[number, number]>>(['reserve', dbPath, 'orders', String(startAt), '250']),
+      ),
+    );
+    const reserved = results
+      .flat()
+      .flatMap(([first, count]) => Array.from({ length: count }, (_, k) => first + k));
+    const total = results.flat().reduce((sum, [, count]) => sum + count, 0);
+    expect(reserved.sort((a, b) => a - b)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+    const db = openSqlite({ path: dbPath });
+    try {
+      expect(await new SqliteReadStore(db).reserveIds('orders', 1)).toBe(total + 1);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('lets only one process hold a lease at a time', async () => {
+    const startAt = Date.now() + 1_000;
+    const results = await Promise.all(
+      ['A', 'B'].map((owner) =>
+        runChild<{ acquisitions: number; violations: number }>([
+          'lease',
+          dbPath,
+          'projector',
+          owner,
+          String(startAt),
+          '1500',
+        ]),
+      ),
+    );
+    expect(results.map((r) => r.violations)).toEqual([0, 0]);
+    for (const r of results) expect(r.acquisitions).toBeGreaterThan(0);
+  });
+
+  it('keeps a crashed process lease until it expires', async () => {
+    expect(await runChild(['grab', dbPath, 'projector', 'crashed', '400'])).toEqual({ acquired: true });
+    const db = openSqlite({ path: dbPath });
+    try {
+      const store = new SqliteReadStore(db);
+      expect(await store.acquireLease('projector', 'me', 10_000)).toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, 450));
+      expect(await store.acquireLease('projector', 'me', 10_000)).toBe(true);
+    } finally {
+      db.close();
+    }
+  });
+});
