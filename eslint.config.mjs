@@ -1,12 +1,29 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'dist-bench/', 'data/', 'coverage/', 'test/artifacts/', 'bin/', '*.js', '*.mjs'] },
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'dist-bench/',
+      'data/',
+      'coverage/',
+      'test/artifacts/',
+      'eslint.config.mjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,
+  {
+    // Plain CommonJS scripts (child processes in tests, the jest reporter, the CLI launcher).
+    files: ['**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
   {
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',

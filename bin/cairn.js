@@ -7,7 +7,10 @@ const { join } = require('node:path');
 const entry = join(__dirname, '..', 'dist', 'cli.js');
 if (!existsSync(entry)) {
   process.stdout.write(
-    JSON.stringify({ ok: false, error: { code: 'not_built', message: 'run `npm run build` first', details: [] } }) + '\n',
+    JSON.stringify({
+      ok: false,
+      error: { code: 'not_built', message: 'run `npm run build` first', details: [] },
+    }) + '\n',
   );
   process.exit(1);
 }

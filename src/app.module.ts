@@ -8,6 +8,9 @@ import { HttpModule } from './http/http.module';
 export class AppModule {
   /** `extraModules`: more controllers on the same pipeline (tests mount probes this way). */
   static forRoot(options: CoreOptions, extraModules: Array<Type | DynamicModule> = []): DynamicModule {
-    return { module: AppModule, imports: [CoreModule.forRoot(options), CommandsModule, HttpModule, ...extraModules] };
+    return {
+      module: AppModule,
+      imports: [CoreModule.forRoot(options), CommandsModule, HttpModule, ...extraModules],
+    };
   }
 }

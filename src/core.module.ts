@@ -1,4 +1,12 @@
-import { Global, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown, Inject } from '@nestjs/common';
+import {
+  Global,
+  Logger,
+  Module,
+  type DynamicModule,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  Inject,
+} from '@nestjs/common';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { Clock, SystemClock } from './common/clock';
@@ -59,7 +67,8 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
         },
         {
           provide: Consistency,
-          useFactory: (runner: ProjectionRunner) => new RunnerConsistency(runner, options.config.consistencyWaitMs),
+          useFactory: (runner: ProjectionRunner) =>
+            new RunnerConsistency(runner, options.config.consistencyWaitMs),
           inject: [ProjectionRunner],
         },
         IdGenerator,

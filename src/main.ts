@@ -19,7 +19,12 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  const message = error instanceof AppError ? `${error.code}: ${error.message}` : error instanceof Error ? error.stack : String(error);
+  const message =
+    error instanceof AppError
+      ? `${error.code}: ${error.message}`
+      : error instanceof Error
+        ? error.stack
+        : String(error);
   process.stderr.write(`cairn failed to start: ${message}\n`);
   process.exit(1);
 });

@@ -1,6 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { NotFoundError } from '../common/errors';
-import { EVENT_STORE, type EventStore, type RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import {
+  EVENT_STORE,
+  type EventStore,
+  type RecordedEvent,
+} from '../infrastructure/event-store/event-store.port';
 import { verifyChain, type ChainBreak } from '../infrastructure/event-store/hash-chain';
 
 export interface AuditReport {

@@ -4,7 +4,11 @@ import { ConflictError } from '../common/errors';
 import { expectArgs } from './cli-args';
 import { JsonCommand } from './json-command';
 
-@Command({ name: 'audit:stream', arguments: '<STREAM>', description: "Print a stream's events with their hash chain" })
+@Command({
+  name: 'audit:stream',
+  arguments: '<STREAM>',
+  description: "Print a stream's events with their hash chain",
+})
 export class AuditStreamCommand extends JsonCommand {
   constructor(private readonly auditor: StreamAuditor) {
     super();
@@ -16,7 +20,10 @@ export class AuditStreamCommand extends JsonCommand {
   }
 }
 
-@Command({ name: 'audit:verify', description: 'Check every stream hash chain; fails naming the first broken link' })
+@Command({
+  name: 'audit:verify',
+  description: 'Check every stream hash chain; fails naming the first broken link',
+})
 export class AuditVerifyCommand extends JsonCommand {
   constructor(private readonly auditor: StreamAuditor) {
     super();
@@ -24,7 +31,9 @@ export class AuditVerifyCommand extends JsonCommand {
 
   protected async execute(params: string[]): Promise<object> {
     expectArgs(params, 0, 'audit:verify');
-    const report = await this.auditor.verify((streams) => process.stderr.write(`verified ${streams} streams\r`));
+    const report = await this.auditor.verify((streams) =>
+      process.stderr.write(`verified ${streams} streams\r`),
+    );
     const broken = report.first_break;
     if (broken) {
       throw new ConflictError(

@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Command, Option } from 'nest-commander';
 import { CreateChatbotCommand, type CreateChatbotResult } from '../commands/chatbots/create-chatbot.command';
-import { SetChatbotPausedCommand, type SetChatbotPausedResult } from '../commands/chatbots/set-chatbot-paused.command';
+import {
+  SetChatbotPausedCommand,
+  type SetChatbotPausedResult,
+} from '../commands/chatbots/set-chatbot-paused.command';
 import { operatorContext } from '../commands/shared/command-context';
 import { expectArgs, parseId, requireOption } from './cli-args';
 import { JsonCommand } from './json-command';
@@ -30,7 +33,10 @@ export class ChatbotCreateCommand extends JsonCommand {
     return value;
   }
 
-  @Option({ flags: '--allowed-domain <domain>', description: 'the website host the assistant is embedded on' })
+  @Option({
+    flags: '--allowed-domain <domain>',
+    description: 'the website host the assistant is embedded on',
+  })
   parseAllowedDomain(value: string): string {
     return value;
   }
@@ -48,7 +54,12 @@ abstract class ChatbotPauseToggle extends JsonCommand {
   protected execute(params: string[]): Promise<object> {
     expectArgs(params, 2, `${this.paused ? 'chatbot:pause' : 'chatbot:resume'} ORG CHATBOT`);
     return this.commands.execute<SetChatbotPausedCommand, SetChatbotPausedResult>(
-      new SetChatbotPausedCommand(parseId(params[0], 'ORG'), parseId(params[1], 'CHATBOT'), this.paused, operatorContext()),
+      new SetChatbotPausedCommand(
+        parseId(params[0], 'ORG'),
+        parseId(params[1], 'CHATBOT'),
+        this.paused,
+        operatorContext(),
+      ),
     );
   }
 }

@@ -2,9 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Command, Option } from 'nest-commander';
 import { FIXED_CAPABILITIES } from '../commands/connectors/capabilities';
-import { ChangeConnectorCommand, type ChangeConnectorResult, type ConnectorChange } from '../commands/connectors/change-connector.command';
+import {
+  ChangeConnectorCommand,
+  type ChangeConnectorResult,
+  type ConnectorChange,
+} from '../commands/connectors/change-connector.command';
 import { GroundingPolicyPreviewer } from '../commands/connectors/preview-grounding-policy';
-import { RegisterConnectorCommand, type RegisterConnectorResult } from '../commands/connectors/register-connector.command';
+import {
+  RegisterConnectorCommand,
+  type RegisterConnectorResult,
+} from '../commands/connectors/register-connector.command';
 import { operatorContext } from '../commands/shared/command-context';
 import type { GroundingPolicy } from '../events/connectors/connector.events';
 import { expectArgs, oneOf, parseId, parseList, requireOption } from './cli-args';
@@ -13,14 +20,25 @@ import { JsonCommand } from './json-command';
 const POLICIES = ['strict', 'standard'] as const;
 const CAPABILITY_HELP = `comma-separated: ${FIXED_CAPABILITIES.join(', ')}, assistant_tool:<tool-key>`;
 
-@Command({ name: 'connector:create', arguments: '<ORG>', description: 'Register a connector → {connector_id, client_key, token}' })
+@Command({
+  name: 'connector:create',
+  arguments: '<ORG>',
+  description: 'Register a connector → {connector_id, client_key, token}',
+})
 export class ConnectorCreateCommand extends JsonCommand {
   constructor(private readonly commands: CommandBus) {
     super();
   }
 
-  protected execute(params: string[], options: { name?: string; capabilities?: string[]; groundingPolicy?: GroundingPolicy }): Promise<object> {
-    expectArgs(params, 1, 'connector:create ORG --name N --capabilities a,b,c [--grounding-policy strict|standard]');
+  protected execute(
+    params: string[],
+    options: { name?: string; capabilities?: string[]; groundingPolicy?: GroundingPolicy },
+  ): Promise<object> {
+    expectArgs(
+      params,
+      1,
+      'connector:create ORG --name N --capabilities a,b,c [--grounding-policy strict|standard]',
+    );
     return this.commands.execute<RegisterConnectorCommand, RegisterConnectorResult>(
       new RegisterConnectorCommand(
         parseId(params[0], 'ORG'),
@@ -57,12 +75,21 @@ abstract class ConnectorChangeCommand extends JsonCommand {
 
   protected change(params: string[], change: ConnectorChange): Promise<ChangeConnectorResult> {
     return this.commands.execute<ChangeConnectorCommand, ChangeConnectorResult>(
-      new ChangeConnectorCommand(parseId(params[0], 'ORG'), parseId(params[1], 'CONNECTOR'), change, operatorContext()),
+      new ChangeConnectorCommand(
+        parseId(params[0], 'ORG'),
+        parseId(params[1], 'CONNECTOR'),
+        change,
+        operatorContext(),
+      ),
     );
   }
 }
 
-@Command({ name: 'connector:rotate-token', arguments: '<ORG> <CONNECTOR>', description: 'Issue a new token; the old one stops at once → {token}' })
+@Command({
+  name: 'connector:rotate-token',
+  arguments: '<ORG> <CONNECTOR>',
+  description: 'Issue a new token; the old one stops at once → {token}',
+})
 export class ConnectorRotateTokenCommand extends ConnectorChangeCommand {
   protected async execute(params: string[]): Promise<object> {
     expectArgs(params, 2, 'connector:rotate-token ORG CONNECTOR');
@@ -71,7 +98,11 @@ export class ConnectorRotateTokenCommand extends ConnectorChangeCommand {
   }
 }
 
-@Command({ name: 'connector:revoke-token', arguments: '<ORG> <CONNECTOR>', description: 'Revoke the active token' })
+@Command({
+  name: 'connector:revoke-token',
+  arguments: '<ORG> <CONNECTOR>',
+  description: 'Revoke the active token',
+})
 export class ConnectorRevokeTokenCommand extends ConnectorChangeCommand {
   protected async execute(params: string[]): Promise<object> {
     expectArgs(params, 2, 'connector:revoke-token ORG CONNECTOR');
@@ -80,7 +111,11 @@ export class ConnectorRevokeTokenCommand extends ConnectorChangeCommand {
   }
 }
 
-@Command({ name: 'connector:set-capabilities', arguments: '<ORG> <CONNECTOR>', description: 'Replace the capability set' })
+@Command({
+  name: 'connector:set-capabilities',
+  arguments: '<ORG> <CONNECTOR>',
+  description: 'Replace the capability set',
+})
 export class ConnectorSetCapabilitiesCommand extends ConnectorChangeCommand {
   protected async execute(params: string[], options: { capabilities?: string[] }): Promise<object> {
     expectArgs(params, 2, 'connector:set-capabilities ORG CONNECTOR --capabilities a,b,c');
@@ -110,12 +145,25 @@ export class SetGroundingPolicyCommand extends ConnectorChangeCommand {
     super(commands);
   }
 
-  protected async execute(params: string[], options: { policy?: GroundingPolicy; dryRun?: boolean }): Promise<object> {
-    expectArgs(params, 2, 'tool-connectors:set-grounding-policy ORG CONNECTOR --policy=standard|strict [--dry-run]');
+  protected async execute(
+    params: string[],
+    options: { policy?: GroundingPolicy; dryRun?: boolean },
+  ): Promise<object> {
+    expectArgs(
+      params,
+      2,
+      'tool-connectors:set-grounding-policy ORG CONNECTOR --policy=standard|strict [--dry-run]',
+    );
     const policy = requireOption(options.policy, '--policy');
-    if (options.dryRun) return this.previewer.preview(parseId(params[0], 'ORG'), parseId(params[1], 'CONNECTOR'), policy);
+    if (options.dryRun)
+      return this.previewer.preview(parseId(params[0], 'ORG'), parseId(params[1], 'CONNECTOR'), policy);
     const result = await this.change(params, { type: 'SetGroundingPolicy', grounding_policy: policy });
-    return { dry_run: false, connector_id: result.connector_id, grounding_policy: result.grounding_policy, changed: result.changed };
+    return {
+      dry_run: false,
+      connector_id: result.connector_id,
+      grounding_policy: result.grounding_policy,
+      changed: result.changed,
+    };
   }
 
   @Option({ flags: '--policy <policy>', description: 'standard or strict' })

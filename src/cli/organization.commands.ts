@@ -19,7 +19,10 @@ export class OrgCreateCommand extends JsonCommand {
     super();
   }
 
-  protected async execute(params: string[], options: { name?: string; slug?: string; websiteUrl?: string }): Promise<object> {
+  protected async execute(
+    params: string[],
+    options: { name?: string; slug?: string; websiteUrl?: string },
+  ): Promise<object> {
     expectArgs(params, 0, 'org:create --name N [--slug S] [--website-url U]');
     return this.commands.execute<RegisterOrganizationCommand, RegisterOrganizationResult>(
       new RegisterOrganizationCommand(
@@ -54,14 +57,21 @@ abstract class OrganizationChange extends JsonCommand {
     super();
   }
 
-  protected change(organization: string | undefined, change: ChangeOrganizationCommand['change']): Promise<ChangeOrganizationResult> {
+  protected change(
+    organization: string | undefined,
+    change: ChangeOrganizationCommand['change'],
+  ): Promise<ChangeOrganizationResult> {
     return this.commands.execute<ChangeOrganizationCommand, ChangeOrganizationResult>(
       new ChangeOrganizationCommand(parseId(organization, 'ORG'), change, operatorContext()),
     );
   }
 }
 
-@Command({ name: 'org:pause-agents', arguments: '<ORG>', description: 'Pause every assistant of the organization' })
+@Command({
+  name: 'org:pause-agents',
+  arguments: '<ORG>',
+  description: 'Pause every assistant of the organization',
+})
 export class OrgPauseAgentsCommand extends OrganizationChange {
   protected execute(params: string[]): Promise<object> {
     expectArgs(params, 1, 'org:pause-agents ORG');
@@ -69,7 +79,11 @@ export class OrgPauseAgentsCommand extends OrganizationChange {
   }
 }
 
-@Command({ name: 'org:resume-agents', arguments: '<ORG>', description: 'Resume the assistants of the organization' })
+@Command({
+  name: 'org:resume-agents',
+  arguments: '<ORG>',
+  description: 'Resume the assistants of the organization',
+})
 export class OrgResumeAgentsCommand extends OrganizationChange {
   protected execute(params: string[]): Promise<object> {
     expectArgs(params, 1, 'org:resume-agents ORG');

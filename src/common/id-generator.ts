@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { READ_STORE, type ReadStore } from '../infrastructure/read-store/read-store.port';
 
-export type IdSequence = 'organization' | 'chatbot' | 'connector' | (string & { readonly __sequence?: never });
+export type IdSequence =
+  'organization' | 'chatbot' | 'connector' | (string & { readonly __sequence?: never });
 
 /**
  * Integer ids for the API: positive, at most 2^53 - 1, unique across processes (reserved atomically in the

@@ -29,7 +29,14 @@ function optional(env: Env, name: string): string | null {
   return value ? value : null;
 }
 
-function integer(env: Env, name: string, fallback: number, min: number, max: number, errors: ErrorDetail[]): number {
+function integer(
+  env: Env,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+  errors: ErrorDetail[],
+): number {
   const raw = optional(env, name);
   if (raw === null) return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
@@ -45,7 +52,10 @@ function url(env: Env, name: string, protocols: string[], errors: ErrorDetail[])
   try {
     const parsed = new URL(raw);
     if (!protocols.includes(parsed.protocol)) {
-      errors.push({ field: name, message: `${name} must use ${protocols.join(' or ')} (got "${parsed.protocol}")` });
+      errors.push({
+        field: name,
+        message: `${name} must use ${protocols.join(' or ')} (got "${parsed.protocol}")`,
+      });
     }
   } catch {
     errors.push({ field: name, message: `${name} is not a valid URL` });

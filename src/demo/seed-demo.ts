@@ -1,7 +1,10 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateChatbotCommand, type CreateChatbotResult } from '../commands/chatbots/create-chatbot.command';
 import { FIXED_CAPABILITIES } from '../commands/connectors/capabilities';
-import { RegisterConnectorCommand, type RegisterConnectorResult } from '../commands/connectors/register-connector.command';
+import {
+  RegisterConnectorCommand,
+  type RegisterConnectorResult,
+} from '../commands/connectors/register-connector.command';
 import { IngestDocumentCommand, type IngestDocumentResult } from '../commands/memory/ingest-document.command';
 import { organizationSlugDecider } from '../commands/organizations/organization-slug.decider';
 import {
@@ -17,7 +20,10 @@ import { CONNECTORS, type ConnectorDocument } from '../projections/connectors.pr
 import { DEMO, DEMO_DOCUMENTS } from './demo-content';
 
 /** `app.get` of a Nest application or ModuleRef. */
-type DependencyLookup = <T>(token: symbol | (abstract new (...args: never[]) => T), options: { strict: boolean }) => T;
+type DependencyLookup = <T>(
+  token: symbol | (abstract new (...args: never[]) => T),
+  options: { strict: boolean },
+) => T;
 
 export interface DemoSummary {
   /** True when anything was created by this call. */
@@ -54,7 +60,10 @@ export async function seedDemo(app: { get: DependencyLookup }): Promise<DemoSumm
     created = true;
   }
 
-  const chatbots = await readStore.find<ChatbotDocument>(CHATBOTS, { filter: { organization_id: organizationId }, limit: 1 });
+  const chatbots = await readStore.find<ChatbotDocument>(CHATBOTS, {
+    filter: { organization_id: organizationId },
+    limit: 1,
+  });
   let chatbotId = chatbots.items[0]?.chatbot_id;
   if (chatbotId === undefined) {
     const chatbot = await commands.execute<CreateChatbotCommand, CreateChatbotResult>(
@@ -74,10 +83,22 @@ export async function seedDemo(app: { get: DependencyLookup }): Promise<DemoSumm
   let limitedToken: string | null = null;
   if (connectorId === undefined) {
     const full = await commands.execute<RegisterConnectorCommand, RegisterConnectorResult>(
-      new RegisterConnectorCommand(organizationId, 'Demo connector', [...FIXED_CAPABILITIES], 'strict', context),
+      new RegisterConnectorCommand(
+        organizationId,
+        'Demo connector',
+        [...FIXED_CAPABILITIES],
+        'strict',
+        context,
+      ),
     );
     const limited = await commands.execute<RegisterConnectorCommand, RegisterConnectorResult>(
-      new RegisterConnectorCommand(organizationId, 'Demo search-only connector', ['memory_search'], 'strict', context),
+      new RegisterConnectorCommand(
+        organizationId,
+        'Demo search-only connector',
+        ['memory_search'],
+        'strict',
+        context,
+      ),
     );
     connectorId = full.connector_id;
     token = full.token;

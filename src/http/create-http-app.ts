@@ -19,10 +19,14 @@ export async function createHttpApp(
   const adapter = new FastifyAdapter({ bodyLimit, trustProxy: false, return503OnClosing: true });
   const fastify = adapter.getInstance();
   registerJsonBodyParser(fastify, bodyLimit);
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options, nest.extraModules), adapter, {
-    bodyParser: false,
-    logger: nest.logger ?? ['log', 'error', 'warn', 'fatal'],
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(options, nest.extraModules),
+    adapter,
+    {
+      bodyParser: false,
+      logger: nest.logger ?? ['log', 'error', 'warn', 'fatal'],
+    },
+  );
   app.useGlobalPipes(strictValidationPipe());
   app.enableShutdownHooks();
   setupOpenApi(app);

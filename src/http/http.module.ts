@@ -9,7 +9,11 @@ import { HealthController } from './health/health.controller';
 /** Thin controllers: parse, authorize, dispatch. */
 @Module({
   controllers: [HealthController, ConnectorSelfController],
-  providers: [ConnectorAuthenticator, ConnectorAuthGuard, { provide: APP_FILTER, useClass: AllExceptionsFilter }],
+  providers: [
+    ConnectorAuthenticator,
+    ConnectorAuthGuard,
+    { provide: APP_FILTER, useClass: AllExceptionsFilter },
+  ],
   exports: [ConnectorAuthenticator, ConnectorAuthGuard],
 })
 export class HttpModule {}

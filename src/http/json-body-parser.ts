@@ -27,12 +27,18 @@ export function registerJsonBodyParser(fastify: FastifyInstance, bodyLimit: numb
         return;
       }
       try {
-        done(null, secureJsonParse.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+        done(
+          null,
+          secureJsonParse.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }),
+        );
       } catch (error) {
         const poisoned = error instanceof SyntaxError && /prototype/i.test(error.message);
         done(
           poisoned
-            ? new MalformedRequestError('the JSON body contains a forbidden key (__proto__ or constructor.prototype)', 'forbidden_key')
+            ? new MalformedRequestError(
+                'the JSON body contains a forbidden key (__proto__ or constructor.prototype)',
+                'forbidden_key',
+              )
             : new MalformedRequestError('the request body is not valid JSON', 'malformed_json'),
           undefined,
         );

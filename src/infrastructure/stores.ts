@@ -7,7 +7,11 @@ import { SqliteReadStore } from './read-store/sqlite/sqlite-read-store';
 import type { SearchIndex } from './search/search-index.port';
 import { SqliteSearchIndex } from './search/sqlite/sqlite-search-index';
 import { openSqlite, type SqliteDatabase } from './sqlite/sqlite-connection';
-import { openProductionEventStore, openProductionReadStore, openProductionSearchIndex } from './production-stores';
+import {
+  openProductionEventStore,
+  openProductionReadStore,
+  openProductionSearchIndex,
+} from './production-stores';
 
 export interface Engines {
   event_store: 'sqlite' | 'eventstoredb';
@@ -44,7 +48,9 @@ export async function openStores(config: CairnConfig): Promise<Stores> {
   const eventStore = config.eventStoreUrl
     ? await openProductionEventStore(config.eventStoreUrl)
     : new SqliteEventStore(embedded());
-  const readStore = config.mongodbUrl ? await openProductionReadStore(config.mongodbUrl) : new SqliteReadStore(embedded());
+  const readStore = config.mongodbUrl
+    ? await openProductionReadStore(config.mongodbUrl)
+    : new SqliteReadStore(embedded());
   const searchIndex = config.elasticsearchUrl
     ? await openProductionSearchIndex(config.elasticsearchUrl)
     : new SqliteSearchIndex(embedded());

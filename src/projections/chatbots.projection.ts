@@ -31,6 +31,7 @@ export const chatbotsProjection: Projection = {
       return;
     }
     const current = await context.get<ChatbotDocument>(CHATBOTS, id);
-    if (current) context.put(CHATBOTS, { ...current, paused: event.type === 'ChatbotPaused', updated_at: at });
+    if (current)
+      context.put(CHATBOTS, { ...current, paused: event.type === 'ChatbotPaused', updated_at: at });
   },
 };

@@ -87,13 +87,22 @@ export const connectorsProjection: Projection = {
       case 'ConnectorTokenRevoked':
         if (connector.active_token_id !== event.data.token_id) return;
         await markToken(context, connector.active_token_sha256, 'revoked');
-        context.put(CONNECTORS, { ...connector, active_token_id: null, active_token_sha256: null, updated_at: at });
+        context.put(CONNECTORS, {
+          ...connector,
+          active_token_id: null,
+          active_token_sha256: null,
+          updated_at: at,
+        });
         return;
       case 'ConnectorCapabilitiesSet':
         context.put(CONNECTORS, { ...connector, capabilities: event.data.capabilities, updated_at: at });
         return;
       case 'ConnectorGroundingPolicySet':
-        context.put(CONNECTORS, { ...connector, grounding_policy: event.data.grounding_policy, updated_at: at });
+        context.put(CONNECTORS, {
+          ...connector,
+          grounding_policy: event.data.grounding_policy,
+          updated_at: at,
+        });
         return;
     }
   },

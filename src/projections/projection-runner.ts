@@ -123,7 +123,10 @@ export class ProjectionRunner {
   }
 
   /** Drops the read models (and the search index for its owner) and waits until they are replayed to the head. */
-  async rebuild(names: readonly string[] | undefined, timeoutMs: number): Promise<Array<{ name: string; position: number; duration_ms: number }>> {
+  async rebuild(
+    names: readonly string[] | undefined,
+    timeoutMs: number,
+  ): Promise<Array<{ name: string; position: number; duration_ms: number }>> {
     const selected = names ? names.map((name) => this.find(name)) : [...this.projections];
     const results: Array<{ name: string; position: number; duration_ms: number }> = [];
     for (const projection of selected) {
@@ -131,7 +134,9 @@ export class ProjectionRunner {
       await this.reset(projection);
       const head = await this.eventStore.headPosition();
       if (!(await this.waitFor(head, timeoutMs, [projection.name]))) {
-        throw new Error(`rebuild of ${projection.name} did not reach position ${head} within ${timeoutMs} ms`);
+        throw new Error(
+          `rebuild of ${projection.name} did not reach position ${head} within ${timeoutMs} ms`,
+        );
       }
       results.push({ name: projection.name, position: head, duration_ms: Date.now() - started });
     }
@@ -209,7 +214,10 @@ export class ProjectionRunner {
     const from = checkpoint?.position ?? 0;
     const events = await this.eventStore.readAll({ after_position: from, max_count: this.batch });
     if (events.length === 0) return false;
-    const context = new BufferedProjectionContext(this.readStore, new Set(projection.collections.map((c) => c.name)));
+    const context = new BufferedProjectionContext(
+      this.readStore,
+      new Set(projection.collections.map((c) => c.name)),
+    );
     for (const event of events) {
       if (!projection.eventTypes.has(event.type)) continue;
       context.at(event.position);

@@ -1,6 +1,4 @@
 'use strict';
-/* global require, __dirname, process */
-/* eslint-disable @typescript-eslint/no-require-imports -- a plain CommonJS script run by node on the compiled adapter */
 /**
  * A separate process appending to a SQLite event store (the compiled adapter in dist/, built by `npm run build`).
  * Driven over IPC by test/contract/event-store.sqlite.spec.ts:

@@ -1,6 +1,10 @@
 import { Body, Controller, HttpCode, Module, Post, UseGuards } from '@nestjs/common';
 import { IsInt, IsString, Length, Max, Min } from 'class-validator';
-import { ConnectorAuthGuard, CurrentConnector, RequireCapabilities } from '../../src/http/auth/connector-auth.guard';
+import {
+  ConnectorAuthGuard,
+  CurrentConnector,
+  RequireCapabilities,
+} from '../../src/http/auth/connector-auth.guard';
 import type { ConnectorPrincipal } from '../../src/http/auth/connector-principal';
 import { HttpModule } from '../../src/http/http.module';
 

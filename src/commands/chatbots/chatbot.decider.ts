@@ -3,7 +3,13 @@ import type { ChatbotEvent } from '../../events/chatbots/chatbot.events';
 import type { Decider } from '../shared/decider';
 
 export type ChatbotCommand =
-  | { type: 'CreateChatbot'; chatbot_id: number; organization_id: number; name: string; allowed_domain: string | null }
+  | {
+      type: 'CreateChatbot';
+      chatbot_id: number;
+      organization_id: number;
+      name: string;
+      allowed_domain: string | null;
+    }
   /** Pause/resume name the organization: a chatbot of another organization reads as not found. */
   | { type: 'PauseChatbot'; organization_id: number }
   | { type: 'ResumeChatbot'; organization_id: number };

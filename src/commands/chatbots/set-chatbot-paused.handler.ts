@@ -5,7 +5,10 @@ import { chatbotDecider } from './chatbot.decider';
 import { SetChatbotPausedCommand, type SetChatbotPausedResult } from './set-chatbot-paused.command';
 
 @CommandHandler(SetChatbotPausedCommand)
-export class SetChatbotPausedHandler implements ICommandHandler<SetChatbotPausedCommand, SetChatbotPausedResult> {
+export class SetChatbotPausedHandler implements ICommandHandler<
+  SetChatbotPausedCommand,
+  SetChatbotPausedResult
+> {
   constructor(private readonly executor: StreamCommandExecutor) {}
 
   async execute(command: SetChatbotPausedCommand): Promise<SetChatbotPausedResult> {

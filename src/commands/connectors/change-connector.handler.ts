@@ -7,7 +7,10 @@ import { connectorDecider, type ConnectorCommand } from './connector.decider';
 import { generateToken } from './connector-token';
 
 @CommandHandler(ChangeConnectorCommand)
-export class ChangeConnectorHandler implements ICommandHandler<ChangeConnectorCommand, ChangeConnectorResult> {
+export class ChangeConnectorHandler implements ICommandHandler<
+  ChangeConnectorCommand,
+  ChangeConnectorResult
+> {
   constructor(private readonly executor: StreamCommandExecutor) {}
 
   async execute(command: ChangeConnectorCommand): Promise<ChangeConnectorResult> {

@@ -53,10 +53,16 @@ export const connectorDecider: Decider<ConnectorCommand, ConnectorState, Connect
     switch (event.type) {
       case 'ConnectorTokenIssued': {
         const { token_id, token_sha256 } = event.data;
-        return { ...state, active_token: { token_id, token_sha256 }, token_ids: [...state.token_ids, token_id] };
+        return {
+          ...state,
+          active_token: { token_id, token_sha256 },
+          token_ids: [...state.token_ids, token_id],
+        };
       }
       case 'ConnectorTokenRevoked':
-        return state.active_token?.token_id === event.data.token_id ? { ...state, active_token: null } : state;
+        return state.active_token?.token_id === event.data.token_id
+          ? { ...state, active_token: null }
+          : state;
       case 'ConnectorCapabilitiesSet':
         return { ...state, capabilities: event.data.capabilities };
       case 'ConnectorGroundingPolicySet':
@@ -66,7 +72,8 @@ export const connectorDecider: Decider<ConnectorCommand, ConnectorState, Connect
 
   decide(command, state) {
     if (command.type === 'RegisterConnector') {
-      if (state.exists) throw new ConflictError('connector_exists', `connector ${command.connector_id} exists`);
+      if (state.exists)
+        throw new ConflictError('connector_exists', `connector ${command.connector_id} exists`);
       const { connector_id, organization_id, name, client_key, grounding_policy, token } = command;
       const capabilities = normalizeCapabilities(command.capabilities);
       return [
@@ -86,7 +93,11 @@ export const connectorDecider: Decider<ConnectorCommand, ConnectorState, Connect
         return [
           {
             type: 'ConnectorTokenIssued',
-            data: { connector_id, ...command.token, supersedes_token_id: state.active_token?.token_id ?? null },
+            data: {
+              connector_id,
+              ...command.token,
+              supersedes_token_id: state.active_token?.token_id ?? null,
+            },
           },
         ];
       case 'RevokeToken':
@@ -96,14 +107,23 @@ export const connectorDecider: Decider<ConnectorCommand, ConnectorState, Connect
       case 'SetCapabilities': {
         const capabilities = normalizeCapabilities(command.capabilities);
         if (capabilities.join(',') === state.capabilities.join(',')) return [];
-        return [{ type: 'ConnectorCapabilitiesSet', data: { connector_id, capabilities, previous: state.capabilities } }];
+        return [
+          {
+            type: 'ConnectorCapabilitiesSet',
+            data: { connector_id, capabilities, previous: state.capabilities },
+          },
+        ];
       }
       case 'SetGroundingPolicy':
         if (command.grounding_policy === state.grounding_policy) return [];
         return [
           {
             type: 'ConnectorGroundingPolicySet',
-            data: { connector_id, grounding_policy: command.grounding_policy, previous: state.grounding_policy },
+            data: {
+              connector_id,
+              grounding_policy: command.grounding_policy,
+              previous: state.grounding_policy,
+            },
           },
         ];
     }

@@ -22,7 +22,11 @@ export interface GroundingPolicyPreview {
 export class GroundingPolicyPreviewer {
   constructor(private readonly executor: StreamCommandExecutor) {}
 
-  async preview(organizationId: number, connectorId: number, policy: GroundingPolicy): Promise<GroundingPolicyPreview> {
+  async preview(
+    organizationId: number,
+    connectorId: number,
+    policy: GroundingPolicy,
+  ): Promise<GroundingPolicyPreview> {
     const { state, events } = await this.executor.preview(streams.connector(connectorId), connectorDecider, {
       type: 'SetGroundingPolicy',
       organization_id: organizationId,

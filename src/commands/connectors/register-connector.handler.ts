@@ -9,7 +9,10 @@ import { generateClientKey, generateToken } from './connector-token';
 import { RegisterConnectorCommand, type RegisterConnectorResult } from './register-connector.command';
 
 @CommandHandler(RegisterConnectorCommand)
-export class RegisterConnectorHandler implements ICommandHandler<RegisterConnectorCommand, RegisterConnectorResult> {
+export class RegisterConnectorHandler implements ICommandHandler<
+  RegisterConnectorCommand,
+  RegisterConnectorResult
+> {
   constructor(
     private readonly executor: StreamCommandExecutor,
     private readonly organizations: OrganizationLoader,

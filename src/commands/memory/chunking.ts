@@ -20,7 +20,11 @@ interface Block {
  * Splits a document into chunks that respect headings and paragraphs: a chunk never spans two sections, packs
  * whole paragraphs while they fit, and is at most `maxChars` long.
  */
-export function chunkDocument(content: string, format: 'markdown' | 'text', maxChars = MAX_CHUNK_CHARS): TextChunk[] {
+export function chunkDocument(
+  content: string,
+  format: 'markdown' | 'text',
+  maxChars = MAX_CHUNK_CHARS,
+): TextChunk[] {
   const blocks = format === 'markdown' ? markdownBlocks(content) : textBlocks(content);
   const packed: Block[] = [];
   for (const block of blocks) {
@@ -54,7 +58,8 @@ function markdownBlocks(content: string): Block[] {
       continue;
     }
     const heading = path.filter(Boolean).join(' > ') || null;
-    if (token.type === 'inline' && token.content.trim()) blocks.push({ heading, text: plainInline(token.content) });
+    if (token.type === 'inline' && token.content.trim())
+      blocks.push({ heading, text: plainInline(token.content) });
     else if ((token.type === 'fence' || token.type === 'code_block') && token.content.trim()) {
       blocks.push({ heading, text: token.content.trimEnd() });
     }

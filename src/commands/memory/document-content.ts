@@ -8,17 +8,23 @@ export const MAX_DOCUMENT_CHARS = 2_000_000;
 export const MAX_SUMMARY_CHARS = 280;
 
 /** Validates a document and computes everything about its content except chunk ids. */
-export function prepareContent(input: DocumentInput): Omit<MemoryContent, 'chunks'> & { pieces: ReturnType<typeof chunkDocument> } {
+export function prepareContent(
+  input: DocumentInput,
+): Omit<MemoryContent, 'chunks'> & { pieces: ReturnType<typeof chunkDocument> } {
   const title = input.title.trim();
   const problems: Array<{ field: string; message: string }> = [];
-  if (title.length === 0 || title.length > 300) problems.push({ field: 'title', message: '1 to 300 characters' });
+  if (title.length === 0 || title.length > 300)
+    problems.push({ field: 'title', message: '1 to 300 characters' });
   if (input.content.trim().length === 0) problems.push({ field: 'content', message: 'must not be empty' });
-  if (input.content.length > MAX_DOCUMENT_CHARS) problems.push({ field: 'content', message: `at most ${MAX_DOCUMENT_CHARS} characters` });
+  if (input.content.length > MAX_DOCUMENT_CHARS)
+    problems.push({ field: 'content', message: `at most ${MAX_DOCUMENT_CHARS} characters` });
   for (const field of ['source_date', 'effective_at', 'expires_at'] as const) {
     const value = input[field];
-    if (value !== null && Number.isNaN(Date.parse(value))) problems.push({ field, message: 'must be an ISO 8601 timestamp' });
+    if (value !== null && Number.isNaN(Date.parse(value)))
+      problems.push({ field, message: 'must be an ISO 8601 timestamp' });
   }
-  if (problems.length > 0) throw new ValidationFailedError(`invalid document: ${problems.map((p) => p.field).join(', ')}`, problems);
+  if (problems.length > 0)
+    throw new ValidationFailedError(`invalid document: ${problems.map((p) => p.field).join(', ')}`, problems);
   const pieces = chunkDocument(input.content, input.format);
   return {
     title,

@@ -35,11 +35,20 @@ export class IngestDocumentHandler implements ICommandHandler<IngestDocumentComm
     );
     let claim = (await this.executor.load(claimStream, memoryDocumentDecider)).state.claimed;
     if (!claim) {
-      const [memory_item_id, memory_source_id] = [await this.ids.next('memory_item'), await this.ids.next('memory_source')];
+      const [memory_item_id, memory_source_id] = [
+        await this.ids.next('memory_item'),
+        await this.ids.next('memory_source'),
+      ];
       const claimed = await this.executor.execute(
         claimStream,
         memoryDocumentDecider,
-        { type: 'ClaimDocument', organization_id, document_key: document.document_key, memory_item_id, memory_source_id },
+        {
+          type: 'ClaimDocument',
+          organization_id,
+          document_key: document.document_key,
+          memory_item_id,
+          memory_source_id,
+        },
         context,
         options,
       );
@@ -67,7 +76,12 @@ export class IngestDocumentHandler implements ICommandHandler<IngestDocumentComm
     const itemStream = streams.memoryItem(claim.memory_item_id);
     const existing = await this.executor.load(itemStream, memoryItemDecider);
     if (existing.state.exists && existing.state.content_sha256 === prepared.content_sha256) {
-      return { ...claim, revision: existing.state.revision, status: 'unchanged', chunks: existing.state.chunks.length };
+      return {
+        ...claim,
+        revision: existing.state.revision,
+        status: 'unchanged',
+        chunks: existing.state.chunks.length,
+      };
     }
     const chunkIds = await this.ids.many('memory_chunk', prepared.pieces.length);
     const { pieces, ...fields } = prepared;

@@ -1,9 +1,19 @@
-import type { MemoryDocumentEvent, MemorySourceEvent, MemorySourceRegistered } from '../../events/memory/memory.events';
+import type {
+  MemoryDocumentEvent,
+  MemorySourceEvent,
+  MemorySourceRegistered,
+} from '../../events/memory/memory.events';
 import type { Decider } from '../shared/decider';
 
 /** A document key's claim: the first one wins and fixes the item/source ids every later ingestion revises. */
 export const memoryDocumentDecider: Decider<
-  { type: 'ClaimDocument'; organization_id: number; document_key: string; memory_item_id: number; memory_source_id: number },
+  {
+    type: 'ClaimDocument';
+    organization_id: number;
+    document_key: string;
+    memory_item_id: number;
+    memory_source_id: number;
+  },
   { claimed: { memory_item_id: number; memory_source_id: number } | null },
   MemoryDocumentEvent
 > = {
@@ -14,7 +24,12 @@ export const memoryDocumentDecider: Decider<
   decide: (command, state) => {
     if (state.claimed) return [];
     const { organization_id, document_key, memory_item_id, memory_source_id } = command;
-    return [{ type: 'MemoryDocumentClaimed', data: { organization_id, document_key, memory_item_id, memory_source_id } }];
+    return [
+      {
+        type: 'MemoryDocumentClaimed',
+        data: { organization_id, document_key, memory_item_id, memory_source_id },
+      },
+    ];
   },
 };
 
@@ -26,5 +41,6 @@ export const memorySourceDecider: Decider<
 > = {
   initialState: () => ({ registered: false }),
   evolve: () => ({ registered: true }),
-  decide: (command, state) => (state.registered ? [] : [{ type: 'MemorySourceRegistered', data: command.source }]),
+  decide: (command, state) =>
+    state.registered ? [] : [{ type: 'MemorySourceRegistered', data: command.source }],
 };

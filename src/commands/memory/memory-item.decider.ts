@@ -36,9 +36,13 @@ export const memoryItemDecider: Decider<MemoryItemCommand, MemoryItemState, Memo
       throw new NotFoundError('memory item not found');
     }
     const ids = { memory_item_id: state.memory_item_id, organization_id: state.organization_id };
-    if (command.type === 'ArchiveMemoryItem') return state.archived ? [] : [{ type: 'MemoryItemArchived', data: ids }];
-    if (state.archived) throw new ConflictError('memory_item_archived', 'an archived memory item cannot be revised');
+    if (command.type === 'ArchiveMemoryItem')
+      return state.archived ? [] : [{ type: 'MemoryItemArchived', data: ids }];
+    if (state.archived)
+      throw new ConflictError('memory_item_archived', 'an archived memory item cannot be revised');
     if (command.content.content_sha256 === state.content_sha256) return [];
-    return [{ type: 'MemoryItemRevised', data: { ...ids, ...command.content, revision: state.revision + 1 } }];
+    return [
+      { type: 'MemoryItemRevised', data: { ...ids, ...command.content, revision: state.revision + 1 } },
+    ];
   },
 };

@@ -6,7 +6,10 @@ import { ChangeOrganizationCommand, type ChangeOrganizationResult } from './chan
 import { organizationDecider } from './organization.decider';
 
 @CommandHandler(ChangeOrganizationCommand)
-export class ChangeOrganizationHandler implements ICommandHandler<ChangeOrganizationCommand, ChangeOrganizationResult> {
+export class ChangeOrganizationHandler implements ICommandHandler<
+  ChangeOrganizationCommand,
+  ChangeOrganizationResult
+> {
   constructor(private readonly executor: StreamCommandExecutor) {}
 
   async execute(command: ChangeOrganizationCommand): Promise<ChangeOrganizationResult> {

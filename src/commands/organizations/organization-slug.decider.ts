@@ -28,6 +28,11 @@ export const organizationSlugDecider: Decider<ClaimSlug, SlugState, Organization
         { field: 'slug', message: 'already used by another organization' },
       ]);
     }
-    return [{ type: 'OrganizationSlugClaimed', data: { slug: command.slug, organization_id: command.organization_id } }];
+    return [
+      {
+        type: 'OrganizationSlugClaimed',
+        data: { slug: command.slug, organization_id: command.organization_id },
+      },
+    ];
   },
 };

@@ -3,7 +3,13 @@ import type { OrganizationEvent } from '../../events/organizations/organization.
 import type { Decider } from '../shared/decider';
 
 export type OrganizationCommand =
-  | { type: 'RegisterOrganization'; organization_id: number; name: string; slug: string; website_url: string | null }
+  | {
+      type: 'RegisterOrganization';
+      organization_id: number;
+      name: string;
+      slug: string;
+      website_url: string | null;
+    }
   | { type: 'PauseAgentActivity' }
   | { type: 'ResumeAgentActivity' }
   | { type: 'SetPlanLimit'; monthly_replies: number | null };
@@ -40,7 +46,8 @@ export const organizationDecider: Decider<OrganizationCommand, OrganizationState
 
   decide(command, state) {
     if (command.type === 'RegisterOrganization') {
-      if (state.exists) throw new ConflictError('organization_exists', `organization ${command.organization_id} exists`);
+      if (state.exists)
+        throw new ConflictError('organization_exists', `organization ${command.organization_id} exists`);
       const { organization_id, name, slug, website_url } = command;
       return [{ type: 'OrganizationRegistered', data: { organization_id, name, slug, website_url } }];
     }
@@ -48,15 +55,20 @@ export const organizationDecider: Decider<OrganizationCommand, OrganizationState
     const organization_id = state.organization_id;
     switch (command.type) {
       case 'PauseAgentActivity':
-        return state.agent_activity_paused ? [] : [{ type: 'OrganizationAgentActivityPaused', data: { organization_id } }];
+        return state.agent_activity_paused
+          ? []
+          : [{ type: 'OrganizationAgentActivityPaused', data: { organization_id } }];
       case 'ResumeAgentActivity':
-        return state.agent_activity_paused ? [{ type: 'OrganizationAgentActivityResumed', data: { organization_id } }] : [];
+        return state.agent_activity_paused
+          ? [{ type: 'OrganizationAgentActivityResumed', data: { organization_id } }]
+          : [];
       case 'SetPlanLimit': {
         const limit = command.monthly_replies;
         if (limit !== null && (!Number.isInteger(limit) || limit < 0 || limit > MAX_MONTHLY_REPLIES)) {
-          throw new ValidationFailedError(`monthly replies must be an integer from 0 to ${MAX_MONTHLY_REPLIES}`, [
-            { field: 'monthly_replies', message: `must be an integer from 0 to ${MAX_MONTHLY_REPLIES}` },
-          ]);
+          throw new ValidationFailedError(
+            `monthly replies must be an integer from 0 to ${MAX_MONTHLY_REPLIES}`,
+            [{ field: 'monthly_replies', message: `must be an integer from 0 to ${MAX_MONTHLY_REPLIES}` }],
+          );
         }
         if (limit === state.monthly_reply_limit) return [];
         return [{ type: 'OrganizationPlanLimitSet', data: { organization_id, monthly_replies: limit } }];

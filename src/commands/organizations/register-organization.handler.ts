@@ -8,13 +8,19 @@ import { displayName, slugValue, websiteUrl } from '../shared/domain-values';
 import { StreamCommandExecutor } from '../shared/stream-command-executor';
 import { organizationSlugDecider } from './organization-slug.decider';
 import { organizationDecider } from './organization.decider';
-import { RegisterOrganizationCommand, type RegisterOrganizationResult } from './register-organization.command';
+import {
+  RegisterOrganizationCommand,
+  type RegisterOrganizationResult,
+} from './register-organization.command';
 
 /** A slug claim whose organization was never registered is abandoned after this long. */
 export const ABANDONED_CLAIM_MS = 60_000;
 
 @CommandHandler(RegisterOrganizationCommand)
-export class RegisterOrganizationHandler implements ICommandHandler<RegisterOrganizationCommand, RegisterOrganizationResult> {
+export class RegisterOrganizationHandler implements ICommandHandler<
+  RegisterOrganizationCommand,
+  RegisterOrganizationResult
+> {
   constructor(
     private readonly executor: StreamCommandExecutor,
     private readonly ids: IdGenerator,
@@ -56,7 +62,10 @@ export class RegisterOrganizationHandler implements ICommandHandler<RegisterOrga
     const claim = await this.executor.load(slugStream, organizationSlugDecider);
     const last = claim.events[claim.events.length - 1];
     if (!last || claim.state.claimed_by === null) return false;
-    const claimant = await this.executor.load(streams.organization(claim.state.claimed_by), organizationDecider);
+    const claimant = await this.executor.load(
+      streams.organization(claim.state.claimed_by),
+      organizationDecider,
+    );
     const age = this.clock.nowMs() - Date.parse(last.metadata.occurred_at);
     return !claimant.state.exists && age > ABANDONED_CLAIM_MS;
   }

@@ -11,6 +11,9 @@ export interface Decider<Command, State, Event extends DomainEvent> {
 }
 
 /** Folds events into state. */
-export function fold<S, E extends DomainEvent>(decider: Pick<Decider<unknown, S, E>, 'initialState' | 'evolve'>, events: E[]): S {
+export function fold<S, E extends DomainEvent>(
+  decider: Pick<Decider<unknown, S, E>, 'initialState' | 'evolve'>,
+  events: E[],
+): S {
   return events.reduce(decider.evolve, decider.initialState());
 }

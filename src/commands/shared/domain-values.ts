@@ -17,9 +17,16 @@ export function websiteUrl(value: string, field = 'website_url'): string {
   try {
     parsed = new URL(value.trim());
   } catch {
-    throw new ValidationFailedError(`${field} is not a valid URL`, [{ field, message: 'must be an absolute http(s) URL' }]);
+    throw new ValidationFailedError(`${field} is not a valid URL`, [
+      { field, message: 'must be an absolute http(s) URL' },
+    ]);
   }
-  if (!['http:', 'https:'].includes(parsed.protocol) || parsed.username || parsed.password || value.length > 2048) {
+  if (
+    !['http:', 'https:'].includes(parsed.protocol) ||
+    parsed.username ||
+    parsed.password ||
+    value.length > 2048
+  ) {
     throw new ValidationFailedError(`${field} must be an http(s) URL without credentials`, [
       { field, message: 'must be an http(s) URL without credentials, at most 2048 characters' },
     ]);

@@ -57,7 +57,11 @@ export class StreamCommandExecutor {
   }
 
   /** Decides without appending: what the command would record now (dry runs). */
-  async preview<C, S, E extends DomainEvent>(stream: string, decider: Decider<C, S, E>, command: C): Promise<{ state: S; events: E[] }> {
+  async preview<C, S, E extends DomainEvent>(
+    stream: string,
+    decider: Decider<C, S, E>,
+    command: C,
+  ): Promise<{ state: S; events: E[] }> {
     const loaded = await this.load(stream, decider);
     return { state: loaded.state, events: decider.decide(command, loaded.state) };
   }

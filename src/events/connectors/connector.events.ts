@@ -19,7 +19,10 @@ export type ConnectorTokenIssued = DomainEvent<
   'ConnectorTokenIssued',
   { connector_id: number; token_id: string; token_sha256: string; supersedes_token_id: string | null }
 >;
-export type ConnectorTokenRevoked = DomainEvent<'ConnectorTokenRevoked', { connector_id: number; token_id: string }>;
+export type ConnectorTokenRevoked = DomainEvent<
+  'ConnectorTokenRevoked',
+  { connector_id: number; token_id: string }
+>;
 export type ConnectorCapabilitiesSet = DomainEvent<
   'ConnectorCapabilitiesSet',
   { connector_id: number; capabilities: string[]; previous: string[] }

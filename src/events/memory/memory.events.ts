@@ -62,7 +62,10 @@ export type MemoryItemRevised = DomainEvent<
   MemoryContent & { memory_item_id: number; organization_id: number; revision: number }
 >;
 
-export type MemoryItemArchived = DomainEvent<'MemoryItemArchived', { memory_item_id: number; organization_id: number }>;
+export type MemoryItemArchived = DomainEvent<
+  'MemoryItemArchived',
+  { memory_item_id: number; organization_id: number }
+>;
 
 /** The first ingestion of a document key claims the item and source ids it will keep (re-ingest = revise). */
 export type MemoryDocumentClaimed = DomainEvent<

@@ -4,7 +4,10 @@ export type OrganizationRegistered = DomainEvent<
   'OrganizationRegistered',
   { organization_id: number; name: string; slug: string; website_url: string | null }
 >;
-export type OrganizationAgentActivityPaused = DomainEvent<'OrganizationAgentActivityPaused', { organization_id: number }>;
+export type OrganizationAgentActivityPaused = DomainEvent<
+  'OrganizationAgentActivityPaused',
+  { organization_id: number }
+>;
 export type OrganizationAgentActivityResumed = DomainEvent<
   'OrganizationAgentActivityResumed',
   { organization_id: number }
@@ -22,5 +25,8 @@ export type OrganizationEvent =
   | OrganizationPlanLimitSet;
 
 /** Slugs are unique: the first claim appended to `organization-slug-{slug}` wins. */
-export type OrganizationSlugClaimed = DomainEvent<'OrganizationSlugClaimed', { slug: string; organization_id: number }>;
+export type OrganizationSlugClaimed = DomainEvent<
+  'OrganizationSlugClaimed',
+  { slug: string; organization_id: number }
+>;
 export type OrganizationSlugEvent = OrganizationSlugClaimed;

@@ -1,4 +1,10 @@
-import { Injectable, SetMetadata, createParamDecorator, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import {
+  Injectable,
+  SetMetadata,
+  createParamDecorator,
+  type CanActivate,
+  type ExecutionContext,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { ForbiddenError, InternalError } from '../../common/errors';
@@ -25,8 +31,10 @@ export class ConnectorAuthGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const principal = await this.authenticator.authenticate(request.headers.authorization);
     const required =
-      this.reflector.getAllAndOverride<string[] | undefined>(CAPABILITIES_KEY, [context.getHandler(), context.getClass()]) ??
-      [];
+      this.reflector.getAllAndOverride<string[] | undefined>(CAPABILITIES_KEY, [
+        context.getHandler(),
+        context.getClass(),
+      ]) ?? [];
     const missing = required.filter((capability) => !principal.capabilities.includes(capability));
     if (missing.length > 0) {
       throw new ForbiddenError(
@@ -41,8 +49,10 @@ export class ConnectorAuthGuard implements CanActivate {
 }
 
 /** The authenticated connector of this request (use only behind ConnectorAuthGuard). */
-export const CurrentConnector = createParamDecorator((_data: unknown, context: ExecutionContext): ConnectorPrincipal => {
-  const principal = context.switchToHttp().getRequest<AuthenticatedRequest>().connector;
-  if (!principal) throw new InternalError('CurrentConnector used without ConnectorAuthGuard');
-  return principal;
-});
+export const CurrentConnector = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): ConnectorPrincipal => {
+    const principal = context.switchToHttp().getRequest<AuthenticatedRequest>().connector;
+    if (!principal) throw new InternalError('CurrentConnector used without ConnectorAuthGuard');
+    return principal;
+  },
+);

@@ -18,5 +18,9 @@ export function sendError(reply: FastifyReply, exception: unknown, logger: Logge
   if (mapped.unexpected) {
     logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
   }
-  void reply.status(mapped.status).headers(mapped.headers).type('application/json; charset=utf-8').send(mapped.body);
+  void reply
+    .status(mapped.status)
+    .headers(mapped.headers)
+    .type('application/json; charset=utf-8')
+    .send(mapped.body);
 }

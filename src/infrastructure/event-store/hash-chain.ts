@@ -23,7 +23,9 @@ export interface ChainedFields {
 export function hashEvent(fields: ChainedFields): string {
   const { prev_hash, metadata, ...rest } = fields;
   const metadataOnly = stripChain(metadata);
-  return createHash('sha256').update(canonicalize({ ...rest, metadata: metadataOnly, prev_hash })).digest('hex');
+  return createHash('sha256')
+    .update(canonicalize({ ...rest, metadata: metadataOnly, prev_hash }))
+    .digest('hex');
 }
 
 /** The caller-supplied metadata, without chain fields (safe to pass RecordedMetadata). */
@@ -33,7 +35,9 @@ export function stripChain(metadata: EventMetadata | RecordedMetadata): EventMet
 }
 
 /** Computes prev_hash/hash for a batch about to be appended after `prevHash` at `firstRevision`. */
-export function chainBatch<E extends { event_id: string; type: string; data: EventData; metadata: EventMetadata }>(
+export function chainBatch<
+  E extends { event_id: string; type: string; data: EventData; metadata: EventMetadata },
+>(
   stream: string,
   firstRevision: number,
   prevHash: string,

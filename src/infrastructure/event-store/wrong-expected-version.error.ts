@@ -9,6 +9,8 @@ export class WrongExpectedVersionError extends Error {
     /** The stream's actual revision, or null when it does not exist. */
     readonly actual: number | null,
   ) {
-    super(`stream ${stream}: expected revision ${String(expected)}, actual ${actual === null ? 'no stream' : actual}`);
+    super(
+      `stream ${stream}: expected revision ${String(expected)}, actual ${actual === null ? 'no stream' : actual}`,
+    );
   }
 }

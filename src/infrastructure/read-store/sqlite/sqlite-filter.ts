@@ -93,8 +93,32 @@ function contains(v: string, needle: string): SqlFragment {
   return { sql: `(typeof(${v}) = 'text' AND instr(${LOWER_FN}(${v}), ?) > 0)`, params: [needle] };
 }
 
-function clauseSql({ field, condition }: FieldClause): SqlFragment {
-  const v = fieldValueSql(field);
+/**
+ * Ids are strings, and the `id` column has TEXT affinity, which would turn a bound number into text before
+ * comparing ('5' = 5). So non-string values are decided here: they never equal an id.
+ */
+function idCondition(condition: FieldCondition): FieldCondition | SqlFragment {
+  const never = { sql: '0', params: [] };
+  switch (condition.kind) {
+    case 'eq':
+      return typeof condition.value === 'string' ? condition : never;
+    case 'ne':
+      return typeof condition.value === 'string' ? condition : { sql: '1', params: [] };
+    case 'in':
+      return { kind: 'in', values: condition.values.filter((v) => typeof v === 'string') };
+    case 'range':
+      return [condition.gt, condition.gte, condition.lt, condition.lte].some((b) => typeof b === 'number')
+        ? never
+        : condition;
+    case 'contains':
+      return condition;
+  }
+}
+
+function clauseSql(clause: FieldClause): SqlFragment {
+  const v = fieldValueSql(clause.field);
+  const condition = clause.field === 'id' ? idCondition(clause.condition) : clause.condition;
+  if (!('kind' in condition)) return condition;
   switch (condition.kind) {
     case 'eq':
       return eq(v, condition.value);

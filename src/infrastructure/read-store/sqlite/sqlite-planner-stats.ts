@@ -17,7 +17,13 @@ export class ReadDocumentsPlannerStats {
   /** Call after a committed transaction, outside it. */
   noteWrites(count: number): void {
     this.writes += count;
-    if (this.writes >= this.threshold) this.refresh();
+    if (this.writes < this.threshold) return;
+    try {
+      this.refresh();
+    } catch {
+      // The commit has already succeeded; statistics are only an optimization and are retried later.
+      this.writes = 0;
+    }
   }
 
   refresh(): void {
@@ -28,7 +34,7 @@ export class ReadDocumentsPlannerStats {
       this.threshold = Math.max(MIN_WRITES, Math.ceil((row?.n ?? 0) / 2));
       this.writes = 0;
     } catch (error) {
-      // Statistics are an optimization: another process holding the write lock must not fail a commit.
+      // Statistics are an optimization: another process holding the write lock is no failure.
       if (!isSqliteBusy(error)) throw error;
     }
   }
