@@ -99,6 +99,9 @@ export function describeReadStoreContract(name: string, makeStore: MakeReadStore
         { id: '2', v: 1 },
         { id: '3', v: 2 },
       ]);
+      // Ids are strings: a number never equals one, even where a database would coerce it.
+      expect(await findIds(c, { filter: { id: 2 } })).toEqual([]);
+      expect(await findIds(c, { filter: { id: { $in: [2, '3'] } } })).toEqual(['3']);
     });
 
     it('isolates collections (same id in two collections)', async () => {
@@ -127,6 +130,9 @@ export function describeReadStoreContract(name: string, makeStore: MakeReadStore
         ['$in with a boolean', { n: { $in: [true, 10] } }, ['c', 'g']],
         ['$in empty matches nothing', { n: { $in: [] } }, []],
         ['$in on id', { id: { $in: ['a', 'c', 'zz'] } }, ['a', 'c']],
+        ['ids are strings', { id: { $in: [1, null, true, 'h'] } }, ['h']],
+        ['$ne on id', { id: { $ne: 'a' }, n: { $ne: null } }, ['b', 'c', 'd', 'e', 'g']],
+        ['range on id', { id: { $gt: 'f' } }, ['g', 'h']],
         ['$ne number keeps other types and missing', { n: { $ne: 2 } }, ['a', 'c', 'd', 'e', 'f', 'g', 'h']],
         ['$ne null', { n: { $ne: null } }, ['a', 'b', 'c', 'd', 'e', 'g']],
         ['$ne string', { s: { $ne: 'apple' } }, ['b', 'c', 'd', 'e', 'f', 'g', 'h']],
