@@ -20,20 +20,35 @@ const meta = (organization: number): EventMetadata => ({
 
 /** One organization's history: 10 events over its own, a chatbot's and a connector's streams. */
 function history(org: number): Array<{ stream: string; events: NewEvent[] }> {
-  const token = (n: number) => ({ token_id: `tok_${org}_${n}`, token_sha256: randomUUID().replace(/-/g, '').padEnd(64, '0') });
+  const token = (n: number) => ({
+    token_id: `tok_${org}_${n}`,
+    token_sha256: randomUUID().replace(/-/g, '').padEnd(64, '0'),
+  });
   return [
     {
       stream: `organization-${org}`,
       events: [
-        { type: 'OrganizationRegistered', data: { organization_id: org, name: `Org ${org}`, slug: `org-${org}`, website_url: null }, metadata: meta(org) },
-        { type: 'OrganizationPlanLimitSet', data: { organization_id: org, monthly_replies: 1000 }, metadata: meta(org) },
+        {
+          type: 'OrganizationRegistered',
+          data: { organization_id: org, name: `Org ${org}`, slug: `org-${org}`, website_url: null },
+          metadata: meta(org),
+        },
+        {
+          type: 'OrganizationPlanLimitSet',
+          data: { organization_id: org, monthly_replies: 1000 },
+          metadata: meta(org),
+        },
         { type: 'OrganizationAgentActivityPaused', data: { organization_id: org }, metadata: meta(org) },
       ],
     },
     {
       stream: `chatbot-${org}`,
       events: [
-        { type: 'ChatbotCreated', data: { chatbot_id: org, organization_id: org, name: 'Bot', allowed_domain: null }, metadata: meta(org) },
+        {
+          type: 'ChatbotCreated',
+          data: { chatbot_id: org, organization_id: org, name: 'Bot', allowed_domain: null },
+          metadata: meta(org),
+        },
         { type: 'ChatbotPaused', data: { chatbot_id: org, organization_id: org }, metadata: meta(org) },
       ],
     },
@@ -42,7 +57,14 @@ function history(org: number): Array<{ stream: string; events: NewEvent[] }> {
       events: [
         {
           type: 'ConnectorRegistered',
-          data: { connector_id: org, organization_id: org, name: 'C', client_key: `ck_${org}`, capabilities: ['memory_search'], grounding_policy: 'strict' },
+          data: {
+            connector_id: org,
+            organization_id: org,
+            name: 'C',
+            client_key: `ck_${org}`,
+            capabilities: ['memory_search'],
+            grounding_policy: 'strict',
+          },
           metadata: meta(org),
         },
         ...[0, 1, 2].map((n) => ({
@@ -50,7 +72,11 @@ function history(org: number): Array<{ stream: string; events: NewEvent[] }> {
           data: { connector_id: org, ...token(n), supersedes_token_id: n ? `tok_${org}_${n - 1}` : null },
           metadata: meta(org),
         })),
-        { type: 'ConnectorTokenRevoked', data: { connector_id: org, token_id: `tok_${org}_2` }, metadata: meta(org) },
+        {
+          type: 'ConnectorTokenRevoked',
+          data: { connector_id: org, token_id: `tok_${org}_2` },
+          metadata: meta(org),
+        },
       ],
     },
   ];
@@ -69,7 +95,13 @@ export async function benchEventCore(dir: string): Promise<BenchRow[]> {
       await store.append(`bench-${i % 500}`, [{ type: 'Tick', data: { i }, metadata: meta(1) }], 'any');
     }
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    rows.push({ benchmark: `single-event appends (${n}, one transaction each)`, value: n / seconds, unit: 'appends/s', target: '>= 2,000', ok: n / seconds >= 2000 });
+    rows.push({
+      benchmark: `single-event appends (${n}, one transaction each)`,
+      value: n / seconds,
+      unit: 'appends/s',
+      target: '>= 2,000',
+      ok: n / seconds >= 2000,
+    });
     await store.close();
     db.close();
   }
@@ -83,7 +115,10 @@ export async function benchEventCore(dir: string): Promise<BenchRow[]> {
   }
   const total = await store.headPosition();
   const readStore = new SqliteReadStore(db);
-  const runner = new ProjectionRunner(store, readStore, new SqliteSearchIndex(db), ALL_PROJECTIONS, { owner: 'bench', pollIntervalMs: 5 });
+  const runner = new ProjectionRunner(store, readStore, new SqliteSearchIndex(db), ALL_PROJECTIONS, {
+    owner: 'bench',
+    pollIntervalMs: 5,
+  });
   await runner.prepare();
   let started = process.hrtime.bigint();
   runner.start();
@@ -101,7 +136,13 @@ export async function benchEventCore(dir: string): Promise<BenchRow[]> {
   started = process.hrtime.bigint();
   await runner.rebuild(undefined, 600_000);
   seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  rows.push({ benchmark: `rebuild all read models (${total.toLocaleString('en-US')} events)`, value: seconds, unit: 's', target: '< 10', ok: seconds < 10 });
+  rows.push({
+    benchmark: `rebuild all read models (${total.toLocaleString('en-US')} events)`,
+    value: seconds,
+    unit: 's',
+    target: '< 10',
+    ok: seconds < 10,
+  });
   await runner.stop();
   await store.close();
   db.close();

@@ -19,7 +19,8 @@ export function printTable(rows: BenchRow[]): void {
     row.ok === undefined ? '' : row.ok ? 'yes' : 'NO',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i === 1 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
+  const line = (cells: string[]): string =>
+    cells.map((c, i) => (i === 1 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
   process.stdout.write(`${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n`);
   for (const row of body) process.stdout.write(`${line(row)}\n`);
 }

@@ -2,9 +2,12 @@ import type { ReadDocument, ReadStore, WriteOp } from '../infrastructure/read-st
 import type { SearchDocument } from '../infrastructure/search/search-index.port';
 import type { ProjectionContext } from './projection';
 
-/** Collects one batch's writes; reads see the batch's own pending writes first. */
+/**
+ * Collects one batch's writes; reads see the batch's own pending writes first. Writes to the same document
+ * coalesce: only each document's final state is committed (a batch is applied atomically, so intermediate
+ * states are never visible anyway).
+ */
 export class BufferedProjectionContext implements ProjectionContext {
-  readonly ops: WriteOp[] = [];
   readonly searchUpserts = new Map<string, SearchDocument>();
   readonly searchDeletes = new Map<string, { id: string; version: number }>();
   private readonly pending = new Map<string, ReadDocument | null>();
@@ -14,6 +17,14 @@ export class BufferedProjectionContext implements ProjectionContext {
     private readonly readStore: ReadStore,
     private readonly collections: ReadonlySet<string>,
   ) {}
+
+  /** The batch's writes: one put or delete per touched document, its final state. */
+  get ops(): WriteOp[] {
+    return [...this.pending].map(([key, doc]) => {
+      const [collection, id] = key.split('\u0000') as [string, string];
+      return doc === null ? { op: 'delete', collection, id } : { op: 'put', collection, doc };
+    });
+  }
 
   /** The global position of the event being applied; search writes carry it as their version. */
   at(position: number): void {
@@ -30,13 +41,11 @@ export class BufferedProjectionContext implements ProjectionContext {
   put(collection: string, doc: ReadDocument): void {
     this.check(collection);
     this.pending.set(`${collection}\u0000${doc.id}`, doc);
-    this.ops.push({ op: 'put', collection, doc });
   }
 
   delete(collection: string, id: string): void {
     this.check(collection);
     this.pending.set(`${collection}\u0000${id}`, null);
-    this.ops.push({ op: 'delete', collection, id });
   }
 
   indexDocument(doc: Omit<SearchDocument, 'version'>): void {

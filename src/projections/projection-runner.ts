@@ -55,7 +55,7 @@ export class ProjectionRunner {
     this.ttl = options.leaseTtlMs ?? 5000;
     this.poll = options.pollIntervalMs ?? 25;
     this.standby = options.standbyIntervalMs ?? 500;
-    this.batch = options.batchSize ?? 1000;
+    this.batch = options.batchSize ?? 5000;
     this.progress.setMaxListeners(0);
     const names = new Set(projections.map((p) => p.name));
     if (names.size !== projections.length) throw new Error('projection names must be unique');
