@@ -1,5 +1,6 @@
 import { chatbotsProjection } from './chatbots.projection';
 import { connectorsProjection } from './connectors.projection';
+import { memoryProjection } from './memory.projection';
 import { organizationsProjection } from './organizations.projection';
 import type { Projection } from './projection';
 
@@ -8,4 +9,5 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   organizationsProjection,
   chatbotsProjection,
   connectorsProjection,
+  memoryProjection,
 ];

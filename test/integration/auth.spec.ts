@@ -18,7 +18,10 @@ describe('connector authentication and capabilities (invariants 1 and 2)', () =>
     const res = await http(t.baseUrl, 'GET', SELF);
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe('Bearer realm="cairn"');
-    expect(res.body).toEqual({ ok: false, error: { code: 'missing_token', message: expect.any(String), details: [] } });
+    expect(res.body).toEqual({
+      ok: false,
+      error: { code: 'missing_token', message: expect.any(String), details: [] },
+    });
   });
 
   it.each([
@@ -34,7 +37,10 @@ describe('connector authentication and capabilities (invariants 1 and 2)', () =>
 
   it('a valid token resolves connector and organization; tokens are cairn_ + 256 bits', async () => {
     const org = await createOrganization(t.commands);
-    const connector = await createConnector(t.commands, org.organization_id, ['memory_search', 'assistant_reply']);
+    const connector = await createConnector(t.commands, org.organization_id, [
+      'memory_search',
+      'assistant_reply',
+    ]);
     expect(connector.token).toMatch(/^cairn_[A-Za-z0-9_-]{43}$/);
     expect(Buffer.from(connector.token.slice(6), 'base64url')).toHaveLength(32);
     const res = await http(t.baseUrl, 'GET', SELF, { token: connector.token });
@@ -54,9 +60,15 @@ describe('connector authentication and capabilities (invariants 1 and 2)', () =>
   it('a missing capability → 403; the organization comes from the token, never the request', async () => {
     const org = await createOrganization(t.commands);
     const limited = await createConnector(t.commands, org.organization_id, ['assistant_feedback']);
-    const res = await http(t.baseUrl, 'POST', '/probe/guarded', { token: limited.token, body: { name: 'a', count: 1 } });
+    const res = await http(t.baseUrl, 'POST', '/probe/guarded', {
+      token: limited.token,
+      body: { name: 'a', count: 1 },
+    });
     expect(res.status).toBe(403);
-    expect(res.body.error).toMatchObject({ code: 'missing_capability', details: [{ capability: 'memory_search' }] });
+    expect(res.body.error).toMatchObject({
+      code: 'missing_capability',
+      details: [{ capability: 'memory_search' }],
+    });
 
     const allowed = await createConnector(t.commands, org.organization_id, ['memory_search']);
     const ok = await http(t.baseUrl, 'POST', '/probe/guarded', {
@@ -70,7 +82,9 @@ describe('connector authentication and capabilities (invariants 1 and 2)', () =>
   it('rotation: the old token stops at once, the new one works', async () => {
     const org = await createOrganization(t.commands);
     const connector = await createConnector(t.commands, org.organization_id, ['memory_search']);
-    const rotated = await changeConnector(t.commands, org.organization_id, connector.connector_id, { type: 'RotateToken' });
+    const rotated = await changeConnector(t.commands, org.organization_id, connector.connector_id, {
+      type: 'RotateToken',
+    });
     expect(rotated.token).toMatch(/^cairn_/);
     expect(rotated.token).not.toBe(connector.token);
     expect((await http(t.baseUrl, 'GET', SELF, { token: connector.token })).status).toBe(401);
@@ -81,7 +95,9 @@ describe('connector authentication and capabilities (invariants 1 and 2)', () =>
     const org = await createOrganization(t.commands);
     const connector = await createConnector(t.commands, org.organization_id, ['memory_search']);
     expect((await http(t.baseUrl, 'GET', SELF, { token: connector.token })).status).toBe(200);
-    const revoked = await changeConnector(t.commands, org.organization_id, connector.connector_id, { type: 'RevokeToken' });
+    const revoked = await changeConnector(t.commands, org.organization_id, connector.connector_id, {
+      type: 'RevokeToken',
+    });
     expect(revoked.revoked_token_id).toMatch(/^tok_/);
     expect((await http(t.baseUrl, 'GET', SELF, { token: connector.token })).status).toBe(401);
   });
@@ -90,15 +106,24 @@ describe('connector authentication and capabilities (invariants 1 and 2)', () =>
     const org = await createOrganization(t.commands);
     const connector = await createConnector(t.commands, org.organization_id, ['memory_search']);
     const body = { name: 'a', count: 1 };
-    expect((await http(t.baseUrl, 'POST', '/probe/guarded', { token: connector.token, body })).status).toBe(200);
-    await changeConnector(t.commands, org.organization_id, connector.connector_id, { type: 'SetCapabilities', capabilities: [] });
-    expect((await http(t.baseUrl, 'POST', '/probe/guarded', { token: connector.token, body })).status).toBe(403);
+    expect((await http(t.baseUrl, 'POST', '/probe/guarded', { token: connector.token, body })).status).toBe(
+      200,
+    );
+    await changeConnector(t.commands, org.organization_id, connector.connector_id, {
+      type: 'SetCapabilities',
+      capabilities: [],
+    });
+    expect((await http(t.baseUrl, 'POST', '/probe/guarded', { token: connector.token, body })).status).toBe(
+      403,
+    );
   });
 
   it('tokens are never stored in clear: only their SHA-256 is in the data files', async () => {
     const org = await createOrganization(t.commands);
     const connector = await createConnector(t.commands, org.organization_id, ['memory_search']);
-    const rotated = await changeConnector(t.commands, org.organization_id, connector.connector_id, { type: 'RotateToken' });
+    const rotated = await changeConnector(t.commands, org.organization_id, connector.connector_id, {
+      type: 'RotateToken',
+    });
     const files = readdirSync(t.dataDir).map((name) => readFileSync(join(t.dataDir, name)));
     const all = Buffer.concat(files);
     expect(all.length).toBeGreaterThan(0);

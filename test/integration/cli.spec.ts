@@ -21,7 +21,14 @@ describe('operator CLI (real processes, embedded store, no server)', () => {
   it('failures exit non-zero with the JSON error shape', async () => {
     const missing = await run('org:create');
     expect(missing.code).toBe(1);
-    expect(missing.json).toEqual({ ok: false, error: { code: 'validation_failed', message: expect.stringContaining('--name'), details: expect.any(Array) } });
+    expect(missing.json).toEqual({
+      ok: false,
+      error: {
+        code: 'validation_failed',
+        message: expect.stringContaining('--name'),
+        details: expect.any(Array),
+      },
+    });
     const taken = await run('org:create', '--name', 'Acme Dental');
     expect(taken).toMatchObject({ code: 1, json: { ok: false, error: { code: 'slug_taken' } } });
     const unknown = await run('no:such-command');
@@ -35,17 +42,44 @@ describe('operator CLI (real processes, embedded store, no server)', () => {
 
   it('organization, chatbot and connector commands', async () => {
     const org = (await run('org:create', '--name', 'Beta', '--slug', 'beta')).json.organization_id;
-    expect((await run('org:pause-agents', String(org))).json).toMatchObject({ agent_activity_paused: true, changed: true });
+    expect((await run('org:pause-agents', String(org))).json).toMatchObject({
+      agent_activity_paused: true,
+      changed: true,
+    });
     expect((await run('org:pause-agents', String(org))).json).toMatchObject({ changed: false });
-    expect((await run('org:resume-agents', String(org))).json).toMatchObject({ agent_activity_paused: false });
-    expect((await run('org:set-plan-limit', String(org), '--monthly-replies', '250')).json).toMatchObject({ monthly_reply_limit: 250 });
+    expect((await run('org:resume-agents', String(org))).json).toMatchObject({
+      agent_activity_paused: false,
+    });
+    expect((await run('org:set-plan-limit', String(org), '--monthly-replies', '250')).json).toMatchObject({
+      monthly_reply_limit: 250,
+    });
 
-    const bot = await run('chatbot:create', String(org), '--name', 'Helper', '--allowed-domain', 'www.beta.example');
+    const bot = await run(
+      'chatbot:create',
+      String(org),
+      '--name',
+      'Helper',
+      '--allowed-domain',
+      'www.beta.example',
+    );
     expect(bot.json).toEqual({ ok: true, chatbot_id: expect.any(Number) });
-    expect((await run('chatbot:pause', String(org), String(bot.json.chatbot_id))).json).toMatchObject({ paused: true, changed: true });
-    expect((await run('chatbot:resume', String(org), String(bot.json.chatbot_id))).json).toMatchObject({ paused: false, changed: true });
+    expect((await run('chatbot:pause', String(org), String(bot.json.chatbot_id))).json).toMatchObject({
+      paused: true,
+      changed: true,
+    });
+    expect((await run('chatbot:resume', String(org), String(bot.json.chatbot_id))).json).toMatchObject({
+      paused: false,
+      changed: true,
+    });
 
-    const connector = await run('connector:create', String(org), '--name', 'Zendesk', '--capabilities', 'memory_search,assistant_reply');
+    const connector = await run(
+      'connector:create',
+      String(org),
+      '--name',
+      'Zendesk',
+      '--capabilities',
+      'memory_search,assistant_reply',
+    );
     expect(connector.json).toMatchObject({
       ok: true,
       connector_id: expect.any(Number),
@@ -61,8 +95,19 @@ describe('operator CLI (real processes, embedded store, no server)', () => {
     expect(rotated.json.token).toMatch(/^cairn_/);
     expect((await run('connector:revoke-token', String(org), id)).json.revoked_token_id).toMatch(/^tok_/);
 
-    const dry = await run('tool-connectors:set-grounding-policy', String(org), id, '--policy=standard', '--dry-run');
-    expect(dry.json).toMatchObject({ dry_run: true, current_policy: 'strict', requested_policy: 'standard', would_change: true });
+    const dry = await run(
+      'tool-connectors:set-grounding-policy',
+      String(org),
+      id,
+      '--policy=standard',
+      '--dry-run',
+    );
+    expect(dry.json).toMatchObject({
+      dry_run: true,
+      current_policy: 'strict',
+      requested_policy: 'standard',
+      would_change: true,
+    });
     const status = (await run('audit:stream', `connector-${id}`)).json.events.length;
     const real = await run('tool-connectors:set-grounding-policy', String(org), id, '--policy=standard');
     expect(real.json).toMatchObject({ dry_run: false, grounding_policy: 'standard', changed: true });
@@ -72,33 +117,56 @@ describe('operator CLI (real processes, embedded store, no server)', () => {
 
     // Another organization's connector is not found, never changed.
     const other = (await run('org:create', '--name', 'Gamma')).json.organization_id;
-    expect((await run('connector:rotate-token', String(other), id)).json).toMatchObject({ error: { code: 'not_found' } });
+    expect((await run('connector:rotate-token', String(other), id)).json).toMatchObject({
+      error: { code: 'not_found' },
+    });
   });
 
   it('projections:status and projections:rebuild', async () => {
     const status = await run('projections:status');
     expect(status.code).toBe(0);
-    expect(status.json.projections.map((p: { name: string }) => p.name)).toEqual(['organizations', 'chatbots', 'connectors']);
+    expect(status.json.projections.map((p: { name: string }) => p.name)).toEqual([
+      'organizations',
+      'chatbots',
+      'connectors',
+      'memory',
+    ]);
     for (const p of status.json.projections) expect(p.lag).toBe(0);
     const rebuilt = await run('projections:rebuild', 'connectors');
-    expect(rebuilt.json.rebuilt).toEqual([{ name: 'connectors', position: expect.any(Number), duration_ms: expect.any(Number) }]);
-    expect((await run('projections:rebuild', 'nope')).json).toMatchObject({ error: { code: 'validation_failed' } });
+    expect(rebuilt.json.rebuilt).toEqual([
+      { name: 'connectors', position: expect.any(Number), duration_ms: expect.any(Number) },
+    ]);
+    expect((await run('projections:rebuild', 'nope')).json).toMatchObject({
+      error: { code: 'validation_failed' },
+    });
   });
 
   it('audit:verify passes, then fails naming the first broken link after a row is edited in the SQLite file', async () => {
     const ok = await run('audit:verify');
-    expect(ok).toMatchObject({ code: 0, json: { ok: true, verified: true, streams: expect.any(Number), events: expect.any(Number) } });
+    expect(ok).toMatchObject({
+      code: 0,
+      json: { ok: true, verified: true, streams: expect.any(Number), events: expect.any(Number) },
+    });
     const stream = await run('audit:stream', 'organization-1');
-    expect(stream.json.events[0]).toMatchObject({ revision: 0, type: 'OrganizationRegistered', metadata: { prev_hash: '0'.repeat(64) } });
+    expect(stream.json.events[0]).toMatchObject({
+      revision: 0,
+      type: 'OrganizationRegistered',
+      metadata: { prev_hash: '0'.repeat(64) },
+    });
 
     const db = openSqlite({ path: `${temp.dir}/cairn.sqlite` });
-    db.prepare("UPDATE events SET data = json_set(data, '$.name', 'Mallory Dental') WHERE stream = 'organization-1' AND revision = 0").run();
+    db.prepare(
+      "UPDATE events SET data = json_set(data, '$.name', 'Mallory Dental') WHERE stream = 'organization-1' AND revision = 0",
+    ).run();
     db.close();
     const broken = await run('audit:verify');
     expect(broken.code).toBe(1);
     expect(broken.json).toMatchObject({
       ok: false,
-      error: { code: 'hash_chain_broken', details: [{ stream: 'organization-1', revision: 0, reason: 'hash_mismatch' }] },
+      error: {
+        code: 'hash_chain_broken',
+        details: [{ stream: 'organization-1', revision: 0, reason: 'hash_mismatch' }],
+      },
     });
   });
 });
@@ -108,10 +176,23 @@ describe('operator CLI next to a running server on the same data directory', () 
     const t = await startTestApp();
     try {
       const org = (await cairn(t.dataDir, 'org:create', '--name', 'Live')).json.organization_id;
-      const created = await cairn(t.dataDir, 'connector:create', String(org), '--name', 'C', '--capabilities', 'memory_search');
+      const created = await cairn(
+        t.dataDir,
+        'connector:create',
+        String(org),
+        '--name',
+        'C',
+        '--capabilities',
+        'memory_search',
+      );
       expect(created.code).toBe(0);
       expect((await http(t.baseUrl, 'GET', SELF, { token: created.json.token })).status).toBe(200);
-      const rotated = await cairn(t.dataDir, 'connector:rotate-token', String(org), String(created.json.connector_id));
+      const rotated = await cairn(
+        t.dataDir,
+        'connector:rotate-token',
+        String(org),
+        String(created.json.connector_id),
+      );
       expect((await http(t.baseUrl, 'GET', SELF, { token: created.json.token })).status).toBe(401);
       expect((await http(t.baseUrl, 'GET', SELF, { token: rotated.json.token })).status).toBe(200);
       const status = await cairn(t.dataDir, 'projections:status');

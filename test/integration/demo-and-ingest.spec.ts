@@ -13,11 +13,20 @@ describe('demo seed', () => {
 
   it('creates the demo once; later runs append nothing and print no token', async () => {
     const first = await seedDemo(t.app);
-    expect(first).toMatchObject({ created: true, slug: 'harbor-dental', token: expect.stringMatching(/^cairn_/) });
+    expect(first).toMatchObject({
+      created: true,
+      slug: 'harbor-dental',
+      token: expect.stringMatching(/^cairn_/),
+    });
     expect(first.knowledge_items.map((k) => k.status)).toEqual(['created', 'created', 'created', 'created']);
     const me = await http(t.baseUrl, 'GET', '/app/api/tool-connectors/v1/connector', { token: first.token! });
-    expect(me.body).toMatchObject({ organization_id: first.organization_id, connector_id: first.connector_id });
-    const limited = await http(t.baseUrl, 'GET', '/app/api/tool-connectors/v1/connector', { token: first.limited_token! });
+    expect(me.body).toMatchObject({
+      organization_id: first.organization_id,
+      connector_id: first.connector_id,
+    });
+    const limited = await http(t.baseUrl, 'GET', '/app/api/tool-connectors/v1/connector', {
+      token: first.limited_token!,
+    });
     expect(limited.body.capabilities).toEqual(['memory_search']);
 
     const head = await t.stores.eventStore.headPosition();
@@ -30,7 +39,12 @@ describe('demo seed', () => {
       token: null,
       limited_token: null,
     });
-    expect(second.knowledge_items.map((k) => k.status)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);
+    expect(second.knowledge_items.map((k) => k.status)).toEqual([
+      'unchanged',
+      'unchanged',
+      'unchanged',
+      'unchanged',
+    ]);
     expect(await t.stores.eventStore.headPosition()).toBe(head);
   });
 });
@@ -61,7 +75,9 @@ describe('document ingestion', () => {
   it('unchanged content appends nothing; changed content appends one revision with new chunks', async () => {
     const org = await createOrganization(t.commands);
     const ingest = (content: string) =>
-      t.commands.execute(new IngestDocumentCommand(org.organization_id, doc(content), operatorContext('test')));
+      t.commands.execute(
+        new IngestDocumentCommand(org.organization_id, doc(content), operatorContext('test')),
+      );
     const first = await ingest('# Q\n\nAnswer one.');
     expect(first).toMatchObject({ status: 'created', revision: 1, chunks: 1 });
     const head = await t.stores.eventStore.headPosition();
@@ -69,7 +85,12 @@ describe('document ingestion', () => {
     expect(await t.stores.eventStore.headPosition()).toBe(head);
 
     const revised = await ingest('# Q\n\nAnswer two.\n\n# R\n\nMore.');
-    expect(revised).toMatchObject({ status: 'revised', revision: 2, chunks: 2, memory_item_id: first.memory_item_id });
+    expect(revised).toMatchObject({
+      status: 'revised',
+      revision: 2,
+      chunks: 2,
+      memory_item_id: first.memory_item_id,
+    });
     const events = await t.stores.eventStore.readStream(`memory-item-${first.memory_item_id}`);
     expect(events.map((e) => e.type)).toEqual(['MemoryItemCreated', 'MemoryItemRevised']);
     expect(events[1].metadata.organization_id).toBe(String(org.organization_id));
@@ -78,8 +99,12 @@ describe('document ingestion', () => {
   it('the same document key in another organization is a separate item', async () => {
     const a = await createOrganization(t.commands);
     const b = await createOrganization(t.commands);
-    const ra = await t.commands.execute(new IngestDocumentCommand(a.organization_id, doc('Same.'), operatorContext('test')));
-    const rb = await t.commands.execute(new IngestDocumentCommand(b.organization_id, doc('Same.'), operatorContext('test')));
+    const ra = await t.commands.execute(
+      new IngestDocumentCommand(a.organization_id, doc('Same.'), operatorContext('test')),
+    );
+    const rb = await t.commands.execute(
+      new IngestDocumentCommand(b.organization_id, doc('Same.'), operatorContext('test')),
+    );
     expect(ra.memory_item_id).not.toBe(rb.memory_item_id);
     expect(rb.status).toBe('created');
   });
@@ -88,7 +113,9 @@ describe('document ingestion', () => {
     const org = await createOrganization(t.commands);
     const head = await t.stores.eventStore.headPosition();
     await expect(
-      t.commands.execute(new IngestDocumentCommand(org.organization_id, { ...doc('  '), title: '' }, operatorContext('test'))),
+      t.commands.execute(
+        new IngestDocumentCommand(org.organization_id, { ...doc('  '), title: '' }, operatorContext('test')),
+      ),
     ).rejects.toMatchObject({ status: 422, code: 'validation_failed' });
     expect(await t.stores.eventStore.headPosition()).toBe(head);
   });

@@ -66,7 +66,8 @@ describe('projection runner across processes (separate connections, separate own
     await a.runner.prepare();
     a.runner.start();
     b.runner.start();
-    for (let i = 0; i < 60; i++) await a.events.append(`tick-${i % 5}`, [{ type: 'Tick', data: { i }, metadata: meta() }], 'any');
+    for (let i = 0; i < 60; i++)
+      await a.events.append(`tick-${i % 5}`, [{ type: 'Tick', data: { i }, metadata: meta() }], 'any');
     expect(await a.runner.waitFor(await a.events.headPosition(), 10_000)).toBe(true);
     const [status] = await a.runner.status();
     expect(['a', 'b']).toContain(status.lease_owner);
@@ -76,7 +77,8 @@ describe('projection runner across processes (separate connections, separate own
     const holder = status.lease_owner === 'a' ? a : b;
     const other = holder === a ? b : a;
     await holder.runner.stop();
-    for (let i = 0; i < 40; i++) await other.events.append('tick-x', [{ type: 'Tick', data: { i }, metadata: meta() }], 'any');
+    for (let i = 0; i < 40; i++)
+      await other.events.append('tick-x', [{ type: 'Tick', data: { i }, metadata: meta() }], 'any');
     expect(await other.runner.waitFor(await other.events.headPosition(), 10_000)).toBe(true);
     expect(await other.reads.get('counts', 'ticks')).toEqual({ id: 'ticks', n: 100 });
     expect((await other.runner.status())[0].lease_owner).toBe(holder === a ? 'b' : 'a');

@@ -2,7 +2,10 @@ import { chunkDocument } from '../../../src/commands/memory/chunking';
 
 describe('chunkDocument', () => {
   it('keeps sections apart and records the heading path', () => {
-    const chunks = chunkDocument('# Pricing\n\nA *cleaning* is $90.\n\n## Kids\n\nUnder 12: [free](https://x.y).\n\n# Hours\n\nMon–Fri.', 'markdown');
+    const chunks = chunkDocument(
+      '# Pricing\n\nA *cleaning* is $90.\n\n## Kids\n\nUnder 12: [free](https://x.y).\n\n# Hours\n\nMon–Fri.',
+      'markdown',
+    );
     expect(chunks).toEqual([
       { ordinal: 0, heading: 'Pricing', text: 'A cleaning is $90.' },
       { ordinal: 1, heading: 'Pricing > Kids', text: 'Under 12: free.' },
@@ -23,7 +26,12 @@ describe('chunkDocument', () => {
     const long = Array.from({ length: 100 }, (_, i) => `Sentence number ${i} is here.`).join(' ');
     const chunks = chunkDocument(long, 'text', 200);
     for (const chunk of chunks) expect(chunk.text.length).toBeLessThanOrEqual(200);
-    expect(chunks.map((c) => c.text).join(' ').replace(/\s+/g, ' ')).toBe(long);
+    expect(
+      chunks
+        .map((c) => c.text)
+        .join(' ')
+        .replace(/\s+/g, ' '),
+    ).toBe(long);
     const noSpaces = 'x'.repeat(1000);
     expect(chunkDocument(noSpaces, 'text', 300).map((c) => c.text.length)).toEqual([300, 300, 300, 100]);
   });

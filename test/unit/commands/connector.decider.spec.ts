@@ -42,7 +42,11 @@ describe('connector decider', () => {
       .when({ type: 'SetCapabilities', organization_id: 1, capabilities: ['memory_search', 'admin'] })
       .thenThrows('validation_failed');
     given(registered)
-      .when({ type: 'SetCapabilities', organization_id: 1, capabilities: ['assistant_reply', 'assistant_tool:order_status'] })
+      .when({
+        type: 'SetCapabilities',
+        organization_id: 1,
+        capabilities: ['assistant_reply', 'assistant_tool:order_status'],
+      })
       .then([
         {
           type: 'ConnectorCapabilitiesSet',
@@ -61,7 +65,9 @@ describe('connector decider', () => {
   it('rotation supersedes the active token', () => {
     given(registered)
       .when({ type: 'RotateToken', organization_id: 1, token: t2 })
-      .then([{ type: 'ConnectorTokenIssued', data: { connector_id: 3, ...t2, supersedes_token_id: 'tok_1' } }]);
+      .then([
+        { type: 'ConnectorTokenIssued', data: { connector_id: 3, ...t2, supersedes_token_id: 'tok_1' } },
+      ]);
   });
 
   it('revokes the active token once', () => {
@@ -79,7 +85,9 @@ describe('connector decider', () => {
   });
 
   it('changes the grounding policy only when it differs', () => {
-    given(registered).when({ type: 'SetGroundingPolicy', organization_id: 1, grounding_policy: 'strict' }).then([]);
+    given(registered)
+      .when({ type: 'SetGroundingPolicy', organization_id: 1, grounding_policy: 'strict' })
+      .then([]);
     given(registered)
       .when({ type: 'SetGroundingPolicy', organization_id: 1, grounding_policy: 'standard' })
       .then([
@@ -99,9 +107,9 @@ describe('chatbot decider', () => {
   };
 
   it('pauses and resumes within its organization only', () => {
-    chatbot([created]).when({ type: 'PauseChatbot', organization_id: 1 }).then([
-      { type: 'ChatbotPaused', data: { chatbot_id: 5, organization_id: 1 } },
-    ]);
+    chatbot([created])
+      .when({ type: 'PauseChatbot', organization_id: 1 })
+      .then([{ type: 'ChatbotPaused', data: { chatbot_id: 5, organization_id: 1 } }]);
     chatbot([created]).when({ type: 'PauseChatbot', organization_id: 2 }).thenThrows('not_found');
     chatbot([created]).when({ type: 'ResumeChatbot', organization_id: 1 }).then([]);
   });

@@ -12,7 +12,13 @@ const registered: OrganizationEvent = {
 describe('organization decider', () => {
   it('registers a new organization', () => {
     given([])
-      .when({ type: 'RegisterOrganization', organization_id: 7, name: 'Acme', slug: 'acme', website_url: null })
+      .when({
+        type: 'RegisterOrganization',
+        organization_id: 7,
+        name: 'Acme',
+        slug: 'acme',
+        website_url: null,
+      })
       .then([registered]);
   });
 
@@ -23,9 +29,9 @@ describe('organization decider', () => {
   });
 
   it('pauses once and treats a second pause as a no-op', () => {
-    given([registered]).when({ type: 'PauseAgentActivity' }).then([
-      { type: 'OrganizationAgentActivityPaused', data: { organization_id: 7 } },
-    ]);
+    given([registered])
+      .when({ type: 'PauseAgentActivity' })
+      .then([{ type: 'OrganizationAgentActivityPaused', data: { organization_id: 7 } }]);
     given([registered, { type: 'OrganizationAgentActivityPaused', data: { organization_id: 7 } }])
       .when({ type: 'PauseAgentActivity' })
       .then([]);
@@ -39,10 +45,13 @@ describe('organization decider', () => {
   });
 
   it('sets, keeps and validates the monthly reply limit', () => {
-    given([registered]).when({ type: 'SetPlanLimit', monthly_replies: 500 }).then([
+    given([registered])
+      .when({ type: 'SetPlanLimit', monthly_replies: 500 })
+      .then([{ type: 'OrganizationPlanLimitSet', data: { organization_id: 7, monthly_replies: 500 } }]);
+    given([
+      registered,
       { type: 'OrganizationPlanLimitSet', data: { organization_id: 7, monthly_replies: 500 } },
-    ]);
-    given([registered, { type: 'OrganizationPlanLimitSet', data: { organization_id: 7, monthly_replies: 500 } }])
+    ])
       .when({ type: 'SetPlanLimit', monthly_replies: 500 })
       .then([]);
     given([registered]).when({ type: 'SetPlanLimit', monthly_replies: -1 }).thenThrows('validation_failed');
@@ -59,7 +68,9 @@ describe('organization slug decider', () => {
   const claimed = { type: 'OrganizationSlugClaimed' as const, data: { slug: 'acme', organization_id: 1 } };
 
   it('lets the first claim win', () => {
-    slug([]).when({ type: 'ClaimSlug', slug: 'acme', organization_id: 1, claimant_abandoned: false }).then([claimed]);
+    slug([])
+      .when({ type: 'ClaimSlug', slug: 'acme', organization_id: 1, claimant_abandoned: false })
+      .then([claimed]);
   });
 
   it('refuses a taken slug', () => {
@@ -69,7 +80,9 @@ describe('organization slug decider', () => {
   });
 
   it('is idempotent for the same claimant', () => {
-    slug([claimed]).when({ type: 'ClaimSlug', slug: 'acme', organization_id: 1, claimant_abandoned: false }).then([]);
+    slug([claimed])
+      .when({ type: 'ClaimSlug', slug: 'acme', organization_id: 1, claimant_abandoned: false })
+      .then([]);
   });
 
   it('lets a registration take over an abandoned claim', () => {

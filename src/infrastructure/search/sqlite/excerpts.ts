@@ -35,7 +35,13 @@ function matchSpans(marked: string): Array<[number, number]> {
 }
 
 /** Moves `start` right to the beginning of a word (not past `limit`), `end` left to the end of one. */
-function toWordBoundaries(text: string, start: number, end: number, spanStart: number, spanEnd: number): Window {
+function toWordBoundaries(
+  text: string,
+  start: number,
+  end: number,
+  spanStart: number,
+  spanEnd: number,
+): Window {
   let s = start;
   if (s > 0 && !/\s/.test(text[s - 1])) {
     const space = text.slice(s, spanStart).search(/\s/);

@@ -38,7 +38,9 @@ function anyValueSql(column: string, field: string, values: readonly unknown[]):
     params.push(path, ...strings);
   }
   if (numbers.length > 0) {
-    parts.push(`(json_type(${column}, ?) ${NUMERIC} AND json_extract(${column}, ?) IN (${placeholders(numbers.length)}))`);
+    parts.push(
+      `(json_type(${column}, ?) ${NUMERIC} AND json_extract(${column}, ?) IN (${placeholders(numbers.length)}))`,
+    );
     params.push(path, path, ...numbers);
   }
   for (const flag of [true, false]) {

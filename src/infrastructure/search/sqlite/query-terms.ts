@@ -37,7 +37,24 @@ export function queryTerms(text: string): string[] {
   return terms;
 }
 
-/** An FTS5 MATCH expression ORing the terms, each one a quoted string (so never an operator or column filter). */
-export function toFts5MatchExpression(terms: readonly string[]): string {
-  return terms.map((term) => `"${term.replace(/"/g, '""')}"`).join(' OR ');
+function quoted(term: string): string {
+  return `"${term.replace(/"/g, '""')}"`;
+}
+
+/**
+ * The single token that stands for an organization in the FTS5 `org_token` column: `o` + hex of the UTF-8 id +
+ * `0`. Only [0-9a-f] inside, so the tokenizer keeps it whole, and ending in a digit, so Porter never stems it.
+ * Must equal the SQL `'o' || hex(organization_id) || '0'` (case does not matter to the tokenizer).
+ */
+export function organizationToken(organizationId: string): string {
+  return `o${Buffer.from(organizationId, 'utf8').toString('hex')}0`;
+}
+
+/**
+ * The FTS5 MATCH expression: the organization's token AND any of the terms in title or body. Every term is a
+ * quoted string, so never an operator, a prefix query or a column filter.
+ */
+export function toFts5MatchExpression(organizationId: string, terms: readonly string[]): string {
+  const anyTerm = terms.map(quoted).join(' OR ');
+  return `org_token : ${quoted(organizationToken(organizationId))} AND {title body} : (${anyTerm})`;
 }

@@ -41,7 +41,8 @@ function isFilterValue(value: unknown): value is FilterValue {
 }
 
 function requireNonEmptyString(value: unknown, what: string): string {
-  if (typeof value !== 'string' || value.length === 0) throw new TypeError(`${what} must be a non-empty string`);
+  if (typeof value !== 'string' || value.length === 0)
+    throw new TypeError(`${what} must be a non-empty string`);
   return value;
 }
 
@@ -53,7 +54,8 @@ function requireVersion(value: unknown, id: string): number {
 }
 
 function requireFieldKey(key: string): void {
-  if (!FIELD_KEY.test(key)) throw new TypeError(`search field name ${JSON.stringify(key)} must match [a-z0-9_]+`);
+  if (!FIELD_KEY.test(key))
+    throw new TypeError(`search field name ${JSON.stringify(key)} must match [a-z0-9_]+`);
 }
 
 export function validateDocuments(documents: readonly SearchDocument[]): void {
@@ -71,14 +73,17 @@ export function validateDocuments(documents: readonly SearchDocument[]): void {
     for (const [key, value] of Object.entries(fields)) {
       requireFieldKey(key);
       if (!isFilterValue(value)) {
-        throw new TypeError(`search document ${id}: field ${key} must be a string, finite number, boolean or null`);
+        throw new TypeError(
+          `search document ${id}: field ${key} must be a string, finite number, boolean or null`,
+        );
       }
     }
   }
 }
 
 export function validateDeletes(items: ReadonlyArray<{ id: string; version: number }>): void {
-  for (const item of items) requireVersion(item.version, requireNonEmptyString(item.id, 'search document id'));
+  for (const item of items)
+    requireVersion(item.version, requireNonEmptyString(item.id, 'search document id'));
 }
 
 function optionalBound(range: Record<string, unknown>, key: string, field: string): number | undefined {
@@ -102,7 +107,8 @@ export function toCondition(field: string, filter: SearchFilter): FieldCondition
   if (typeof raw !== 'object' || raw === null) throw new TypeError(`filter ${field}: unsupported filter`);
   const range = raw as Record<string, unknown>;
   for (const key of Object.keys(range)) {
-    if (!RANGE_KEYS.has(key)) throw new TypeError(`filter ${field}: unknown range key ${JSON.stringify(key)}`);
+    if (!RANGE_KEYS.has(key))
+      throw new TypeError(`filter ${field}: unknown range key ${JSON.stringify(key)}`);
   }
   if (range.or_null !== undefined && typeof range.or_null !== 'boolean') {
     throw new TypeError(`filter ${field}: or_null must be a boolean`);
@@ -136,7 +142,8 @@ export function normalizeQuery(query: SearchQuery): NormalizedQuery {
   if (typeof titleBoost !== 'number' || !Number.isFinite(titleBoost) || titleBoost < 0) {
     throw new RangeError(`title_boost must be a finite number >= 0, got ${String(titleBoost)}`);
   }
-  if (query.any_of !== undefined && !Array.isArray(query.any_of)) throw new TypeError('any_of must be an array');
+  if (query.any_of !== undefined && !Array.isArray(query.any_of))
+    throw new TypeError('any_of must be an array');
   return {
     organizationId,
     terms: queryTerms(query.text),

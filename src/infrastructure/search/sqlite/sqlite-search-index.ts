@@ -3,64 +3,29 @@
  *
  * - `search_index_documents` holds every document, plus tombstones (deleted = 1, content cleared) that keep the
  *   version of a delete, so a late older upsert after a newer delete is still ignored.
- * - `search_index_fts` is an external-content FTS5 table over (title, body), kept in sync by triggers; only live
- *   documents are in it. Tokenizer: Porter stemming over unicode61 with diacritics removed.
+ * - `search_index_fts` is an external-content FTS5 table over the live documents (content: the view
+ *   `search_index_live`), kept in sync by triggers; tokenizer: Porter over unicode61, diacritics removed.
+ *   Besides title and body it indexes one token per organization (`org_token`, generated from organization_id),
+ *   so the MATCH itself is restricted to the organization and only its documents are scored.
  * - Writes run in short IMMEDIATE transactions (several processes share the file) of at most WRITE_BATCH
  *   documents, yielding to the event loop between batches.
- * - Search: the FTS5 MATCH drives, each match is joined by rowid to its document, then organization and field
- *   filters apply, ranked by bm25() with the title weighted `title_boost` times the body.
+ * - Search: ranked by bm25() with the title weighted `title_boost` times the body, then the best candidates are
+ *   joined to their documents for the field filters (see rank()); highlights come from FTS5 highlight().
  */
 import type { SqliteDatabase } from '../../sqlite/sqlite-connection';
 import type { FilterValue, SearchDocument, SearchHit, SearchIndex, SearchQuery } from '../search-index.port';
 import { excerptsFromMarked, MATCH_CLOSE, MATCH_OPEN } from './excerpts';
+import { DOCS, ensureSearchSchema, FTS, recreateSearchSchema } from './search-schema';
 import { filtersSql } from './filter-sql';
 import { toFts5MatchExpression } from './query-terms';
-import { normalizeQuery, validateDeletes, validateDocuments } from './search-input';
+import { type NormalizedQuery, normalizeQuery, validateDeletes, validateDocuments } from './search-input';
 
-const DOCS = 'search_index_documents';
-const FTS = 'search_index_fts';
 const WRITE_BATCH = 2_000;
 const DUMP_PAGE = 500;
 const MAX_CACHED_QUERIES = 200;
+/** Candidates ranked in FTS5 per wanted hit before falling back to the full join (see rank()). */
+const OVERFETCH = 5;
 const HIGHLIGHTS = { max: 3, context: 80 };
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS ${DOCS} (
-  doc_rowid INTEGER PRIMARY KEY,
-  id TEXT NOT NULL UNIQUE,
-  organization_id TEXT NOT NULL,
-  title TEXT NOT NULL,
-  body TEXT NOT NULL,
-  fields TEXT NOT NULL,
-  version INTEGER NOT NULL,
-  deleted INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX IF NOT EXISTS ${DOCS}_organization ON ${DOCS} (organization_id) WHERE deleted = 0;
-CREATE VIRTUAL TABLE IF NOT EXISTS ${FTS} USING fts5(
-  title, body, content = '${DOCS}', content_rowid = 'doc_rowid',
-  tokenize = 'porter unicode61 remove_diacritics 2'
-);
-CREATE TRIGGER IF NOT EXISTS ${DOCS}_ai AFTER INSERT ON ${DOCS} WHEN new.deleted = 0 BEGIN
-  INSERT INTO ${FTS} (rowid, title, body) VALUES (new.doc_rowid, new.title, new.body);
-END;
-CREATE TRIGGER IF NOT EXISTS ${DOCS}_ad AFTER DELETE ON ${DOCS} WHEN old.deleted = 0 BEGIN
-  INSERT INTO ${FTS} (${FTS}, rowid, title, body) VALUES ('delete', old.doc_rowid, old.title, old.body);
-END;
-CREATE TRIGGER IF NOT EXISTS ${DOCS}_au AFTER UPDATE OF title, body, deleted ON ${DOCS}
-WHEN old.deleted != new.deleted OR old.title IS NOT new.title OR old.body IS NOT new.body BEGIN
-  INSERT INTO ${FTS} (${FTS}, rowid, title, body)
-    SELECT 'delete', old.doc_rowid, old.title, old.body WHERE old.deleted = 0;
-  INSERT INTO ${FTS} (rowid, title, body) SELECT new.doc_rowid, new.title, new.body WHERE new.deleted = 0;
-END;
-`;
-
-const DROP_SCHEMA = `
-DROP TRIGGER IF EXISTS ${DOCS}_ai;
-DROP TRIGGER IF EXISTS ${DOCS}_ad;
-DROP TRIGGER IF EXISTS ${DOCS}_au;
-DROP TABLE IF EXISTS ${FTS};
-DROP TABLE IF EXISTS ${DOCS};
-`;
 
 interface DocumentRow {
   id: string;
@@ -69,6 +34,11 @@ interface DocumentRow {
   body: string;
   fields: string;
   version: number;
+}
+
+interface CandidateRow {
+  rid: number;
+  score: number;
 }
 
 interface RankedRow {
@@ -106,10 +76,10 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly dumpPage: Prepared<[string, number], DocumentRow>;
   private readonly countAll: Prepared<[], { n: number }>;
   private readonly countOrganization: Prepared<[string], { n: number }>;
-  private readonly searchStatements = new Map<string, Prepared<Array<string | number>, RankedRow>>();
+  private readonly searchStatements = new Map<string, Prepared<Array<string | number>, unknown>>();
 
   constructor(private readonly db: SqliteDatabase) {
-    this.db.transaction(() => this.db.exec(SCHEMA)).immediate();
+    ensureSearchSchema(db);
     this.upsertOne = db.prepare<UpsertParams>(
       `INSERT INTO ${DOCS} (id, organization_id, title, body, fields, version, deleted) VALUES (?, ?, ?, ?, ?, ?, 0)
        ON CONFLICT (id) DO UPDATE SET organization_id = excluded.organization_id, title = excluded.title,
@@ -121,11 +91,15 @@ export class SqliteSearchIndex implements SearchIndex {
        ON CONFLICT (id) DO UPDATE SET title = '', body = '', fields = '{}', version = excluded.version, deleted = 1
        WHERE excluded.version >= ${DOCS}.version`,
     );
+    // better-sqlite3 binds JS numbers as REAL, and FTS5 silently ignores a `rowid = <real>` constraint (every
+    // match comes back): hence the CAST.
     this.highlightBody = db.prepare<HighlightParams, { marked: string | null }>(
-      `SELECT highlight(${FTS}, 1, ?, ?) AS marked FROM ${FTS} WHERE ${FTS} MATCH ? AND rowid = ?`,
+      `SELECT highlight(${FTS}, 1, ?, ?) AS marked FROM ${FTS} WHERE ${FTS} MATCH ? AND rowid = CAST(? AS INTEGER)`,
     );
     const columns = 'id, organization_id, title, body, fields, version';
-    this.getOne = db.prepare<[string], DocumentRow>(`SELECT ${columns} FROM ${DOCS} WHERE id = ? AND deleted = 0`);
+    this.getOne = db.prepare<[string], DocumentRow>(
+      `SELECT ${columns} FROM ${DOCS} WHERE id = ? AND deleted = 0`,
+    );
     this.dumpPage = db.prepare<[string, number], DocumentRow>(
       `SELECT ${columns} FROM ${DOCS} WHERE id > ? AND deleted = 0 ORDER BY id LIMIT ?`,
     );
@@ -156,16 +130,8 @@ export class SqliteSearchIndex implements SearchIndex {
   async search(query: SearchQuery): Promise<SearchHit[]> {
     const q = normalizeQuery(query);
     if (q.terms.length === 0) return [];
-    const match = toFts5MatchExpression(q.terms);
-    const filters = filtersSql('d.fields', q.filters, q.anyOf);
-    // CROSS JOIN keeps the FTS match as the outer loop (the planner could otherwise walk the organization index
-    // and re-run the MATCH per document). bm25() is lower-is-better; scores are negated for the port.
-    const sql =
-      `SELECT d.doc_rowid AS rid, d.id AS id, d.title AS title, d.fields AS fields, ` +
-      `-bm25(${FTS}, ?, 1.0) AS score FROM ${FTS} CROSS JOIN ${DOCS} d ON d.doc_rowid = ${FTS}.rowid ` +
-      `WHERE ${FTS} MATCH ? AND d.organization_id = ? AND d.deleted = 0 AND ${filters.sql} ` +
-      `ORDER BY score DESC, d.id LIMIT ?`;
-    const rows = this.searchStatement(sql).all(q.titleBoost, match, q.organizationId, ...filters.params, q.limit);
+    const match = toFts5MatchExpression(q.organizationId, q.terms);
+    const rows = this.rank(match, q);
     return rows.map((row) => {
       const marked = this.highlightBody.get(MATCH_OPEN, MATCH_CLOSE, match, row.rid)?.marked ?? '';
       return {
@@ -176,6 +142,41 @@ export class SqliteSearchIndex implements SearchIndex {
         highlights: excerptsFromMarked(marked, HIGHLIGHTS),
       };
     });
+  }
+
+  /**
+   * The organization is in the MATCH (its token column), so FTS5 intersects doclists and scores only that
+   * organization's documents. bm25() is lower-is-better (negated for the port); the token column weighs nothing.
+   *
+   * Scoring every match is cheap; joining every match to its document is not (it doubled the time for common
+   * terms). So first the best `limit × OVERFETCH` matches are ranked inside FTS5 and only those are looked up
+   * and filtered; only when filters reject too many of them does the full join run (FTS5 match as the outer
+   * loop: CROSS JOIN stops the planner from walking documents and re-running the MATCH for each).
+   */
+  private rank(match: string, q: NormalizedQuery): RankedRow[] {
+    const filters = filtersSql('d.fields', q.filters, q.anyOf);
+    const score = `-bm25(${FTS}, ?, 1.0, 0.0)`;
+    const wanted = q.limit * OVERFETCH;
+    const candidates = this.statement<CandidateRow>(
+      `SELECT rowid AS rid, ${score} AS score FROM ${FTS} WHERE ${FTS} MATCH ? ORDER BY score DESC, rowid LIMIT ?`,
+    ).all(q.titleBoost, match, wanted);
+    const found = this.statement<RankedRow>(
+      `SELECT d.doc_rowid AS rid, d.id AS id, d.title AS title, d.fields AS fields, 0 AS score FROM ${DOCS} d ` +
+        `WHERE d.doc_rowid IN (SELECT value FROM json_each(?)) AND d.organization_id = ? AND d.deleted = 0 ` +
+        `AND ${filters.sql}`,
+    ).all(JSON.stringify(candidates.map((c) => c.rid)), q.organizationId, ...filters.params);
+    const byRowid = new Map(found.map((row) => [row.rid, row]));
+    const ranked = candidates.flatMap((c) => {
+      const row = byRowid.get(c.rid);
+      return row === undefined ? [] : [{ ...row, score: c.score }];
+    });
+    if (ranked.length >= q.limit || candidates.length < wanted) return ranked.slice(0, q.limit);
+    return this.statement<RankedRow>(
+      `SELECT d.doc_rowid AS rid, d.id AS id, d.title AS title, d.fields AS fields, ${score} AS score ` +
+        `FROM ${FTS} CROSS JOIN ${DOCS} d ON d.doc_rowid = ${FTS}.rowid ` +
+        `WHERE ${FTS} MATCH ? AND d.organization_id = ? AND d.deleted = 0 AND ${filters.sql} ` +
+        `ORDER BY score DESC, d.doc_rowid LIMIT ?`,
+    ).all(q.titleBoost, match, q.organizationId, ...filters.params, q.limit);
   }
 
   async get(id: string): Promise<SearchDocument | null> {
@@ -195,19 +196,13 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async count(organizationId?: string): Promise<number> {
-    const row = organizationId === undefined ? this.countAll.get() : this.countOrganization.get(organizationId);
+    const row =
+      organizationId === undefined ? this.countAll.get() : this.countOrganization.get(organizationId);
     return row?.n ?? 0;
   }
 
   async reset(): Promise<void> {
-    // Dropping and recreating is much faster than deleting row by row through the FTS triggers, and forgets
-    // tombstones too: a rebuild replays every version from the start.
-    this.db
-      .transaction(() => {
-        this.db.exec(DROP_SCHEMA);
-        this.db.exec(SCHEMA);
-      })
-      .immediate();
+    recreateSearchSchema(this.db);
   }
 
   async ping(): Promise<void> {
@@ -219,14 +214,16 @@ export class SqliteSearchIndex implements SearchIndex {
     this.searchStatements.clear();
   }
 
-  private searchStatement(sql: string): Prepared<Array<string | number>, RankedRow> {
+  /** Search statements vary with the filters; prepared ones are cached by their SQL. */
+  private statement<R>(sql: string): Prepared<Array<string | number>, R> {
     let statement = this.searchStatements.get(sql);
     if (statement === undefined) {
       if (this.searchStatements.size >= MAX_CACHED_QUERIES) this.searchStatements.clear();
-      statement = this.db.prepare<Array<string | number>, RankedRow>(sql);
+      statement = this.db.prepare<Array<string | number>, unknown>(sql);
       this.searchStatements.set(sql, statement);
     }
-    return statement;
+    // The caller names the row shape its own SQL selects.
+    return statement as Prepared<Array<string | number>, R>;
   }
 
   private async inBatches<T>(items: T[], write: (batch: T[]) => void): Promise<void> {

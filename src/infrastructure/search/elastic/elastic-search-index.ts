@@ -1,0 +1,305 @@
+/**
+ * The production SearchIndex: Elasticsearch (the only file importing @elastic/elasticsearch).
+ *
+ * - One index (default `cairn-memory-chunks`, one shard so BM25 statistics are exact) with an explicit mapping:
+ *   title/body `text` with the `english` analyzer, ids and organization `keyword`, and `fields.*` mapped by
+ *   dynamic templates (strings → keyword, every number → double as in JavaScript, booleans → boolean).
+ *   An index template with the same mapping guards against a concurrent writer auto-creating the index.
+ * - Writes: bulk, external versioning (`external_gte`: version = the document version, an equal version
+ *   re-applies) and `refresh: 'wait_for'`, so a search right after a write sees it. A version conflict (409)
+ *   means a newer write is already there: success. A delete is a versioned tombstone document (deleted: true),
+ *   not a real delete, so a late older upsert is still refused after ES would have forgotten a real delete's
+ *   version (`index.gc_deletes`, 60 s).
+ * - Search: bool with `filter` (organization, live documents, field filters, any_of) and `must` a multi_match
+ *   of the query terms over title^boost and body (operator OR: never query_string syntax).
+ */
+import { Client, errors, estypes } from '@elastic/elasticsearch';
+import type { FilterValue, SearchDocument, SearchHit, SearchIndex, SearchQuery } from '../search-index.port';
+import {
+  type FieldCondition,
+  normalizeQuery,
+  validateDeletes,
+  validateDocuments,
+} from '../sqlite/search-input';
+
+const DEFAULT_INDEX = 'cairn-memory-chunks';
+const BULK_BATCH = 1_000;
+const DUMP_PAGE = 1_000;
+const PIT_KEEP_ALIVE = '2m';
+
+interface StoredDocument extends SearchDocument {
+  deleted: boolean;
+}
+
+type Query = estypes.QueryDslQueryContainer;
+
+function fieldTemplate(
+  name: string,
+  jsonType: string,
+  mapping: estypes.MappingProperty,
+): Partial<Record<string, estypes.MappingDynamicTemplate>> {
+  return { [name]: { path_match: 'fields.*', match_mapping_type: jsonType, mapping } };
+}
+
+const MAPPINGS: estypes.MappingTypeMapping = {
+  dynamic: 'strict',
+  date_detection: false,
+  numeric_detection: false,
+  dynamic_templates: [
+    fieldTemplate('field_strings', 'string', { type: 'keyword', ignore_above: 8191 }),
+    // Every number is a JavaScript double: a field first seen as 1 must still hold 2.5 (no long truncation).
+    fieldTemplate('field_longs', 'long', { type: 'double', ignore_malformed: true }),
+    fieldTemplate('field_doubles', 'double', { type: 'double', ignore_malformed: true }),
+    fieldTemplate('field_booleans', 'boolean', { type: 'boolean' }),
+  ],
+  properties: {
+    id: { type: 'keyword' },
+    organization_id: { type: 'keyword' },
+    title: { type: 'text', analyzer: 'english' },
+    body: { type: 'text', analyzer: 'english' },
+    fields: { type: 'object', dynamic: true },
+    version: { type: 'long' },
+    deleted: { type: 'boolean' },
+  },
+};
+
+const SETTINGS: estypes.IndicesIndexSettings = { number_of_shards: 1 };
+
+const LIVE: Query = { term: { deleted: false } };
+
+function statusOf(error: unknown): number | undefined {
+  return error instanceof errors.ResponseError ? error.statusCode : undefined;
+}
+
+function isAlreadyExists(error: unknown): boolean {
+  return (
+    error instanceof errors.ResponseError &&
+    JSON.stringify(error.body ?? '').includes('resource_already_exists')
+  );
+}
+
+function fieldIsNull(field: string): Query {
+  return { bool: { must_not: [{ exists: { field } }] } };
+}
+
+function anyOf(queries: Query[]): Query {
+  if (queries.length === 0) return { match_none: {} };
+  return queries.length === 1 ? queries[0] : { bool: { should: queries, minimum_should_match: 1 } };
+}
+
+function conditionQuery(condition: FieldCondition): Query {
+  const field = `fields.${condition.field}`;
+  if (condition.kind === 'range') {
+    const bounds: estypes.QueryDslNumberRangeQuery = {};
+    if (condition.gt !== undefined) bounds.gt = condition.gt;
+    if (condition.gte !== undefined) bounds.gte = condition.gte;
+    if (condition.lt !== undefined) bounds.lt = condition.lt;
+    if (condition.lte !== undefined) bounds.lte = condition.lte;
+    const range: Query = { range: { [field]: bounds } };
+    return condition.orNull ? anyOf([range, fieldIsNull(field)]) : range;
+  }
+  const values = condition.values.filter((value): value is Exclude<FilterValue, null> => value !== null);
+  const clauses: Query[] = [];
+  if (values.length === 1) clauses.push({ term: { [field]: { value: values[0] } } });
+  if (values.length > 1) clauses.push({ terms: { [field]: values } });
+  if (condition.values.includes(null)) clauses.push(fieldIsNull(field));
+  return anyOf(clauses);
+}
+
+function toDocument(source: StoredDocument): SearchDocument {
+  const { id, organization_id, title, body, fields, version } = source;
+  return { id, organization_id, title, body, fields, version };
+}
+
+export class ElasticSearchIndex implements SearchIndex {
+  private readonly client: Client;
+  private readonly index: string;
+
+  constructor(url: string, options?: { index?: string }) {
+    this.client = new Client({ node: url });
+    this.index = options?.index ?? DEFAULT_INDEX;
+  }
+
+  /** Creates the index template and the index when missing. Safe to call from several processes. */
+  async init(): Promise<void> {
+    try {
+      await this.client.indices.putIndexTemplate({
+        name: `${this.index}-template`,
+        index_patterns: [this.index],
+        priority: 500,
+        template: { settings: SETTINGS, mappings: MAPPINGS },
+      });
+    } catch (error) {
+      // Without the cluster privilege to manage templates, the explicit index creation below still applies.
+      if (statusOf(error) !== 403) throw error;
+    }
+    if (await this.client.indices.exists({ index: this.index })) return;
+    try {
+      await this.client.indices.create({ index: this.index, settings: SETTINGS, mappings: MAPPINGS });
+    } catch (error) {
+      if (!isAlreadyExists(error)) throw error;
+    }
+  }
+
+  async upsert(documents: SearchDocument[]): Promise<void> {
+    validateDocuments(documents);
+    await this.write(documents.map((document) => ({ ...document, deleted: false })));
+  }
+
+  async delete(items: Array<{ id: string; version: number }>): Promise<void> {
+    validateDeletes(items);
+    await this.write(
+      items.map(({ id, version }) => ({
+        id,
+        organization_id: '',
+        title: '',
+        body: '',
+        fields: {},
+        version,
+        deleted: true,
+      })),
+    );
+  }
+
+  async search(query: SearchQuery): Promise<SearchHit[]> {
+    const q = normalizeQuery(query);
+    if (q.terms.length === 0) return [];
+    const filter: Query[] = [
+      { term: { organization_id: q.organizationId } },
+      LIVE,
+      ...q.filters.map(conditionQuery),
+    ];
+    if (q.anyOf !== undefined) {
+      filter.push(
+        anyOf(q.anyOf.map((conjunction) => ({ bool: { filter: conjunction.map(conditionQuery) } }))),
+      );
+    }
+    const response = await this.client.search<StoredDocument>({
+      index: this.index,
+      size: q.limit,
+      track_total_hits: false,
+      _source: ['id', 'title', 'fields'],
+      query: {
+        bool: {
+          filter,
+          must: [
+            {
+              multi_match: {
+                // The terms, not the raw text: the same term list as every adapter, and plain words only.
+                query: q.terms.join(' '),
+                fields: [`title^${q.titleBoost}`, 'body'],
+                type: 'most_fields',
+                operator: 'or',
+              },
+            },
+          ],
+        },
+      },
+      sort: [{ _score: { order: 'desc' } }, { id: { order: 'asc' } }],
+      highlight: {
+        pre_tags: ['«'],
+        post_tags: ['»'],
+        encoder: 'default',
+        fields: { body: { number_of_fragments: 3, fragment_size: 160, no_match_size: 0 } },
+      },
+    });
+    return response.hits.hits.flatMap((hit) => {
+      const source = hit._source;
+      if (source === undefined) return [];
+      const highlights = (hit.highlight?.body ?? [])
+        .slice(0, 3)
+        .map((text) => text.replace(/\s+/g, ' ').trim());
+      return [
+        { id: source.id, score: hit._score ?? 0, fields: source.fields, title: source.title, highlights },
+      ];
+    });
+  }
+
+  async get(id: string): Promise<SearchDocument | null> {
+    const response = await this.client.get<StoredDocument>({ index: this.index, id }, { ignore: [404] });
+    const source = response.found ? response._source : undefined;
+    return source === undefined || source.deleted ? null : toDocument(source);
+  }
+
+  async *dump(): AsyncIterable<SearchDocument> {
+    // A point in time gives one consistent view across pages; search_after pages it by id.
+    const pit = await this.client.openPointInTime({ index: this.index, keep_alive: PIT_KEEP_ALIVE });
+    let pitId = pit.id;
+    try {
+      let after: estypes.SortResults | undefined;
+      for (;;) {
+        const page = await this.client.search<StoredDocument>({
+          pit: { id: pitId, keep_alive: PIT_KEEP_ALIVE },
+          size: DUMP_PAGE,
+          track_total_hits: false,
+          query: { bool: { filter: [LIVE] } },
+          sort: [{ id: { order: 'asc' } }],
+          ...(after === undefined ? {} : { search_after: after }),
+        });
+        pitId = page.pit_id ?? pitId;
+        const hits = page.hits.hits;
+        for (const hit of hits) if (hit._source !== undefined) yield toDocument(hit._source);
+        if (hits.length < DUMP_PAGE) return;
+        after = hits[hits.length - 1].sort;
+      }
+    } finally {
+      await this.client.closePointInTime({ id: pitId }).catch(() => undefined);
+    }
+  }
+
+  async count(organizationId?: string): Promise<number> {
+    const filter: Query[] = [LIVE];
+    if (organizationId !== undefined) filter.push({ term: { organization_id: organizationId } });
+    const response = await this.client.count({ index: this.index, query: { bool: { filter } } });
+    return response.count;
+  }
+
+  /** Deletes and recreates the index: a delete-by-query would leave ES remembering versions for a while. */
+  async reset(): Promise<void> {
+    await this.client.indices.delete({ index: this.index, ignore_unavailable: true });
+    await this.init();
+  }
+
+  async ping(): Promise<void> {
+    if (!(await this.client.ping())) throw new Error(`Elasticsearch did not answer a ping`);
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+
+  /** Removes the index and its template (tests, teardown). Not part of the port. */
+  async drop(): Promise<void> {
+    await this.client.indices.delete({ index: this.index, ignore_unavailable: true });
+    await this.client.indices.deleteIndexTemplate({ name: `${this.index}-template` }, { ignore: [404] });
+  }
+
+  private async write(documents: StoredDocument[]): Promise<void> {
+    for (let start = 0; start < documents.length; start += BULK_BATCH) {
+      const batch = documents.slice(start, start + BULK_BATCH);
+      const operations = batch.flatMap((document) => [
+        {
+          index: {
+            _index: this.index,
+            _id: document.id,
+            version: document.version,
+            version_type: 'external_gte' as const,
+          },
+        },
+        document,
+      ]);
+      const response = await this.client.bulk<StoredDocument>({ operations, refresh: 'wait_for' });
+      if (!response.errors) continue;
+      const failures = response.items
+        .flatMap((item) => Object.values(item))
+        .filter((result) => result.error !== undefined && result.status !== 409);
+      if (failures.length > 0) {
+        const first = failures[0];
+        throw new Error(
+          `Elasticsearch rejected ${failures.length} of ${batch.length} writes; first: ${first._id ?? '?'} ` +
+            `${first.status} ${first.error?.type ?? ''} ${first.error?.reason ?? ''}`,
+        );
+      }
+    }
+  }
+}
