@@ -4,17 +4,8 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.spec.ts'],
   transform: {
-    '^.+\\.(ts|js)$': [
-      '@swc/jest',
-      {
-        jsc: {
-          parser: { syntax: 'typescript', decorators: true },
-          transform: { legacyDecorator: true, decoratorMetadata: true },
-          target: 'es2022',
-        },
-        module: { type: 'commonjs' },
-      },
-    ],
+    // Transpile only (type-checking is `npm run typecheck`); .js for the ESM-only package below.
+    '^.+\\.(ts|js)$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json', diagnostics: false }],
   },
   // ESM-only packages that CommonJS code requires (Node >= 20.19 can; jest cannot): compile them to CommonJS.
   transformIgnorePatterns: ['/node_modules/(?!(content-disposition)/)'],
