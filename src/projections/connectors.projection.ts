@@ -36,8 +36,8 @@ export const connectorsProjection: Projection = {
   name: 'connectors',
   version: 1,
   collections: [
-    { name: CONNECTORS, indexes: ['organization_id', 'client_key'] },
-    { name: CONNECTOR_TOKENS, indexes: ['connector_id', 'token_id'] },
+    { name: CONNECTORS, indexes: ['organization_id'] },
+    { name: CONNECTOR_TOKENS, indexes: [] },
   ],
   eventTypes: new Set<ConnectorEvent['type']>([
     'ConnectorRegistered',

@@ -21,7 +21,7 @@ export interface OrganizationDocument {
 export const organizationsProjection: Projection = {
   name: 'organizations',
   version: 1,
-  collections: [{ name: ORGANIZATIONS, indexes: ['slug', 'name'] }],
+  collections: [{ name: ORGANIZATIONS, indexes: ['slug'] }],
   eventTypes: new Set<OrganizationEvent['type']>([
     'OrganizationRegistered',
     'OrganizationAgentActivityPaused',

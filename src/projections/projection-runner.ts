@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { EventStore } from '../infrastructure/event-store/event-store.port';
+import type { EventStore, RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import type { ReadStore } from '../infrastructure/read-store/read-store.port';
 import type { SearchIndex } from '../infrastructure/search/search-index.port';
 import { BufferedProjectionContext } from './buffered-projection-context';
@@ -42,6 +42,8 @@ export class ProjectionRunner {
   private readonly sleeper = new WakeableSleep();
   private readonly progress = new EventEmitter();
   private readonly renewedAt = new Map<string, number>();
+  /** Full batches recently read, by start position: projections catching up together read each batch once. */
+  private readonly sharedBatches = new Map<number, Promise<RecordedEvent[]>>();
   private loops: Array<Promise<void>> = [];
   private running = false;
 
@@ -212,7 +214,7 @@ export class ProjectionRunner {
       return true;
     }
     const from = checkpoint?.position ?? 0;
-    const events = await this.eventStore.readAll({ after_position: from, max_count: this.batch });
+    const events = await this.readBatch(from);
     if (events.length === 0) return false;
     const context = new BufferedProjectionContext(
       this.readStore,
@@ -236,6 +238,27 @@ export class ProjectionRunner {
     );
     if (committed) this.progress.emit('progress', projection.name, last);
     return true;
+  }
+
+  /** Reads the batch after `from`; a full batch is shared with the other projections (events are immutable). */
+  private async readBatch(from: number): Promise<RecordedEvent[]> {
+    const shared = this.sharedBatches.get(from);
+    if (shared) return shared;
+    const reading = this.eventStore.readAll({ after_position: from, max_count: this.batch });
+    this.sharedBatches.set(from, reading);
+    try {
+      const events = await reading;
+      // Only full batches stay shared: a partial one (at the head) may grow while it is cached.
+      if (events.length < this.batch) this.sharedBatches.delete(from);
+      return events;
+    } catch (error) {
+      this.sharedBatches.delete(from);
+      throw error;
+    } finally {
+      while (this.sharedBatches.size > this.projections.length * 2) {
+        this.sharedBatches.delete(this.sharedBatches.keys().next().value as number);
+      }
+    }
   }
 
   /** Search index first: a batch landing between the two resets is replayed again from zero anyway. */
