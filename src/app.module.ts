@@ -2,6 +2,7 @@ import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { CommandsModule } from './commands/commands.module';
 import { CoreModule, type CoreOptions } from './core.module';
 import { HttpModule } from './http/http.module';
+import { QueriesModule } from './queries/queries.module';
 
 /** The HTTP server: core + write side + controllers. */
 @Module({})
@@ -10,7 +11,7 @@ export class AppModule {
   static forRoot(options: CoreOptions, extraModules: Array<Type | DynamicModule> = []): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(options), CommandsModule, HttpModule, ...extraModules],
+      imports: [CoreModule.forRoot(options), CommandsModule, QueriesModule, HttpModule, ...extraModules],
     };
   }
 }

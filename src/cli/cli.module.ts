@@ -13,6 +13,7 @@ import {
   SetGroundingPolicyCommand,
 } from './connector.commands';
 import { DemoCommand } from './demo.command';
+import { MemoryArchiveCommand, MemoryIngestCommand, MemoryReviseCommand } from './memory.commands';
 import {
   OrgCreateCommand,
   OrgPauseAgentsCommand,
@@ -20,6 +21,8 @@ import {
   OrgSetPlanLimitCommand,
 } from './organization.commands';
 import { ProjectionsRebuildCommand, ProjectionsStatusCommand } from './projection.commands';
+import { ProposalsApproveCommand, ProposalsListCommand, ProposalsRejectCommand } from './proposal.commands';
+import { QueriesModule } from '../queries/queries.module';
 
 /** The operator CLI: the same core and write side as the server, no HTTP. */
 @Module({})
@@ -27,7 +30,7 @@ export class CliModule {
   static forRoot(options: CoreOptions): DynamicModule {
     return {
       module: CliModule,
-      imports: [CoreModule.forRoot(options), CommandsModule],
+      imports: [CoreModule.forRoot(options), CommandsModule, QueriesModule],
       providers: [
         StreamAuditor,
         GroundingPolicyPreviewer,
@@ -48,6 +51,12 @@ export class CliModule {
         AuditStreamCommand,
         AuditVerifyCommand,
         DemoCommand,
+        MemoryIngestCommand,
+        MemoryReviseCommand,
+        MemoryArchiveCommand,
+        ProposalsListCommand,
+        ProposalsApproveCommand,
+        ProposalsRejectCommand,
       ],
     };
   }

@@ -4,7 +4,16 @@ import { CreateChatbotHandler } from './chatbots/create-chatbot.handler';
 import { SetChatbotPausedHandler } from './chatbots/set-chatbot-paused.handler';
 import { ChangeConnectorHandler } from './connectors/change-connector.handler';
 import { RegisterConnectorHandler } from './connectors/register-connector.handler';
+import { ArchiveMemoryItemHandler } from './memory/archive-memory-item.handler';
 import { IngestDocumentHandler } from './memory/ingest-document.handler';
+import { MemoryItemWriter } from './memory/memory-item-writer';
+import { ProposeMemoryHandler } from './memory/propose-memory.handler';
+import { RecordRecallTraceHandler } from './memory/record-recall-trace.handler';
+import { ReportUsageHandler } from './memory/report-usage.handler';
+import { ReviseMemoryItemHandler } from './memory/revise-memory-item.handler';
+import { ReviewProposalHandler } from './memory/review-proposal.handler';
+import { SaveMemoryHandler } from './memory/save-memory.handler';
+import { UnsafeContentScanner } from './memory/unsafe-content/unsafe-content-scanner';
 import { ChangeOrganizationHandler } from './organizations/change-organization.handler';
 import { RegisterOrganizationHandler } from './organizations/register-organization.handler';
 
@@ -19,7 +28,16 @@ import { RegisterOrganizationHandler } from './organizations/register-organizati
     RegisterConnectorHandler,
     ChangeConnectorHandler,
     IngestDocumentHandler,
+    ReviseMemoryItemHandler,
+    ArchiveMemoryItemHandler,
+    MemoryItemWriter,
+    UnsafeContentScanner,
+    SaveMemoryHandler,
+    ProposeMemoryHandler,
+    ReviewProposalHandler,
+    RecordRecallTraceHandler,
+    ReportUsageHandler,
   ],
-  exports: [CqrsModule],
+  exports: [CqrsModule, UnsafeContentScanner],
 })
 export class CommandsModule {}

@@ -12,6 +12,8 @@ export interface ErrorDetail {
 
 export abstract class AppError extends Error {
   abstract readonly status: number;
+  /** Extra top-level fields of the error body (e.g. `unsafe_flags` of a blocked save). */
+  bodyExtras: Record<string, unknown> = {};
   constructor(
     readonly code: string,
     message: string,
@@ -83,6 +85,19 @@ export class ValidationFailedError extends AppError {
   readonly status = 422;
   constructor(message: string, details: ErrorDetail[] = [], code = 'validation_failed') {
     super(code, message, details);
+  }
+}
+
+/** 422: content was blocked as unsafe (secrets, private keys, card numbers, personal data dumps); nothing stored. */
+export class UnsafeContentError extends AppError {
+  readonly status = 422;
+  constructor(flags: Array<{ field: string; kind: string; rule: string; message: string; line: number; column: number }>) {
+    super(
+      'unsafe_content',
+      `blocked: ${flags.length} unsafe finding(s); nothing was stored`,
+      flags.map((flag) => ({ ...flag })),
+    );
+    this.bodyExtras = { unsafe_flags: flags };
   }
 }
 

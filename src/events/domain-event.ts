@@ -19,4 +19,8 @@ export const streams = {
   memoryItem: (id: number) => `memory-item-${id}`,
   /** Keyed by SHA-256 of (organization, document key). */
   memoryDocument: (digest: string) => `memory-document-${digest}`,
+  /** Keyed by SHA-256 of (organization, client key, idempotency key). */
+  memorySave: (digest: string) => `memory-save-${digest}`,
+  memoryProposal: (id: number) => `memory-proposal-${id}`,
+  recallTrace: (id: number) => `recall-trace-${id}`,
 } as const;

@@ -1,14 +1,17 @@
 import { Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
 import { APP_FILTER } from '@nestjs/core';
 import { ConnectorAuthenticator } from './auth/connector-authenticator';
 import { ConnectorAuthGuard } from './auth/connector-auth.guard';
 import { ConnectorSelfController } from './connectors/connector-self.controller';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
 import { HealthController } from './health/health.controller';
+import { MemoryController } from './memory/memory.controller';
 
 /** Thin controllers: parse, authorize, dispatch. */
 @Module({
-  controllers: [HealthController, ConnectorSelfController],
+  imports: [CqrsModule],
+  controllers: [HealthController, ConnectorSelfController, MemoryController],
   providers: [
     ConnectorAuthenticator,
     ConnectorAuthGuard,

@@ -1,6 +1,8 @@
 import { chatbotsProjection } from './chatbots.projection';
 import { connectorsProjection } from './connectors.projection';
 import { memoryProjection } from './memory.projection';
+import { memoryProposalsProjection } from './memory-proposals.projection';
+import { memoryUsageProjection } from './memory-usage.projection';
 import { organizationsProjection } from './organizations.projection';
 import type { Projection } from './projection';
 
@@ -10,4 +12,6 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   chatbotsProjection,
   connectorsProjection,
   memoryProjection,
+  memoryUsageProjection,
+  memoryProposalsProjection,
 ];

@@ -7,11 +7,29 @@ import type {
   SourceType,
   Visibility,
 } from '../events/memory/memory.events';
+import { createHash } from 'node:crypto';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import type { Projection, ProjectionContext } from './projection';
 
 export const MEMORY_SOURCES = 'memory_sources';
 export const MEMORY_ITEMS = 'memory_items';
+export const MEMORY_CORPUS = 'memory_corpus';
+const MEMORY_PROJECTION_VERSION = 2;
+
+/**
+ * Per organization: `corpus_revision` moves exactly when the set of (item, revision, lifecycle) changes (an
+ * order-independent XOR of per-item digests, so it is the same however the events are replayed);
+ * `index_revision` also moves when the index is built by another projection version.
+ */
+export interface MemoryCorpusDocument {
+  id: string;
+  organization_id: number;
+  digest: string;
+  corpus_revision: string;
+  index_revision: string;
+  updated_at: string;
+  [key: string]: unknown;
+}
 
 export interface MemorySourceDocument {
   id: string;
@@ -65,11 +83,12 @@ export function chunkDocumentId(chunkId: number): string {
  */
 export const memoryProjection: Projection = {
   name: 'memory',
-  version: 1,
+  version: MEMORY_PROJECTION_VERSION,
   usesSearchIndex: true,
   collections: [
     { name: MEMORY_SOURCES, indexes: ['organization_id'] },
     { name: MEMORY_ITEMS, indexes: ['organization_id', 'memory_source_id', 'lifecycle_status'] },
+    { name: MEMORY_CORPUS, indexes: [] },
   ],
   eventTypes: new Set<string>([
     'MemorySourceRegistered',
@@ -104,20 +123,56 @@ export const memoryProjection: Projection = {
       };
       context.put(MEMORY_ITEMS, item);
       indexChunks(context, item);
+      await moveCorpus(context, null, item, at);
       return;
     }
     const current = await context.get<MemoryItemDocument>(MEMORY_ITEMS, id);
     if (!current) return;
     for (const chunk of current.chunks) context.removeDocument(chunkDocumentId(chunk.memory_chunk_id));
     if (event.type === 'MemoryItemArchived') {
-      context.put(MEMORY_ITEMS, { ...current, lifecycle_status: 'archived', updated_at: at });
+      const archived: MemoryItemDocument = { ...current, lifecycle_status: 'archived', updated_at: at };
+      context.put(MEMORY_ITEMS, archived);
+      await moveCorpus(context, current, archived, at);
       return;
     }
     const revised: MemoryItemDocument = { ...current, ...event.data, revision_date: at, updated_at: at };
     context.put(MEMORY_ITEMS, revised);
     if (revised.lifecycle_status === 'active') indexChunks(context, revised);
+    await moveCorpus(context, current, revised, at);
   },
 };
+
+function itemDigest(item: MemoryItemDocument): Buffer {
+  return createHash('sha256')
+    .update(`${item.memory_item_id}:${item.revision}:${item.lifecycle_status}`)
+    .digest();
+}
+
+function xor(a: Buffer, b: Buffer): Buffer {
+  return Buffer.from(Array.from(a, (byte, index) => byte ^ b[index]));
+}
+
+async function moveCorpus(
+  context: ProjectionContext,
+  before: MemoryItemDocument | null,
+  after: MemoryItemDocument,
+  at: string,
+): Promise<void> {
+  const id = String(after.organization_id);
+  const current = await context.get<MemoryCorpusDocument>(MEMORY_CORPUS, id);
+  let digest: Buffer = current ? Buffer.from(current.digest, 'hex') : Buffer.alloc(32);
+  if (before) digest = xor(digest, itemDigest(before));
+  digest = xor(digest, itemDigest(after));
+  const hex = digest.toString('hex');
+  context.put(MEMORY_CORPUS, {
+    id,
+    organization_id: after.organization_id,
+    digest: hex,
+    corpus_revision: `crv_${hex.slice(0, 16)}`,
+    index_revision: `idx_v${MEMORY_PROJECTION_VERSION}_${hex.slice(0, 16)}`,
+    updated_at: at,
+  });
+}
 
 function indexChunks(context: ProjectionContext, item: MemoryItemDocument): void {
   for (const chunk of item.chunks) {

@@ -6,6 +6,7 @@ import { makeTempDir } from '../support/temp-dir';
 const SELF = '/app/api/tool-connectors/v1/connector';
 
 describe('operator CLI (real processes, embedded store, no server)', () => {
+  jest.setTimeout(120_000);
   const temp = makeTempDir();
   afterAll(() => temp.cleanup());
   const run = (...args: string[]) => cairn(temp.dir, ...args);
@@ -130,6 +131,8 @@ describe('operator CLI (real processes, embedded store, no server)', () => {
       'chatbots',
       'connectors',
       'memory',
+      'memory-usage',
+      'memory-proposals',
     ]);
     for (const p of status.json.projections) expect(p.lag).toBe(0);
     const rebuilt = await run('projections:rebuild', 'connectors');

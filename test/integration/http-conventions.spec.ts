@@ -37,6 +37,8 @@ describe('HTTP conventions (one error shape, explicit statuses)', () => {
       'chatbots',
       'connectors',
       'memory',
+      'memory-usage',
+      'memory-proposals',
     ]);
     for (const p of res.body.projections)
       expect(p).toEqual({

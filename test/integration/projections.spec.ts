@@ -90,7 +90,14 @@ describe('projections: rebuild', () => {
     expect(live.memory_items).toHaveLength(5);
     expect(live.search_index).toHaveLength(10);
     const rebuilt = await runner.rebuild(undefined, 30_000);
-    expect(rebuilt.map((r) => r.name)).toEqual(['organizations', 'chatbots', 'connectors', 'memory']);
+    expect(rebuilt.map((r) => r.name)).toEqual([
+      'organizations',
+      'chatbots',
+      'connectors',
+      'memory',
+      'memory-usage',
+      'memory-proposals',
+    ]);
     expect(await snapshot(runner)).toEqual(live);
     const status = await runner.status();
     for (const s of status) expect(s.lag).toBe(0);

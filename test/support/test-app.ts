@@ -58,8 +58,10 @@ export async function http(
 ): Promise<{ status: number; body: any; headers: Headers }> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
-  let body: string | Buffer | undefined;
-  if (options.rawBody !== undefined) body = options.rawBody;
+  let body: string | ArrayBuffer | undefined;
+  if (options.rawBody !== undefined) {
+    body = typeof options.rawBody === 'string' ? options.rawBody : Uint8Array.from(options.rawBody).buffer;
+  }
   else if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
   const response = await fetch(`${baseUrl}${path}`, { method, headers, body });

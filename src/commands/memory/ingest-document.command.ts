@@ -19,11 +19,20 @@ export interface DocumentInput {
   summary: string | null;
 }
 
+export interface IngestDocumentOptions {
+  /**
+   * Wait for the read models to apply the document before returning (read-your-writes; default true). A bulk
+   * ingestion passes false and waits once at the end (`StreamCommandExecutor.settle`).
+   */
+  waitForReadModels?: boolean;
+}
+
 export class IngestDocumentCommand {
   constructor(
     readonly organizationId: number,
     readonly document: DocumentInput,
     readonly context: CommandContext,
+    readonly options: IngestDocumentOptions = {},
   ) {}
 }
 

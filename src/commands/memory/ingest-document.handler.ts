@@ -14,7 +14,8 @@ import { memoryItemDecider } from './memory-item.decider';
 /**
  * Ingests one document: the document key's claim stream fixes its item/source ids (first ingestion wins), so
  * re-ingesting unchanged content appends nothing and changed content appends one revision. Every step is
- * idempotent, so an ingestion interrupted half-way completes when it is run again.
+ * idempotent, so an ingestion interrupted half-way completes when it is run again. Only the item's append waits
+ * for the read models, and not at all with `waitForReadModels: false` (bulk ingestion waits once at the end).
  */
 @CommandHandler(IngestDocumentCommand)
 export class IngestDocumentHandler implements ICommandHandler<IngestDocumentCommand, IngestDocumentResult> {
@@ -111,7 +112,10 @@ export class IngestDocumentHandler implements ICommandHandler<IngestDocumentComm
             },
           },
       context,
-      { organizationId: organization_id },
+      {
+        organizationId: organization_id,
+        waitFor: command.options.waitForReadModels === false ? [] : undefined,
+      },
     );
     if (!result.state.exists) throw new InternalError('memory item vanished');
     return {

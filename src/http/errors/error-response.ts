@@ -15,6 +15,7 @@ import {
 export interface ErrorBody {
   ok: false;
   error: { code: string; message: string; details: ErrorDetail[] };
+  [extra: string]: unknown;
 }
 
 export interface MappedError {
@@ -37,7 +38,7 @@ export function mapError(error: unknown): MappedError {
   if (app instanceof RateLimitedError) headers['retry-after'] = String(app.retryAfterSeconds);
   return {
     status: app.status,
-    body: { ok: false, error: { code: app.code, message: app.message, details: app.details } },
+    body: { ok: false, error: { code: app.code, message: app.message, details: app.details }, ...app.bodyExtras },
     headers,
     unexpected: known === null || app instanceof InternalError,
   };

@@ -1,0 +1,218 @@
+import type { CommandBus } from '@nestjs/cqrs';
+import { MultiBar, type SingleBar } from 'cli-progress';
+import { ConflictError, ValidationFailedError } from '../common/errors';
+import { IngestDocumentCommand, type IngestDocumentResult } from '../commands/memory/ingest-document.command';
+import {
+  listFiles,
+  readFile,
+  type ReadOptions,
+  type SourceFile,
+} from '../commands/memory/readers/read-documents';
+import type { ReadSkip } from '../commands/memory/readers/reader-types';
+import type { CommandContext } from '../commands/shared/command-context';
+import type { StreamCommandExecutor } from '../commands/shared/stream-command-executor';
+import type { EventStore } from '../infrastructure/event-store/event-store.port';
+
+export interface IngestedItem {
+  memory_item_id: number;
+  memory_source_id: number;
+  status: IngestDocumentResult['status'];
+  revision: number;
+  chunks: number;
+  path: string;
+  document_key: string;
+}
+
+export interface IngestReport {
+  items: IngestedItem[];
+  skipped: Array<{ path: string; reason: string; message: string }>;
+  totals: {
+    files: number;
+    documents: number;
+    created: number;
+    revised: number;
+    unchanged: number;
+    skipped: number;
+    /** Chunks of every ingested document's current revision. */
+    chunks: number;
+    /** Chunks appended by this run (created and revised documents). */
+    chunks_written: number;
+    duration_ms: number;
+    chunks_per_second: number;
+  };
+}
+
+/** The progress bar appears when stderr is a terminal, or once a run passes this many documents. */
+const PROGRESS_AFTER_DOCUMENTS = 20;
+/** Skips reported line by line on stderr; the rest only in the JSON result. */
+const SKIP_LINES = 50;
+
+/**
+ * One `memory:ingest` run: lists every PATH first (so a missing path fails before anything is written), then
+ * ingests document by document without waiting for the read models, and waits once at the end. Documents that
+ * cannot be ingested (unreadable, invalid, archived, a key seen twice in the run) are skipped and reported.
+ */
+export class MemoryIngestRun {
+  private readonly report: IngestReport = {
+    items: [],
+    skipped: [],
+    totals: {
+      files: 0,
+      documents: 0,
+      created: 0,
+      revised: 0,
+      unchanged: 0,
+      skipped: 0,
+      chunks: 0,
+      chunks_written: 0,
+      duration_ms: 0,
+      chunks_per_second: 0,
+    },
+  };
+  private readonly keys = new Set<string>();
+  private progress: Progress | null = null;
+
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly executor: StreamCommandExecutor,
+    private readonly events: EventStore,
+  ) {}
+
+  async run(
+    organizationId: number,
+    files: SourceFile[],
+    options: ReadOptions,
+    context: CommandContext,
+  ): Promise<IngestReport> {
+    const started = performance.now();
+    const totals = this.report.totals;
+    totals.files = files.length;
+    this.progress = new Progress(files.reduce((sum, file) => sum + file.size, 0));
+    try {
+      for (const file of files) {
+        for await (const entry of readFile(file, options)) {
+          if (entry.kind === 'skipped') this.skip(entry);
+          else if (this.keys.has(entry.document.document_key)) {
+            this.skip({ path: entry.path, reason: 'duplicate_key', message: 'ingested earlier in this run' });
+          } else {
+            this.keys.add(entry.document.document_key);
+            await this.ingest(organizationId, entry.path, entry.document, context);
+          }
+          this.progress.advance(entry.bytes, totals);
+        }
+      }
+    } finally {
+      this.progress.stop();
+    }
+    if (totals.created + totals.revised > 0) {
+      // One wait for the whole run: the read models have applied every document when the command returns.
+      await this.executor.settle(await this.events.headPosition());
+    }
+    totals.duration_ms = Math.round(performance.now() - started);
+    totals.chunks_per_second = Math.round((totals.chunks_written * 1000) / Math.max(totals.duration_ms, 1));
+    process.stderr.write(
+      `ingested ${totals.documents} document(s): ${totals.created} created, ${totals.revised} revised, ` +
+        `${totals.unchanged} unchanged, ${totals.skipped} skipped; ${totals.chunks_written} chunk(s) written ` +
+        `in ${(totals.duration_ms / 1000).toFixed(1)} s (${totals.chunks_per_second} chunks/s)\n`,
+    );
+    return this.report;
+  }
+
+  private async ingest(
+    organizationId: number,
+    path: string,
+    document: IngestDocumentCommand['document'],
+    context: CommandContext,
+  ): Promise<void> {
+    let result: IngestDocumentResult;
+    try {
+      result = await this.commands.execute<IngestDocumentCommand, IngestDocumentResult>(
+        new IngestDocumentCommand(organizationId, document, context, { waitForReadModels: false }),
+      );
+    } catch (error) {
+      if (error instanceof ValidationFailedError) {
+        const problems = error.details.map((detail) => `${detail.field ?? ''} ${detail.message}`.trim());
+        this.skip({ path, reason: 'invalid_document', message: problems.join('; ') || error.message });
+        return;
+      }
+      if (error instanceof ConflictError && error.code === 'memory_item_archived') {
+        this.skip({ path, reason: 'memory_item_archived', message: 'its memory item is archived' });
+        return;
+      }
+      throw error;
+    }
+    const totals = this.report.totals;
+    totals.documents++;
+    totals[result.status]++;
+    totals.chunks += result.chunks;
+    if (result.status !== 'unchanged') totals.chunks_written += result.chunks;
+    this.report.items.push({
+      memory_item_id: result.memory_item_id,
+      memory_source_id: result.memory_source_id,
+      status: result.status,
+      revision: result.revision,
+      chunks: result.chunks,
+      path,
+      document_key: document.document_key,
+    });
+  }
+
+  private skip(entry: Pick<ReadSkip, 'path' | 'reason' | 'message'>): void {
+    this.report.skipped.push({ path: entry.path, reason: entry.reason, message: entry.message });
+    const count = ++this.report.totals.skipped;
+    if (count <= SKIP_LINES) this.log(`skipped ${entry.path}: ${entry.reason} (${entry.message})`);
+    else if (count === SKIP_LINES + 1) this.log('more files were skipped: see "skipped" in the result');
+  }
+
+  private log(line: string): void {
+    if (this.progress) this.progress.log(line);
+    else process.stderr.write(`${line}\n`);
+  }
+}
+
+/** Lists every PATH argument (in order) before anything is ingested; a missing path fails the whole run. */
+export async function listPaths(paths: string[]): Promise<SourceFile[]> {
+  const files: SourceFile[] = [];
+  for (const path of paths) files.push(...(await listFiles(path)));
+  return files;
+}
+
+/** A progress bar on stderr over the bytes of every listed file; never on stdout. */
+class Progress {
+  private readonly tty = process.stderr.isTTY === true;
+  private bars: MultiBar | null = null;
+  private bar: SingleBar | null = null;
+  private done = 0;
+
+  constructor(private readonly totalBytes: number) {}
+
+  advance(bytes: number, totals: IngestReport['totals']): void {
+    this.done += bytes;
+    const payload = { documents: totals.documents, chunks: totals.chunks, skipped: totals.skipped };
+    if (!this.bar && (this.tty || totals.documents + totals.skipped > PROGRESS_AFTER_DOCUMENTS)) {
+      this.bars = new MultiBar({
+        stream: process.stderr,
+        format:
+          'ingesting |{bar}| {percentage}% | {documents} documents, {chunks} chunks, {skipped} skipped | ETA {eta_formatted}',
+        hideCursor: this.tty,
+        noTTYOutput: !this.tty,
+        notTTYSchedule: 2000,
+        etaBuffer: 200,
+      });
+      this.bar = this.bars.create(Math.max(this.totalBytes, 1), 0, payload);
+    }
+    this.bar?.update(Math.min(this.done, this.totalBytes), payload);
+  }
+
+  log(line: string): void {
+    if (this.bars) this.bars.log(`${line}\n`);
+    else process.stderr.write(`${line}\n`);
+  }
+
+  stop(): void {
+    this.bar?.update(this.totalBytes);
+    this.bars?.stop();
+    this.bars = null;
+    this.bar = null;
+  }
+}

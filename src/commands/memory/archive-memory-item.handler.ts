@@ -1,0 +1,26 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { streams } from '../../events/domain-event';
+import { StreamCommandExecutor } from '../shared/stream-command-executor';
+import { ArchiveMemoryItemCommand, type ArchiveMemoryItemResult } from './archive-memory-item.command';
+import { memoryItemDecider } from './memory-item.decider';
+
+/** Archives an item (idempotent); another organization's or an unknown item is not found. */
+@CommandHandler(ArchiveMemoryItemCommand)
+export class ArchiveMemoryItemHandler implements ICommandHandler<
+  ArchiveMemoryItemCommand,
+  ArchiveMemoryItemResult
+> {
+  constructor(private readonly executor: StreamCommandExecutor) {}
+
+  async execute(command: ArchiveMemoryItemCommand): Promise<ArchiveMemoryItemResult> {
+    const { organizationId: organization_id, memoryItemId, context } = command;
+    const result = await this.executor.execute(
+      streams.memoryItem(memoryItemId),
+      memoryItemDecider,
+      { type: 'ArchiveMemoryItem', organization_id },
+      context,
+      { organizationId: organization_id },
+    );
+    return { memory_item_id: memoryItemId, archived: true, changed: result.events.length > 0 };
+  }
+}

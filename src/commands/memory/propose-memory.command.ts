@@ -1,0 +1,30 @@
+import type { ProposedPolicy } from '../../events/memory/proposal.events';
+import type { ConnectorPrincipal } from '../../http/auth/connector-principal';
+import type { CommandContext } from '../shared/command-context';
+
+export const PROPOSED_TYPES = ['fact', 'faq', 'policy', 'procedure', 'correction'] as const;
+
+export interface ProposeMemoryInput {
+  title: string;
+  content: string;
+  proposed_type: (typeof PROPOSED_TYPES)[number];
+  source_uri: string | null;
+  proposed_policy: ProposedPolicy;
+}
+
+export class ProposeMemoryCommand {
+  constructor(
+    readonly connector: ConnectorPrincipal,
+    readonly input: ProposeMemoryInput,
+    readonly context: CommandContext,
+  ) {}
+}
+
+/** Spec §2.4. */
+export interface ProposeMemoryResult {
+  ok: true;
+  memory_source_id: number;
+  proposal_id: number;
+  status: 'captured';
+  unsafe_flags: [];
+}

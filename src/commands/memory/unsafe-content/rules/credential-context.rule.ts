@@ -1,0 +1,54 @@
+import { extractAssignments, keyWords } from './assignments';
+import type { RawFinding } from './finding';
+import { isPlaceholder } from './value-heuristics';
+
+/**
+ * Connection details next to a credential: when a field contains a credential finding, assignments within
+ * CONTEXT_LINES lines of it whose key names a user, login, email, host, server, URL, database, bucket or remote
+ * path are reported too (`credential_context`), so the whole credential set gets removed, not just the password.
+ * Never reported on their own: a host name or an email address alone is not unsafe.
+ */
+export const CONTEXT_LINES = 10;
+
+const CONTEXT_WORD =
+  /^(?:[a-z]*(?:user|username|login|hostname|email)|[a-z]{0,6}host|server|url|uri|endpoint|database|(?:db|database)name|bucket|nick|nickname|remote|db)$/;
+
+function isContextKey(key: string): boolean {
+  const words = keyWords(key);
+  const last = words[words.length - 1] ?? '';
+  const previous = words[words.length - 2] ?? '';
+  if (CONTEXT_WORD.test(last)) return true;
+  if (last === 'name' && /^(?:db|database|user|host|server|bucket)$/.test(previous)) return true;
+  return (last === 'path' || last === 'dir') && previous === 'remote';
+}
+
+/** Comment lines (`#`, `//`, `--`, `;`, `/*`, `*`) document settings; their values are not context. */
+function inComment(text: string, offset: number): boolean {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  return /^\s*(?:#|\/\/|--|;|\/\*|\*)/.test(text.slice(lineStart, offset));
+}
+
+/** `lineOf(offset)` gives the 0-based line of an offset; `credentialLines` the lines holding credentials. */
+export function detectCredentialContext(
+  text: string,
+  lineOf: (offset: number) => number,
+  credentialLines: number[],
+): RawFinding[] {
+  if (credentialLines.length === 0) return [];
+  const near = (line: number): boolean => credentialLines.some((at) => Math.abs(at - line) <= CONTEXT_LINES);
+  const findings: RawFinding[] = [];
+  for (const assignment of extractAssignments(text)) {
+    const value = assignment.value.trim();
+    if (value.length < 2 || /^\d+$/.test(value) || isPlaceholder(value) || !isContextKey(assignment.key)) continue;
+    if (!near(lineOf(assignment.valueStart)) || inComment(text, assignment.valueStart)) continue;
+    const leading = assignment.value.length - assignment.value.trimStart().length;
+    findings.push({
+      kind: 'credential_context',
+      rule: 'credential_context',
+      start: assignment.valueStart + leading,
+      end: assignment.valueStart + leading + value.length,
+      description: 'connection detail (user, host, URL, database or path) next to a credential',
+    });
+  }
+  return findings;
+}

@@ -1,0 +1,44 @@
+import type { DomainEvent } from '../domain-event';
+
+export type RecallResult = {
+  memory_item_id: number;
+  memory_source_id: number;
+  revision: number;
+  memory_chunk_ids: number[];
+  score: number;
+  method: 'lexical';
+};
+
+/** A search a connector made: what it asked and exactly what it was shown (replies and usage reports bind to it). */
+export type RecallTraceRecorded = DomainEvent<
+  'RecallTraceRecorded',
+  {
+    trace_id: number;
+    organization_id: number;
+    connector_id: number;
+    client_key: string;
+    query: string;
+    visibility: 'tool_private' | 'organization_internal' | null;
+    limit: number;
+    results: RecallResult[];
+    index_revision: string;
+  }
+>;
+
+/**
+ * Which results helped. A later report for the same trace replaces the earlier one; the event carries the report
+ * it replaces, so usage counts can be adjusted without keeping every trace in a read model.
+ */
+export type RecallUsageReported = DomainEvent<
+  'RecallUsageReported',
+  {
+    trace_id: number;
+    organization_id: number;
+    used_item_ids: number[];
+    ignored_item_ids: number[];
+    previous_used_item_ids: number[];
+    previous_ignored_item_ids: number[];
+  }
+>;
+
+export type RecallTraceEvent = RecallTraceRecorded | RecallUsageReported;

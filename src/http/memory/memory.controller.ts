@@ -1,0 +1,161 @@
+import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { randomUUID } from 'node:crypto';
+import { ProposeMemoryCommand, type ProposeMemoryResult } from '../../commands/memory/propose-memory.command';
+import { RecordRecallTraceCommand } from '../../commands/memory/record-recall-trace.command';
+import { ReportUsageCommand } from '../../commands/memory/report-usage.command';
+import { SaveMemoryCommand, type SaveMemoryResult } from '../../commands/memory/save-memory.command';
+import type { CommandContext } from '../../commands/shared/command-context';
+import { NotFoundError } from '../../common/errors';
+import { GetMemoryItemQuery } from '../../queries/memory/get-memory-item.query';
+import { SearchMemoryQuery, type SearchMemoryResult } from '../../queries/memory/search-memory.query';
+import { ConnectorAuthGuard, CurrentConnector, RequireCapabilities } from '../auth/connector-auth.guard';
+import type { ConnectorPrincipal } from '../auth/connector-principal';
+import { ProposeMemoryBody, ReportUsageBody, SaveMemoryBody, SearchMemoryBody } from './memory.dto';
+import { searchResponse } from './search-response';
+
+function contextOf(connector: ConnectorPrincipal): CommandContext {
+  return { actor: `connector:${connector.connector_id}`, correlation_id: randomUUID(), causation_id: null };
+}
+
+/** Spec §4.1–4.5: connector memory. The organization always comes from the token. */
+@ApiTags('memory')
+@ApiBearerAuth()
+@Controller('app/api/tool-connectors/v1/memory')
+@UseGuards(ConnectorAuthGuard)
+export class MemoryController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Post('search')
+  @HttpCode(200)
+  @RequireCapabilities('memory_search')
+  @ApiOperation({
+    summary: 'Search organization memory; records a recall trace (report usage against its trace_id).',
+  })
+  async search(
+    @CurrentConnector() connector: ConnectorPrincipal,
+    @Body() body: SearchMemoryBody,
+  ): Promise<object> {
+    const visibility = body.visibility ?? null;
+    const limit = body.limit ?? 10;
+    const found = await this.queries.execute<SearchMemoryQuery, SearchMemoryResult>(
+      new SearchMemoryQuery(connector, body.query, limit, visibility),
+    );
+    const traceId = await this.commands.execute<RecordRecallTraceCommand, number>(
+      new RecordRecallTraceCommand(
+        connector,
+        {
+          query: body.query,
+          visibility,
+          limit,
+          index_revision: found.index_revision,
+          results: found.items.map((ranked) => ({
+            memory_item_id: ranked.item.memory_item_id,
+            memory_source_id: ranked.item.memory_source_id,
+            revision: ranked.item.revision,
+            memory_chunk_ids: ranked.chunk_ids,
+            score: ranked.score,
+            method: 'lexical' as const,
+          })),
+        },
+        contextOf(connector),
+      ),
+    );
+    return searchResponse(traceId, body.query, found, body.include_context_package ?? false);
+  }
+
+  @Get('items/:memory_item_id')
+  @RequireCapabilities('memory_search')
+  @ApiOperation({
+    summary: 'Fetch one memory item with its content (404 when unknown or not visible to this connector).',
+  })
+  item(
+    @CurrentConnector() connector: ConnectorPrincipal,
+    @Param('memory_item_id') id: string,
+  ): Promise<object> {
+    if (!/^[1-9]\d{0,15}$/.test(id) || !Number.isSafeInteger(Number(id))) {
+      throw new NotFoundError('memory item not found', 'memory_item_not_found');
+    }
+    return this.queries.execute(new GetMemoryItemQuery(connector, Number(id)));
+  }
+
+  @Post('save')
+  @HttpCode(200)
+  @RequireCapabilities('memory_save')
+  @ApiOperation({
+    summary: 'Save an internal tool note (never customer-facing); unsafe content is refused with 422.',
+  })
+  save(
+    @CurrentConnector() connector: ConnectorPrincipal,
+    @Body() body: SaveMemoryBody,
+  ): Promise<SaveMemoryResult> {
+    return this.commands.execute(
+      new SaveMemoryCommand(
+        connector,
+        {
+          kind: body.kind,
+          title: body.title,
+          content: body.content,
+          summary: body.summary ?? null,
+          visibility: body.visibility ?? 'tool_private',
+          idempotency_key: body.idempotency_key ?? null,
+          source_uri: body.source_uri ?? null,
+        },
+        contextOf(connector),
+      ),
+    );
+  }
+
+  @Post('proposals')
+  @HttpCode(200)
+  @RequireCapabilities('memory_propose')
+  @ApiOperation({
+    summary: 'Propose a customer-facing fact; it affects nothing until an operator approves it.',
+  })
+  propose(
+    @CurrentConnector() connector: ConnectorPrincipal,
+    @Body() body: ProposeMemoryBody,
+  ): Promise<ProposeMemoryResult> {
+    return this.commands.execute(
+      new ProposeMemoryCommand(
+        connector,
+        {
+          title: body.title,
+          content: body.content,
+          proposed_type: body.proposed_type ?? 'fact',
+          source_uri: body.source_uri ?? null,
+          proposed_policy: {
+            review_required: body.proposed_policy?.review_required ?? true,
+            customer_safe_candidate: body.proposed_policy?.customer_safe_candidate ?? false,
+          },
+        },
+        contextOf(connector),
+      ),
+    );
+  }
+
+  @Post('usage')
+  @HttpCode(200)
+  @RequireCapabilities('memory_search')
+  @ApiOperation({
+    summary: 'Report which results of a search helped (only for the same connector and trace).',
+  })
+  usage(
+    @CurrentConnector() connector: ConnectorPrincipal,
+    @Body() body: ReportUsageBody,
+  ): Promise<{ ok: true }> {
+    return this.commands.execute(
+      new ReportUsageCommand(
+        connector,
+        body.trace_id,
+        body.used_item_ids ?? [],
+        body.ignored_item_ids ?? [],
+        contextOf(connector),
+      ),
+    );
+  }
+}

@@ -1,0 +1,181 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ValidateIf,
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsString,
+  IsUrl,
+  Length,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { PROPOSED_TYPES } from '../../commands/memory/propose-memory.command';
+import { SAVE_KINDS } from '../../commands/memory/save-memory.command';
+
+const VISIBILITIES = ['tool_private', 'organization_internal'] as const;
+
+/** Optional means "may be left out": an explicit null is still validated (and so rejected), unlike @IsOptional. */
+const Optional = (): PropertyDecorator =>
+  ValidateIf((_object: object, value: unknown) => value !== undefined);
+const NOT_BLANK = /\S/;
+const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
+
+/** Bounds (documented in the README): out of bounds is 422, never a silent clamp. */
+export const MEMORY_BOUNDS = {
+  query: 2000,
+  title: 300,
+  saveContent: 100_000,
+  proposalContent: 50_000,
+  summary: 1000,
+  idempotencyKey: 200,
+  uri: 2048,
+  usageIds: 100,
+} as const;
+
+export class SearchMemoryBody {
+  @ApiProperty({ maxLength: MEMORY_BOUNDS.query, example: 'opening hours on Saturday' })
+  @IsString()
+  @Length(1, MEMORY_BOUNDS.query)
+  @Matches(NOT_BLANK, { message: 'query must not be blank' })
+  query!: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 10 })
+  @Optional()
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  @ApiPropertyOptional({ default: false })
+  @Optional()
+  @IsBoolean()
+  include_context_package?: boolean;
+
+  @ApiPropertyOptional({
+    enum: VISIBILITIES,
+    description: 'default: organization items plus this connector’s private items',
+  })
+  @Optional()
+  @IsIn(VISIBILITIES)
+  visibility?: (typeof VISIBILITIES)[number];
+}
+
+export class SaveMemoryBody {
+  @ApiProperty({ enum: SAVE_KINDS })
+  @IsIn(SAVE_KINDS)
+  kind!: (typeof SAVE_KINDS)[number];
+
+  @ApiProperty({ maxLength: MEMORY_BOUNDS.title })
+  @IsString()
+  @Length(1, MEMORY_BOUNDS.title)
+  @Matches(NOT_BLANK, { message: 'title must not be blank' })
+  title!: string;
+
+  @ApiProperty({ maxLength: MEMORY_BOUNDS.saveContent })
+  @IsString()
+  @Length(1, MEMORY_BOUNDS.saveContent)
+  @Matches(NOT_BLANK, { message: 'content must not be blank' })
+  content!: string;
+
+  @ApiPropertyOptional({ maxLength: MEMORY_BOUNDS.summary })
+  @Optional()
+  @IsString()
+  @MaxLength(MEMORY_BOUNDS.summary)
+  summary?: string;
+
+  @ApiPropertyOptional({ enum: VISIBILITIES, default: 'tool_private' })
+  @Optional()
+  @IsIn(VISIBILITIES)
+  visibility?: (typeof VISIBILITIES)[number];
+
+  @ApiPropertyOptional({ pattern: '^[A-Za-z0-9._:-]{1,200}$' })
+  @Optional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9._:-]{1,200}$/, { message: 'idempotency_key must be 1-200 of A-Z a-z 0-9 . _ : -' })
+  idempotency_key?: string;
+
+  @ApiPropertyOptional({ maxLength: MEMORY_BOUNDS.uri })
+  @Optional()
+  @IsString()
+  @MaxLength(MEMORY_BOUNDS.uri)
+  @IsUrl(URL_OPTIONS, { message: 'source_uri must be an http(s) URL' })
+  source_uri?: string;
+}
+
+export class ProposedPolicyBody {
+  @ApiPropertyOptional({
+    default: true,
+    description: 'advisory: every proposal is reviewed before it affects answers',
+  })
+  @Optional()
+  @IsBoolean()
+  review_required?: boolean;
+
+  @ApiPropertyOptional({ default: false })
+  @Optional()
+  @IsBoolean()
+  customer_safe_candidate?: boolean;
+}
+
+export class ProposeMemoryBody {
+  @ApiProperty({ maxLength: MEMORY_BOUNDS.title })
+  @IsString()
+  @Length(1, MEMORY_BOUNDS.title)
+  @Matches(NOT_BLANK, { message: 'title must not be blank' })
+  title!: string;
+
+  @ApiProperty({ maxLength: MEMORY_BOUNDS.proposalContent })
+  @IsString()
+  @Length(1, MEMORY_BOUNDS.proposalContent)
+  @Matches(NOT_BLANK, { message: 'content must not be blank' })
+  content!: string;
+
+  @ApiPropertyOptional({ enum: PROPOSED_TYPES, default: 'fact' })
+  @Optional()
+  @IsIn(PROPOSED_TYPES)
+  proposed_type?: (typeof PROPOSED_TYPES)[number];
+
+  @ApiPropertyOptional({ maxLength: MEMORY_BOUNDS.uri })
+  @Optional()
+  @IsString()
+  @MaxLength(MEMORY_BOUNDS.uri)
+  @IsUrl(URL_OPTIONS, { message: 'source_uri must be an http(s) URL' })
+  source_uri?: string;
+
+  @ApiPropertyOptional({ type: ProposedPolicyBody })
+  @Optional()
+  @ValidateNested()
+  @Type(() => ProposedPolicyBody)
+  proposed_policy?: ProposedPolicyBody;
+}
+
+export class ReportUsageBody {
+  @ApiProperty({ description: 'the trace_id a search returned' })
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  trace_id!: number;
+
+  @ApiPropertyOptional({ type: [Number], maxItems: MEMORY_BOUNDS.usageIds })
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(MEMORY_BOUNDS.usageIds)
+  @IsInt({ each: true })
+  @Min(1, { each: true })
+  used_item_ids?: number[];
+
+  @ApiPropertyOptional({ type: [Number], maxItems: MEMORY_BOUNDS.usageIds })
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(MEMORY_BOUNDS.usageIds)
+  @IsInt({ each: true })
+  @Min(1, { each: true })
+  ignored_item_ids?: number[];
+}

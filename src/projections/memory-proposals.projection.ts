@@ -1,0 +1,74 @@
+import type { MemoryProposalEvent } from '../events/memory/proposal.events';
+import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import type { Projection, ProjectionContext } from './projection';
+
+export const MEMORY_PROPOSALS = 'memory_proposals';
+
+export interface MemoryProposalDocument {
+  id: string;
+  proposal_id: number;
+  organization_id: number;
+  memory_source_id: number;
+  status: 'captured' | 'approved' | 'rejected';
+  title: string;
+  content: string;
+  proposed_type: string;
+  source_uri: string | null;
+  proposed_policy: { review_required: boolean; customer_safe_candidate: boolean };
+  proposed_by: string;
+  target_memory_item_id: number | null;
+  memory_item_id: number | null;
+  reviewed_by: string | null;
+  review_reason: string | null;
+  created_at: string;
+  reviewed_at: string | null;
+  [key: string]: unknown;
+}
+
+/** Proposals for operators to review (`proposals:list`). */
+export const memoryProposalsProjection: Projection = {
+  name: 'memory-proposals',
+  version: 1,
+  collections: [{ name: MEMORY_PROPOSALS, indexes: ['organization_id', 'status'] }],
+  eventTypes: new Set(['MemoryProposalCaptured', 'MemoryProposalApproved', 'MemoryProposalRejected']),
+  async apply(recorded: RecordedEvent, context: ProjectionContext) {
+    const event = recorded as unknown as MemoryProposalEvent;
+    const at = recorded.metadata.occurred_at;
+    const id = String(event.data.proposal_id);
+    if (event.type === 'MemoryProposalCaptured') {
+      const { connector_id: _connector, client_key: _key, ...data } = event.data;
+      const doc: MemoryProposalDocument = {
+        id,
+        ...data,
+        status: 'captured',
+        memory_item_id: null,
+        reviewed_by: null,
+        review_reason: null,
+        created_at: at,
+        reviewed_at: null,
+      };
+      context.put(MEMORY_PROPOSALS, doc);
+      return;
+    }
+    const current = await context.get<MemoryProposalDocument>(MEMORY_PROPOSALS, id);
+    if (!current) return;
+    context.put(
+      MEMORY_PROPOSALS,
+      event.type === 'MemoryProposalApproved'
+        ? {
+            ...current,
+            status: 'approved',
+            memory_item_id: event.data.memory_item_id,
+            reviewed_by: event.data.approved_by,
+            reviewed_at: at,
+          }
+        : {
+            ...current,
+            status: 'rejected',
+            reviewed_by: event.data.rejected_by,
+            review_reason: event.data.reason,
+            reviewed_at: at,
+          },
+    );
+  },
+};

@@ -1,0 +1,86 @@
+import { Inject } from '@nestjs/common';
+import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { Clock } from '../../common/clock';
+import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
+import {
+  SEARCH_INDEX,
+  type SearchFilter,
+  type SearchIndex,
+} from '../../infrastructure/search/search-index.port';
+import { MEMORY_USAGE, type MemoryUsageDocument } from '../../projections/memory-usage.projection';
+import {
+  MEMORY_CORPUS,
+  MEMORY_ITEMS,
+  type MemoryCorpusDocument,
+  type MemoryItemDocument,
+} from '../../projections/memory.projection';
+import { visibleTo } from './memory-item-view';
+import { SearchMemoryQuery, type RankedMemoryItem, type SearchMemoryResult } from './search-memory.query';
+import { usageMultiplier } from './usage-ranking';
+
+/** How many chunk hits are asked for per result wanted (an item can match with several chunks). */
+const CHUNKS_PER_RESULT = 10;
+const MAX_CHUNK_HITS = 1000;
+
+/**
+ * BM25 over chunks (title boosted) in the organization's scope, grouped into items (an item scores as its best
+ * chunk), re-ranked by the usage signal. Reads only the search index and read models.
+ */
+@QueryHandler(SearchMemoryQuery)
+export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, SearchMemoryResult> {
+  constructor(
+    @Inject(SEARCH_INDEX) private readonly index: SearchIndex,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(query: SearchMemoryQuery): Promise<SearchMemoryResult> {
+    const { connector } = query;
+    const organization = String(connector.organization_id);
+    const filters: Record<string, SearchFilter> = {
+      expires_at_ms: { gt: this.clock.nowMs(), or_null: true },
+    };
+    let anyOf: Array<Record<string, SearchFilter>> | undefined;
+    if (query.visibility === 'organization_internal') filters.visibility = 'organization_internal';
+    else if (query.visibility === 'tool_private')
+      Object.assign(filters, { visibility: 'tool_private', owner_client_key: connector.client_key });
+    else
+      anyOf = [
+        { visibility: 'organization_internal' },
+        { visibility: 'tool_private', owner_client_key: connector.client_key },
+      ];
+
+    const hits = await this.index.search({
+      organization_id: organization,
+      text: query.query,
+      filters,
+      ...(anyOf ? { any_of: anyOf } : {}),
+      limit: Math.min(MAX_CHUNK_HITS, query.limit * CHUNKS_PER_RESULT),
+    });
+    const grouped = new Map<number, { chunk_ids: number[]; score: number; excerpt: string }>();
+    for (const hit of hits) {
+      const itemId = Number(hit.fields.memory_item_id);
+      const entry = grouped.get(itemId);
+      if (entry) entry.chunk_ids.push(Number(hit.fields.memory_chunk_id));
+      else
+        grouped.set(itemId, {
+          chunk_ids: [Number(hit.fields.memory_chunk_id)],
+          score: hit.score,
+          excerpt: hit.highlights[0] ?? '',
+        });
+    }
+
+    const ranked: RankedMemoryItem[] = [];
+    for (const [itemId, entry] of grouped) {
+      const item = await this.readStore.get<MemoryItemDocument>(MEMORY_ITEMS, String(itemId));
+      // Defense in depth: the index is already scoped, the read model decides.
+      if (!item || !visibleTo(item, connector.organization_id, connector.client_key)) continue;
+      const usage = await this.readStore.get<MemoryUsageDocument>(MEMORY_USAGE, String(itemId));
+      const score = entry.score * usageMultiplier(usage?.used_count ?? 0, usage?.ignored_count ?? 0);
+      ranked.push({ item, chunk_ids: entry.chunk_ids, score, excerpt: entry.excerpt.replace(/[«»]/g, '') });
+    }
+    ranked.sort((a, b) => b.score - a.score || a.item.memory_item_id - b.item.memory_item_id);
+    const corpus = await this.readStore.get<MemoryCorpusDocument>(MEMORY_CORPUS, organization);
+    return { items: ranked.slice(0, query.limit), index_revision: corpus?.index_revision ?? 'idx_empty' };
+  }
+}

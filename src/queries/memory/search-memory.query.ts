@@ -1,0 +1,24 @@
+import type { ConnectorPrincipal } from '../../http/auth/connector-principal';
+
+export class SearchMemoryQuery {
+  constructor(
+    readonly connector: ConnectorPrincipal,
+    readonly query: string,
+    readonly limit: number,
+    /** null: the organization's internal items plus this connector's own tool_private items. */
+    readonly visibility: 'tool_private' | 'organization_internal' | null,
+  ) {}
+}
+
+export interface RankedMemoryItem {
+  item: import('../../projections/memory.projection').MemoryItemDocument;
+  /** Matched chunks, best first. */
+  chunk_ids: number[];
+  score: number;
+  excerpt: string;
+}
+
+export interface SearchMemoryResult {
+  items: RankedMemoryItem[];
+  index_revision: string;
+}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { GetMemoryItemHandler } from './memory/get-memory-item.handler';
+import { ListProposalsHandler } from './memory/list-proposals.handler';
+import { SearchMemoryHandler } from './memory/search-memory.handler';
+
+/** The read side: query handlers read only read models and the search index. */
+@Module({
+  imports: [CqrsModule],
+  providers: [SearchMemoryHandler, GetMemoryItemHandler, ListProposalsHandler],
+})
+export class QueriesModule {}
