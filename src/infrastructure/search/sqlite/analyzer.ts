@@ -67,20 +67,42 @@ const POSSESSIVE = /['\u2019][sS]$/;
 const MARKS = /\p{M}/gu;
 const PLAIN = /^[a-z0-9]*$/;
 
-const stems = new Map<string, string | null>();
-const STEM_CACHE_LIMIT = 200_000;
+/** One indexed term, shared by every surface form that analyzes to it; `stamp`/`count` tally one text. */
+interface TermEntry {
+  term: string;
+  stamp: number;
+  count: number;
+}
+
+/** Surface word → its term (null: a stop word). Bounded: cleared when full (entries are cheap to recompute). */
+const words = new Map<string, TermEntry | null>();
+const terms = new Map<string, TermEntry>();
+const WORD_CACHE_LIMIT = 500_000;
+let stampCounter = 0;
+
+function entryOf(word: string): TermEntry | null {
+  let entry = words.get(word);
+  if (entry !== undefined) return entry;
+  const term = normalizeWord(word);
+  if (term === null) entry = null;
+  else {
+    entry = terms.get(term);
+    if (entry === undefined) terms.set(term, (entry = { term, stamp: 0, count: 0 }));
+  }
+  if (words.size >= WORD_CACHE_LIMIT) {
+    words.clear();
+    terms.clear();
+  }
+  words.set(word, entry);
+  return entry;
+}
 
 /** The indexed form of one word, or null for a stop word. */
 export function normalizeWord(word: string): string | null {
-  let stem = stems.get(word);
-  if (stem !== undefined) return stem;
   let w = word.replace(POSSESSIVE, '').toLowerCase();
   if (!PLAIN.test(w)) w = w.normalize('NFD').replace(MARKS, '');
   if (w.length > MAX_TERM_LENGTH) w = w.slice(0, MAX_TERM_LENGTH);
-  stem = w.length === 0 || ENGLISH_STOP_WORDS.has(w) ? null : porterStem(w);
-  if (stems.size >= STEM_CACHE_LIMIT) stems.clear();
-  stems.set(word, stem);
-  return stem;
+  return w.length === 0 || ENGLISH_STOP_WORDS.has(w) ? null : porterStem(w);
 }
 
 /**
@@ -140,31 +162,37 @@ export interface Token {
 export function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
   scanWords(text, (start, end) => {
-    const term = normalizeWord(text.slice(start, end));
-    if (term !== null) tokens.push({ term, start, end });
+    const entry = entryOf(text.slice(start, end));
+    if (entry !== null) tokens.push({ term: entry.term, start, end });
   });
   return tokens;
 }
 
 /** Term frequencies of `text` and its length in tokens (stop words not counted, as in Lucene). */
 export function termFrequencies(text: string): { tf: Map<string, number>; length: number } {
-  const tf = new Map<string, number>();
+  const stamp = ++stampCounter;
+  const seen: TermEntry[] = [];
   let length = 0;
   scanWords(text, (start, end) => {
-    const term = normalizeWord(text.slice(start, end));
-    if (term === null) return;
+    const entry = entryOf(text.slice(start, end));
+    if (entry === null) return;
     length++;
-    tf.set(term, (tf.get(term) ?? 0) + 1);
+    if (entry.stamp !== stamp) {
+      entry.stamp = stamp;
+      entry.count = 0;
+      seen.push(entry);
+    }
+    entry.count++;
   });
-  return { tf, length };
+  return { tf: new Map(seen.map((entry) => [entry.term, entry.count])), length };
 }
 
 /** The terms of `text` in order of appearance, repeated as often as they occur (a query's bag of words). */
 export function analyze(text: string): string[] {
-  const terms: string[] = [];
+  const result: string[] = [];
   scanWords(text, (start, end) => {
-    const term = normalizeWord(text.slice(start, end));
-    if (term !== null) terms.push(term);
+    const entry = entryOf(text.slice(start, end));
+    if (entry !== null) result.push(entry.term);
   });
-  return terms;
+  return result;
 }
