@@ -89,12 +89,15 @@ function entryOf(word: string): TermEntry | null {
     entry = terms.get(term);
     if (entry === undefined) terms.set(term, (entry = { term, stamp: 0, count: 0 }));
   }
-  if (words.size >= WORD_CACHE_LIMIT) {
-    words.clear();
-    terms.clear();
-  }
   words.set(word, entry);
   return entry;
+}
+
+/** Empties a full cache; only ever between two texts, so one text's tally never splits over two entries. */
+function trimCache(): void {
+  if (words.size < WORD_CACHE_LIMIT) return;
+  words.clear();
+  terms.clear();
 }
 
 /** The indexed form of one word, or null for a stop word. */
@@ -160,6 +163,7 @@ export interface Token {
 
 /** Every indexed token of `text` with its offsets, in order (stop words skipped). */
 export function tokenize(text: string): Token[] {
+  trimCache();
   const tokens: Token[] = [];
   scanWords(text, (start, end) => {
     const entry = entryOf(text.slice(start, end));
@@ -170,6 +174,7 @@ export function tokenize(text: string): Token[] {
 
 /** Term frequencies of `text` and its length in tokens (stop words not counted, as in Lucene). */
 export function termFrequencies(text: string): { tf: Map<string, number>; length: number } {
+  trimCache();
   const stamp = ++stampCounter;
   const seen: TermEntry[] = [];
   let length = 0;
@@ -189,6 +194,7 @@ export function termFrequencies(text: string): { tf: Map<string, number>; length
 
 /** The terms of `text` in order of appearance, repeated as often as they occur (a query's bag of words). */
 export function analyze(text: string): string[] {
+  trimCache();
   const result: string[] = [];
   scanWords(text, (start, end) => {
     const entry = entryOf(text.slice(start, end));
