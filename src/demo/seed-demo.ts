@@ -156,10 +156,15 @@ export function printDemo(demo: DemoSummary, baseUrl: string): string {
     lines.push(
       'Demo connector token (shown once, store it now):',
       `  ${demo.token}`,
-      'A search-only connector token (endpoints needing other capabilities answer 403):',
+      'A search-only connector token:',
       `  ${demo.limited_token ?? ''}`,
       'Try it:',
       `  curl -s -H "Authorization: Bearer ${demo.token}" ${baseUrl}/app/api/tool-connectors/v1/connector`,
+      `  curl -s -H "Authorization: Bearer ${demo.token}" -H 'content-type: application/json' \\`,
+      `    -d '{"query": "Saturday opening hours", "include_context_package": true}' ${baseUrl}/app/api/tool-connectors/v1/memory/search`,
+      'The search-only token may search, but saving answers 403:',
+      `  curl -s -H "Authorization: Bearer ${demo.limited_token ?? ''}" -H 'content-type: application/json' \\`,
+      `    -d '{"kind": "note", "title": "x", "content": "y"}' ${baseUrl}/app/api/tool-connectors/v1/memory/save`,
     );
   } else {
     lines.push(
