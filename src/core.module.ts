@@ -19,7 +19,8 @@ import { EVENT_STORE } from './infrastructure/event-store/event-store.port';
 import { READ_STORE } from './infrastructure/read-store/read-store.port';
 import { SEARCH_INDEX } from './infrastructure/search/search-index.port';
 import { openStores, STORES, type Stores } from './infrastructure/stores';
-import { ALL_PROJECTIONS } from './projections/all-projections';
+import { projectionsFor } from './projections/all-projections';
+import { Embeddings, embeddingsFor } from './ai/embeddings';
 import { ProjectionRunner } from './projections/projection-runner';
 import { RunnerConsistency } from './projections/runner-consistency';
 
@@ -54,16 +55,17 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
         { provide: EVENT_STORE, useFactory: (s: Stores) => s.eventStore, inject: [STORES] },
         { provide: READ_STORE, useFactory: (s: Stores) => s.readStore, inject: [STORES] },
         { provide: SEARCH_INDEX, useFactory: (s: Stores) => s.searchIndex, inject: [STORES] },
+        { provide: Embeddings, useValue: embeddingsFor(options.config) },
         {
           provide: ProjectionRunner,
-          useFactory: (s: Stores) => {
+          useFactory: (s: Stores, embeddings: Embeddings) => {
             const logger = new Logger('projections');
-            return new ProjectionRunner(s.eventStore, s.readStore, s.searchIndex, ALL_PROJECTIONS, {
+            return new ProjectionRunner(s.eventStore, s.readStore, s.searchIndex, projectionsFor(embeddings), {
               owner: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
               onError: (name, error) => logger.error(`projection ${name} failed: ${describe(error)}`),
             });
           },
-          inject: [STORES],
+          inject: [STORES, Embeddings],
         },
         {
           provide: Consistency,
@@ -77,6 +79,7 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
       ],
       exports: [
         CONFIG,
+        Embeddings,
         Clock,
         STORES,
         EVENT_STORE,

@@ -6,7 +6,7 @@ export type RecallResult = {
   revision: number;
   memory_chunk_ids: number[];
   score: number;
-  method: 'lexical';
+  method: 'lexical' | 'semantic' | 'hybrid';
 };
 
 /** A search a connector made: what it asked and exactly what it was shown (replies and usage reports bind to it). */

@@ -59,7 +59,7 @@ export class MemoryController {
             revision: ranked.item.revision,
             memory_chunk_ids: ranked.chunk_ids,
             score: ranked.score,
-            method: 'lexical' as const,
+            method: ranked.method,
           })),
         },
         contextOf(connector),

@@ -16,7 +16,9 @@ import {
 } from '../../projections/memory.projection';
 import { visibleTo } from './memory-item-view';
 import { SearchMemoryQuery, type RankedMemoryItem, type SearchMemoryResult } from './search-memory.query';
+import { fuseRankings, type RelevanceMethod } from './rank-fusion';
 import { usageMultiplier } from './usage-ranking';
+import { VectorCandidates } from './vector-candidates';
 
 /** How many chunk hits are asked for per result wanted (an item can match with several chunks). */
 const CHUNKS_PER_RESULT = 10;
@@ -32,6 +34,7 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
     @Inject(SEARCH_INDEX) private readonly index: SearchIndex,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     private readonly clock: Clock,
+    private readonly vectors: VectorCandidates,
   ) {}
 
   async execute(query: SearchMemoryQuery): Promise<SearchMemoryResult> {
@@ -70,6 +73,7 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
         });
     }
 
+    const methods = await this.fuseWithVectors(query, grouped);
     const ranked: RankedMemoryItem[] = [];
     for (const [itemId, entry] of grouped) {
       const item = await this.readStore.get<MemoryItemDocument>(MEMORY_ITEMS, String(itemId));
@@ -77,10 +81,55 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
       if (!item || !visibleTo(item, connector.organization_id, connector.client_key)) continue;
       const usage = await this.readStore.get<MemoryUsageDocument>(MEMORY_USAGE, String(itemId));
       const score = entry.score * usageMultiplier(usage?.used_count ?? 0, usage?.ignored_count ?? 0);
-      ranked.push({ item, chunk_ids: entry.chunk_ids, score, excerpt: entry.excerpt.replace(/[«»]/g, '') });
+      ranked.push({
+        item,
+        chunk_ids: entry.chunk_ids,
+        score,
+        excerpt: entry.excerpt.replace(/[«»]/g, ''),
+        method: methods.get(itemId) ?? 'lexical',
+      });
     }
     ranked.sort((a, b) => b.score - a.score || a.item.memory_item_id - b.item.memory_item_id);
     const corpus = await this.readStore.get<MemoryCorpusDocument>(MEMORY_CORPUS, organization);
     return { items: ranked.slice(0, query.limit), index_revision: corpus?.index_revision ?? 'idx_empty' };
+  }
+
+  /**
+   * With embeddings on: adds the semantic candidates to `grouped` and replaces every score by its reciprocal rank
+   * fusion score. Returns each item's method.
+   */
+  private async fuseWithVectors(
+    query: SearchMemoryQuery,
+    grouped: Map<number, { chunk_ids: number[]; score: number; excerpt: string }>,
+  ): Promise<Map<number, RelevanceMethod>> {
+    if (!this.vectors.enabled) return new Map();
+    const { connector } = query;
+    const semantic = await this.vectors.search(
+      query.query,
+      {
+        organizationId: connector.organization_id,
+        clientKey: connector.client_key,
+        visibility: query.visibility,
+        nowMs: this.clock.nowMs(),
+      },
+      Math.min(MAX_CHUNK_HITS, query.limit * CHUNKS_PER_RESULT),
+    );
+    if (semantic.length === 0) return new Map();
+    const semanticOrder: number[] = [];
+    for (const hit of semantic) {
+      const entry = grouped.get(hit.memory_item_id);
+      if (!semanticOrder.includes(hit.memory_item_id)) semanticOrder.push(hit.memory_item_id);
+      if (!entry)
+        grouped.set(hit.memory_item_id, { chunk_ids: [hit.memory_chunk_id], score: 0, excerpt: '' });
+      else if (!entry.chunk_ids.includes(hit.memory_chunk_id)) entry.chunk_ids.push(hit.memory_chunk_id);
+    }
+    const lexicalOrder = [...grouped.keys()].filter((id) => (grouped.get(id)?.score ?? 0) > 0);
+    const methods = new Map<number, RelevanceMethod>();
+    for (const fused of fuseRankings(lexicalOrder, semanticOrder)) {
+      const entry = grouped.get(fused.id);
+      if (entry) entry.score = fused.score;
+      methods.set(fused.id, fused.method);
+    }
+    return methods;
   }
 }

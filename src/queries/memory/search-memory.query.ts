@@ -16,6 +16,8 @@ export interface RankedMemoryItem {
   chunk_ids: number[];
   score: number;
   excerpt: string;
+  /** What ranked it: BM25, the embedding, or both (reciprocal rank fusion). */
+  method: import('./rank-fusion').RelevanceMethod;
 }
 
 export interface SearchMemoryResult {

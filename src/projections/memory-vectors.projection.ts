@@ -1,0 +1,85 @@
+import type { Embeddings } from '../ai/embeddings';
+import type { MemoryItemEvent } from '../events/memory/memory.events';
+import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import type { Projection, ProjectionContext } from './projection';
+
+export const MEMORY_VECTORS = 'memory_vectors';
+/** Per item: the chunk ids whose vectors are stored (so a revision or archive can remove them). */
+const VECTOR_ITEMS = 'memory_vector_items';
+
+export interface MemoryVectorDocument {
+  id: string;
+  organization_id: number;
+  memory_item_id: number;
+  memory_chunk_id: number;
+  visibility: string;
+  owner_client_key: string | null;
+  expires_at_ms: number | null;
+  vector: number[];
+  [key: string]: unknown;
+}
+
+interface VectorItemDocument {
+  id: string;
+  chunk_ids: number[];
+  visibility: string;
+  owner_client_key: string | null;
+  organization_id: number;
+  [key: string]: unknown;
+}
+
+/**
+ * Chunk embeddings for hybrid search, only when CAIRN_EMBEDDING_MODEL is set. The model is called while the event
+ * is applied; when it fails, the batch is not committed and the runner retries it with backoff, so no vector is
+ * lost and the lexical search keeps working meanwhile.
+ */
+export function memoryVectorsProjection(embeddings: Embeddings): Projection {
+  return {
+    name: 'memory-vectors',
+    version: 1,
+    collections: [
+      { name: MEMORY_VECTORS, indexes: ['organization_id'] },
+      { name: VECTOR_ITEMS, indexes: [] },
+    ],
+    eventTypes: new Set(['MemoryItemCreated', 'MemoryItemRevised', 'MemoryItemArchived']),
+    async apply(recorded: RecordedEvent, context: ProjectionContext) {
+      const event = recorded as unknown as MemoryItemEvent;
+      const itemId = String(event.data.memory_item_id);
+      const previous = await context.get<VectorItemDocument>(VECTOR_ITEMS, itemId);
+      for (const chunkId of previous?.chunk_ids ?? []) context.delete(MEMORY_VECTORS, `chunk-${chunkId}`);
+      if (event.type === 'MemoryItemArchived') {
+        if (previous) context.put(VECTOR_ITEMS, { ...previous, chunk_ids: [] });
+        return;
+      }
+      const scope =
+        event.type === 'MemoryItemCreated'
+          ? { visibility: event.data.visibility, owner_client_key: event.data.owner_client_key }
+          : {
+              visibility: previous?.visibility ?? 'organization_internal',
+              owner_client_key: previous?.owner_client_key ?? null,
+            };
+      const chunks = event.data.chunks;
+      const vectors = await embeddings.embed(
+        chunks.map((chunk) => [event.data.title, chunk.heading, chunk.text].filter(Boolean).join('\n')),
+      );
+      chunks.forEach((chunk, index) => {
+        const doc: MemoryVectorDocument = {
+          id: `chunk-${chunk.memory_chunk_id}`,
+          organization_id: event.data.organization_id,
+          memory_item_id: event.data.memory_item_id,
+          memory_chunk_id: chunk.memory_chunk_id,
+          ...scope,
+          expires_at_ms: event.data.expires_at === null ? null : Date.parse(event.data.expires_at),
+          vector: vectors[index],
+        };
+        context.put(MEMORY_VECTORS, doc);
+      });
+      context.put(VECTOR_ITEMS, {
+        id: itemId,
+        organization_id: event.data.organization_id,
+        ...scope,
+        chunk_ids: chunks.map((chunk) => chunk.memory_chunk_id),
+      });
+    },
+  };
+}

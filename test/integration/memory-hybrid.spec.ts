@@ -1,0 +1,57 @@
+import { createConnector, createOrganization } from '../support/fixtures';
+import { ALL_MEMORY, MEMORY, ingest } from '../support/memory-fixtures';
+import { startModelServer, type ModelServer } from '../support/model-server';
+import { http, startTestApp, type TestApp } from '../support/test-app';
+
+describe('hybrid search with CAIRN_EMBEDDING_MODEL (BM25 + embeddings, reciprocal rank fusion)', () => {
+  let model: ModelServer;
+  let t: TestApp;
+  let token: string;
+  let physician: number;
+  let parking: number;
+
+  beforeAll(async () => {
+    model = await startModelServer();
+    t = await startTestApp({
+      CAIRN_EMBEDDING_MODEL: 'test-embedding',
+      OPENAI_BASE_URL: model.url,
+      OPENAI_API_KEY: 'test',
+    });
+    const org = (await createOrganization(t.commands, 'Hybrid')).organization_id;
+    token = (await createConnector(t.commands, org, ALL_MEMORY)).token;
+    physician = (await ingest(t.commands, org, 'Staff', 'The physician sees patients on Mondays.'))
+      .memory_item_id;
+    parking = (await ingest(t.commands, org, 'Parking', 'Free parking behind the building.')).memory_item_id;
+  });
+  afterAll(async () => {
+    await t.close();
+    await model.close();
+  });
+
+  const search = async (query: string) => {
+    const res = await http(t.baseUrl, 'POST', `${MEMORY}/search`, { token, body: { query } });
+    const trace = await t.stores.eventStore.readStream(`recall-trace-${res.body.trace_id}`);
+    const results = (trace[0].data as { results: Array<{ memory_item_id: number; method: string }> }).results;
+    return {
+      ids: res.body.results.map((r: { memory_item_id: number }) => r.memory_item_id),
+      methods: results.map((r) => r.method),
+    };
+  };
+
+  it('finds by meaning what BM25 cannot (method semantic), and says hybrid when both rank an item', async () => {
+    const doctor = await search('doctor');
+    expect(doctor.ids[0]).toBe(physician);
+    expect(doctor.methods[0]).toBe('semantic');
+    const both = await search('physician Mondays');
+    expect(both.ids[0]).toBe(physician);
+    expect(both.methods[0]).toBe('hybrid');
+    expect(model.calls.embeddings).toBeGreaterThan(0);
+  });
+
+  it('stays lexical when the embedding model fails at query time', async () => {
+    model.failEmbeddings(1, 500);
+    const res = await search('parking');
+    expect(res.ids).toEqual([parking]);
+    expect(res.methods).toEqual(['lexical']);
+  });
+});
