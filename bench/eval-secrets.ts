@@ -26,7 +26,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { x as extract } from 'tar';
-import { UnsafeContentScanner, type UnsafeFlag } from '../src/commands/memory/unsafe-content/unsafe-content-scanner';
+import {
+  UnsafeContentScanner,
+  type UnsafeFlag,
+} from '../src/commands/memory/unsafe-content/unsafe-content-scanner';
 
 const ARCHIVE = join('shared', 'data', 'secrets', 'leaky-repo.tar.gz');
 const LABELLED_TOTAL = 175;
@@ -45,7 +48,9 @@ function findArchive(): string {
       dir = parent;
     }
   }
-  throw new Error(`leaky-repo archive not found (looked for ../${ARCHIVE} above ${process.cwd()} and ${__dirname})`);
+  throw new Error(
+    `leaky-repo archive not found (looked for ../${ARCHIVE} above ${process.cwd()} and ${__dirname})`,
+  );
 }
 
 function parseLabels(csv: string): Map<string, number> {
@@ -146,7 +151,9 @@ function printReport(
   const all = score(rows, true);
   const noContext = score(rows, false);
   out('leaky-repo secret scanning benchmark (UnsafeContentScanner, the memory save path scanner)');
-  out(`files scanned: ${rows.length} (labelled: ${rows.filter((r) => labels.has(r.file)).length}/${labels.size})`);
+  out(
+    `files scanned: ${rows.length} (labelled: ${rows.filter((r) => labels.has(r.file)).length}/${labels.size})`,
+  );
   out(`binary files skipped: ${skipped.length ? skipped.join(', ') : 'none'}`);
   if (missingFiles.length) out(`labelled files not found: ${missingFiles.join(', ')}`);
   out(`labelled lines: ${labelled} (reference total ${LABELLED_TOTAL})`);
@@ -166,10 +173,17 @@ function printReport(
   out(
     `without credential_context flags: found ${noContext.found}/${LABELLED_TOTAL}, false positives ${noContext.fp}`,
   );
-  out('reference (published, c. 2020): gitleaks 127/175 (17 FP), detect-secrets 41/175 (0), truffleHog 40/175 (43)');
+  out(
+    'reference (published, c. 2020): gitleaks 127/175 (17 FP), detect-secrets 41/175 (0), truffleHog 40/175 (43)',
+  );
   out();
   out(`flags per kind: ${[...perKind].map(([k, n]) => `${k} ${n}`).join(', ')}`);
-  out(`flags per rule: ${[...perRule].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  out(
+    `flags per rule: ${[...perRule]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ')}`,
+  );
   const missed = sorted.filter((row) => row.total > 0 && row.flagged < row.total);
   out();
   out(`files with missed lines (${missed.length}):`);

@@ -35,7 +35,8 @@ interface IngestOptions {
 
 @Command({
   name: 'memory:ingest',
-  arguments: '<ORG> <PATH...>',
+  // Optional in commander's eyes so a missing argument is answered with the JSON usage error, not prose.
+  arguments: '[ORG] [PATH...]',
   description:
     'Ingest Markdown, text, HTML, JSON and JSONL files or whole directories → {items, skipped, totals}. ' +
     'Unchanged documents append nothing; changed ones append a revision. Defaults: --audience internal ' +
@@ -119,7 +120,7 @@ export class MemoryIngestCommand extends JsonCommand {
 
 @Command({
   name: 'memory:revise',
-  arguments: '<ORG> <ITEM> <PATH>',
+  arguments: '[ORG] [ITEM] [PATH]',
   description:
     "Revise a memory item from one file's content → {memory_item_id, revision, status}; the item's title is kept " +
     'unless the file (or --title) gives one',
@@ -169,7 +170,7 @@ export class MemoryReviseCommand extends JsonCommand {
 
 @Command({
   name: 'memory:archive',
-  arguments: '<ORG> <ITEM>',
+  arguments: '[ORG] [ITEM]',
   description: 'Archive a memory item (it leaves search) → {memory_item_id, archived, changed}',
 })
 export class MemoryArchiveCommand extends JsonCommand {

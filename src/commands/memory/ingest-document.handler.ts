@@ -2,10 +2,18 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { createHash } from 'node:crypto';
 import { InternalError } from '../../common/errors';
 import { IdGenerator } from '../../common/id-generator';
-import { streams } from '../../events/domain-event';
+import { streams, type DomainEvent } from '../../events/domain-event';
 import type { MemoryContent } from '../../events/memory/memory.events';
+import { WrongExpectedVersionError } from '../../infrastructure/event-store/wrong-expected-version.error';
+import type { CommandContext } from '../shared/command-context';
+import type { Decider } from '../shared/decider';
 import { OrganizationLoader } from '../shared/organization-loader';
-import { StreamCommandExecutor } from '../shared/stream-command-executor';
+import {
+  StreamCommandExecutor,
+  type Executed,
+  type ExecuteOptions,
+  type Loaded,
+} from '../shared/stream-command-executor';
 import { prepareContent } from './document-content';
 import { IngestDocumentCommand, type IngestDocumentResult } from './ingest-document.command';
 import { memoryDocumentDecider, memorySourceDecider } from './memory-claims.decider';
@@ -34,15 +42,19 @@ export class IngestDocumentHandler implements ICommandHandler<IngestDocumentComm
     const claimStream = streams.memoryDocument(
       createHash('sha256').update(`${organization_id}\u0000${document.document_key}`).digest('hex'),
     );
-    let claim = (await this.executor.load(claimStream, memoryDocumentDecider)).state.claimed;
+    const loadedClaim = await this.executor.load(claimStream, memoryDocumentDecider);
+    let claim = loadedClaim.state.claimed;
+    // A claim made just now names fresh ids: its source and item streams cannot exist yet.
+    let fresh = false;
     if (!claim) {
       const [memory_item_id, memory_source_id] = [
         await this.ids.next('memory_item'),
         await this.ids.next('memory_source'),
       ];
-      const claimed = await this.executor.execute(
+      const claimed = await this.decideOn(
         claimStream,
         memoryDocumentDecider,
+        loadedClaim,
         {
           type: 'ClaimDocument',
           organization_id,
@@ -54,12 +66,15 @@ export class IngestDocumentHandler implements ICommandHandler<IngestDocumentComm
         options,
       );
       claim = claimed.state.claimed;
+      fresh = claim?.memory_item_id === memory_item_id;
     }
     if (!claim) throw new InternalError('document claim missing');
 
-    await this.executor.execute(
-      streams.memorySource(claim.memory_source_id),
+    const sourceStream = streams.memorySource(claim.memory_source_id);
+    await this.decideOn(
+      sourceStream,
       memorySourceDecider,
+      fresh ? empty(memorySourceDecider) : await this.executor.load(sourceStream, memorySourceDecider),
       {
         type: 'RegisterSource',
         source: {
@@ -75,7 +90,9 @@ export class IngestDocumentHandler implements ICommandHandler<IngestDocumentComm
     );
 
     const itemStream = streams.memoryItem(claim.memory_item_id);
-    const existing = await this.executor.load(itemStream, memoryItemDecider);
+    const existing = fresh
+      ? empty(memoryItemDecider)
+      : await this.executor.load(itemStream, memoryItemDecider);
     if (existing.state.exists && existing.state.content_sha256 === prepared.content_sha256) {
       return {
         ...claim,
@@ -90,9 +107,10 @@ export class IngestDocumentHandler implements ICommandHandler<IngestDocumentComm
       ...fields,
       chunks: pieces.map((piece, index) => ({ memory_chunk_id: chunkIds[index], ...piece })),
     };
-    const result = await this.executor.execute(
+    const result = await this.decideOn(
       itemStream,
       memoryItemDecider,
+      existing,
       existing.state.exists
         ? { type: 'ReviseMemoryItem', organization_id, content }
         : {
@@ -125,4 +143,34 @@ export class IngestDocumentHandler implements ICommandHandler<IngestDocumentComm
       chunks: result.state.chunks.length,
     };
   }
+
+  /**
+   * Decides on a stream this handler has just read (saving the executor's second read of it) and appends with
+   * the revision read; when another writer appended first, the executor re-reads and decides again.
+   */
+  private async decideOn<C, S, E extends DomainEvent>(
+    stream: string,
+    decider: Decider<C, S, E>,
+    loaded: Loaded<S>,
+    command: C,
+    context: CommandContext,
+    options: ExecuteOptions,
+  ): Promise<Executed<S, E>> {
+    const events = decider.decide(command, loaded.state);
+    if (events.length === 0) return { state: loaded.state, events, position: null };
+    try {
+      const expected = loaded.revision ?? 'no_stream';
+      const position = await this.executor.append(stream, events, expected, context, options.organizationId);
+      await this.executor.settle(position, options.waitFor);
+      return { state: events.reduce(decider.evolve, loaded.state), events, position };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedVersionError)) throw error;
+      return this.executor.execute(stream, decider, command, context, options);
+    }
+  }
+}
+
+/** A stream known not to exist, without reading it. */
+function empty<C, S, E extends DomainEvent>(decider: Decider<C, S, E>): Loaded<S> {
+  return { state: decider.initialState(), revision: null, events: [] };
 }

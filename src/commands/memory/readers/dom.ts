@@ -43,21 +43,30 @@ interface ReadabilityModule {
   ) => { parse(): { title?: string | null; content?: DomNode | null } | null };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above: no DOM library for the program
-const jsdom = require('jsdom') as JsdomModule;
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
-const readability = require('@mozilla/readability') as ReadabilityModule;
+let modules: { jsdom: JsdomModule; readability: ReadabilityModule } | null = null;
+
+/** Loaded on first use: jsdom takes a while to load, and most CLI commands never parse a page. */
+function load(): { jsdom: JsdomModule; readability: ReadabilityModule } {
+  modules ??= {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above: no DOM library for the program
+    jsdom: require('jsdom') as JsdomModule,
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+    readability: require('@mozilla/readability') as ReadabilityModule,
+  };
+  return modules;
+}
 
 /**
  * Parses a page: scripts never run, no resource is fetched (jsdom's defaults), and a silent console keeps
  * stylesheet and markup complaints off the operator's terminal. Close the window when done.
  */
 export function parseHtml(html: string): ParsedPage {
+  const { jsdom } = load();
   return new jsdom.JSDOM(html, { virtualConsole: new jsdom.VirtualConsole() });
 }
 
 /** Readability's article (its title and main content as a DOM node), or null. Edits `document`. */
 export function readArticle(document: DomDocument): { title: string | null; content: DomNode | null } | null {
-  const article = new readability.Readability(document, { serializer: (node) => node }).parse();
+  const article = new (load().readability.Readability)(document, { serializer: (node) => node }).parse();
   return article ? { title: article.title ?? null, content: article.content ?? null } : null;
 }

@@ -27,15 +27,39 @@ type LintSource = (input: {
   options: { config: { rules: { id: string; rule: SecretlintRule; options: Record<string, unknown> }[] } };
 }) => Promise<{ messages: unknown[] }>;
 
-function nodeRequire(id: string): unknown {
+/** `require` relative to `base`; under jest, Node's own (jest's cannot load ESM). */
+function requireFrom(base: string, id: string): unknown {
   try {
-    return createRequire(__filename)(id) as unknown;
+    return createRequire(base)(id) as unknown;
   } catch (error) {
     const getBuiltin: unknown = Reflect.get(process, 'getBuiltinModule');
     if (typeof getBuiltin !== 'function') throw error;
-    const nodeModule = (getBuiltin as (name: string) => unknown)('node:module') as typeof import('node:module');
-    return nodeModule.createRequire(__filename)(id) as unknown;
+    const nodeModule = (getBuiltin as (name: string) => unknown)(
+      'node:module',
+    ) as typeof import('node:module');
+    return nodeModule.createRequire(base)(id) as unknown;
   }
+}
+
+/**
+ * secretlint's profiler (a module singleton) puts two `performance.mark`s per rule per lint into Node's global
+ * performance timeline and keeps every mark and measure in arrays forever: in a long-running service memory grows
+ * and each lint's `performance.measure` lookups get slower (a 2 KB field went from 1 ms to 30+ ms after a few
+ * thousand scans). Profiling is not used here, so its `mark` becomes a no-op and its arrays are kept empty.
+ */
+function silenceProfiler(corePath: string): () => void {
+  const profiler: unknown = Reflect.get(
+    Object(requireFrom(corePath, '@secretlint/profiler')),
+    'secretLintProfiler',
+  );
+  if (typeof profiler !== 'object' || profiler === null) return () => undefined;
+  if (typeof Reflect.get(profiler, 'mark') === 'function') Reflect.set(profiler, 'mark', () => undefined);
+  return () => {
+    for (const name of ['entries', 'measures']) {
+      const list: unknown = Reflect.get(profiler, name);
+      if (Array.isArray(list)) list.length = 0;
+    }
+  };
 }
 
 function isRule(value: unknown): value is SecretlintRule {
@@ -58,13 +82,15 @@ function isMessage(value: unknown): value is SecretlintMessage {
 interface Loaded {
   lintSource: LintSource;
   config: { rules: { id: string; rule: SecretlintRule; options: Record<string, unknown> }[] };
+  afterLint: () => void;
 }
 
 function load(): Loaded {
-  const core = nodeRequire('@secretlint/core');
-  const preset = nodeRequire(PRESET_ID);
-  const lintSource: unknown = typeof core === 'object' && core !== null ? Reflect.get(core, 'lintSource') : undefined;
-  const rules: unknown = typeof preset === 'object' && preset !== null ? Reflect.get(preset, 'rules') : undefined;
+  const corePath = createRequire(__filename).resolve('@secretlint/core');
+  const core: unknown = requireFrom(corePath, '@secretlint/core');
+  const preset: unknown = requireFrom(__filename, PRESET_ID);
+  const lintSource: unknown = Reflect.get(Object(core), 'lintSource');
+  const rules: unknown = Reflect.get(Object(preset), 'rules');
   if (typeof lintSource !== 'function' || !Array.isArray(rules)) {
     throw new Error('secretlint: unexpected module shape (lintSource / preset rules not found)');
   }
@@ -72,6 +98,7 @@ function load(): Loaded {
   return {
     lintSource: lintSource as LintSource,
     config: { rules: ruleList.map((rule) => ({ id: rule.meta.id, rule, options: {} })) },
+    afterLint: silenceProfiler(corePath),
   };
 }
 
@@ -88,6 +115,7 @@ export async function detectWithSecretlint(text: string): Promise<RawFinding[]> 
     source: { filePath: 'memory-field.txt', content: text, ext: '.txt', contentType: 'text' },
     options: { config: loaded.config },
   });
+  loaded.afterLint();
   return result.messages.filter(isMessage).map((message) => ({
     kind: kindOf(message.ruleId),
     rule: message.ruleId,

@@ -33,9 +33,8 @@ export interface UnsafeFlag {
   message: string;
 }
 
-/** Synchronous detectors, most specific first (the order only matters for ties in de-duplication). */
+/** Synchronous detectors besides private keys (which run first: their spans mask the others). */
 const DETECTORS: ((text: string) => RawFinding[])[] = [
-  detectPrivateKeys,
   detectProviderTokens,
   detectJwts,
   detectUrlCredentials,
@@ -76,20 +75,27 @@ export class UnsafeContentScanner {
     const perField = await Promise.all(
       names.map((field) => {
         const text = fields[field];
-        return typeof text === 'string' && text.length > 0 ? this.scanField(field, text) : Promise.resolve([]);
+        return typeof text === 'string' && text.length > 0
+          ? this.scanField(field, text)
+          : Promise.resolve([]);
       }),
     );
     return perField.flat();
   }
 
-  private async scanField(field: string, text: string): Promise<UnsafeFlag[]> {
-    const positions = new TextPositions(text);
-    const masks = keyMaterialMasks(text);
-    const raw = [...(await detectWithSecretlint(text)), ...DETECTORS.flatMap((detect) => detect(text))].filter(
-      (finding) =>
-        finding.end > finding.start &&
-        (finding.kind === 'private_key' || !masks.some((m) => finding.start >= m.start && finding.start < m.end)),
-    );
+  private async scanField(field: string, original: string): Promise<UnsafeFlag[]> {
+    const positions = new TextPositions(original);
+    // Detectors see `\n` line ends only: CRLF becomes ` \n` and a lone CR `\n` (same length, so offsets hold).
+    const text = original.replace(/\r\n?/g, (crlf) => (crlf.length === 2 ? ' \n' : '\n'));
+    const privateKeys = detectPrivateKeys(text);
+    const masks = keyMaterialMasks(text, privateKeys);
+    const masked = (finding: RawFinding): boolean =>
+      finding.kind !== 'private_key' && masks.some((m) => finding.start >= m.start && finding.start < m.end);
+    const raw = [
+      ...privateKeys,
+      ...(await detectWithSecretlint(text)),
+      ...DETECTORS.flatMap((detect) => detect(text)),
+    ].filter((finding) => finding.end > finding.start && !masked(finding));
     const credentialLines: number[] = [];
     for (const finding of raw) {
       if (!CREDENTIAL_KINDS.has(finding.kind)) continue;
@@ -99,7 +105,7 @@ export class UnsafeContentScanner {
     }
     raw.push(...detectCredentialContext(text, (offset) => positions.lineIndexOf(offset), credentialLines));
     return deduplicate(raw)
-      .map((finding) => toFlag(field, text, finding, positions))
+      .map((finding) => toFlag(field, original, finding, positions))
       .sort((a, b) => a.line - b.line || a.column - b.column);
   }
 }

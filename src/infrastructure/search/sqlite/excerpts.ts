@@ -1,9 +1,10 @@
 /**
- * Cuts a body whose matched terms were marked (by FTS5 `highlight()`) into at most a few short excerpts around
- * the matches, with the matches wrapped in « ». Pure string work.
+ * Highlights: the body's words whose analyzed term is one of the query's are marked, and the marked body is cut
+ * into at most a few short excerpts around the matches, with the matches wrapped in « ». Pure string work.
  */
+import { tokenize } from './analyzer';
 
-/** Private-use characters given to `highlight()`; swapped for « » at the end, so a « in the body is no marker. */
+/** Private-use markers while cutting; swapped for « » at the end, so a « in the body is no marker. */
 export const MATCH_OPEN = '\uE000';
 export const MATCH_CLOSE = '\uE001';
 
@@ -54,6 +55,32 @@ function toWordBoundaries(
     e = lastSpace < 0 ? spanEnd : spanEnd + lastSpace;
   }
   return { start: s, end: e, matches: 1 };
+}
+
+/** `body` with every word that analyzes to one of `terms` wrapped in MATCH_OPEN / MATCH_CLOSE. */
+export function markMatches(text: string, terms: ReadonlySet<string>): string {
+  // A marker character in the text itself would be taken for a match boundary: it becomes U+FFFD.
+  const body = text.replace(/[\uE000\uE001]/g, '\uFFFD');
+  const parts: string[] = [];
+  let from = 0;
+  for (const token of tokenize(body)) {
+    if (!terms.has(token.term)) continue;
+    parts.push(body.slice(from, token.start), MATCH_OPEN, body.slice(token.start, token.end), MATCH_CLOSE);
+    from = token.end;
+  }
+  if (parts.length === 0) return '';
+  parts.push(body.slice(from));
+  return parts.join('');
+}
+
+/** At most `options.max` excerpts of `body` around the words matching `terms` (none: no excerpt). */
+export function highlightExcerpts(
+  body: string,
+  terms: ReadonlySet<string>,
+  options: ExcerptOptions,
+): string[] {
+  const marked = markMatches(body, terms);
+  return marked === '' ? [] : excerptsFromMarked(marked, options);
 }
 
 export function excerptsFromMarked(marked: string, options: ExcerptOptions): string[] {

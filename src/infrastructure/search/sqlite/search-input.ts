@@ -3,11 +3,12 @@
  * things: documents, deletes and queries (limit, title boost, filters). Pure functions, no engine.
  */
 import type { FilterValue, SearchDocument, SearchFilter, SearchQuery } from '../search-index.port';
-import { queryTerms } from './query-terms';
+import { analyzeQuery, type QueryTerm } from './query-terms';
 
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 1000;
-export const DEFAULT_TITLE_BOOST = 2;
+/** Title and body weigh the same: BM25 over the two as one field ("flat", see bm25.ts). */
+export const DEFAULT_TITLE_BOOST = 1;
 
 const FIELD_KEY = /^[a-z0-9_]+$/;
 const RANGE_KEYS: ReadonlySet<string> = new Set(['gt', 'gte', 'lt', 'lte', 'or_null']);
@@ -21,8 +22,10 @@ export type FieldCondition =
 
 export interface NormalizedQuery {
   organizationId: string;
-  /** Distinct terms of the text; empty means the query matches nothing. */
-  terms: string[];
+  /** Distinct analyzed terms of the text with their counts; empty means the query matches nothing. */
+  terms: QueryTerm[];
+  /** The text's words behind `terms` (stop words and symbols gone), for engines that analyze text themselves. */
+  words: string[];
   limit: number;
   titleBoost: number;
   /** Conjunction. */
@@ -144,9 +147,11 @@ export function normalizeQuery(query: SearchQuery): NormalizedQuery {
   }
   if (query.any_of !== undefined && !Array.isArray(query.any_of))
     throw new TypeError('any_of must be an array');
+  const { terms, words } = analyzeQuery(query.text);
   return {
     organizationId,
-    terms: queryTerms(query.text),
+    terms,
+    words,
     limit,
     titleBoost,
     filters: toConditions(query.filters),

@@ -1,20 +1,60 @@
 /**
  * The embedded search index's tables, in the SQLite file shared with the other embedded stores:
  *
- * - `search_index_documents`: every document plus tombstones (deleted = 1, content cleared, version kept).
- *   `org_token` is a generated column: the organization as a single FTS token (see organizationToken()).
- * - `search_index_live`: the live documents, the content of the FTS table, so FTS5's 'rebuild' and
- *   'integrity-check' see exactly what the triggers index.
- * - `search_index_fts`: external-content FTS5 over (title, body, org_token), kept in sync by triggers, which
- *   skip writes that change nothing indexed (an idempotent replay does not touch the FTS index).
+ * - `search_index_documents`: every document plus tombstones (deleted = 1, content cleared, version kept). A live
+ *   document has its organization's key and a document number, unique within the organization (its postings
+ *   name it), and its title and body lengths in tokens.
+ * - `search_index_organizations`: per organization its key, live document count, total title and body tokens
+ *   (BM25's N and average length) and the next document number.
+ * - `search_index_postings`: the posting lists, one BLOB per (organization, partition, bucket of terms), see
+ *   postings.ts. Keyed partition first, so the rows a batch of new documents writes (all in the newest
+ *   partition) are neighbours in the index.
+ * - `fields` is stored as JSONB: the field filters read it without parsing JSON text.
+ * - `search_index_meta`: the layout and analyzer versions the postings were built with.
+ *
+ * Layout 1 (an FTS5 table kept by triggers, no meta table) and any other layout or analyzer version keep their
+ * documents: the postings are dropped and rebuilt from the documents table when the index is opened (one
+ * IMMEDIATE transaction, so one process does it; about as long as indexing the documents anew). Nothing has to
+ * be replayed from events.
  */
 import type { SqliteDatabase } from '../../sqlite/sqlite-connection';
 
 export const DOCS = 'search_index_documents';
-export const FTS = 'search_index_fts';
-const LIVE = 'search_index_live';
+export const ORGS = 'search_index_organizations';
+export const POSTINGS = 'search_index_postings';
+const META = 'search_index_meta';
 
-const ORG_TOKEN = `org_token TEXT GENERATED ALWAYS AS ('o' || hex(organization_id) || '0') VIRTUAL`;
+/** Bump when the tables change; bump ANALYZER_VERSION when analysis (hence every posting) changes. */
+const LAYOUT_VERSION = 2;
+const ANALYZER_VERSION = 1;
+const VERSION = `${LAYOUT_VERSION}.${ANALYZER_VERSION}`;
+
+const DOCUMENT_COLUMNS = `
+  org_key INTEGER,
+  doc_no INTEGER,
+  title_length INTEGER NOT NULL DEFAULT 0,
+  body_length INTEGER NOT NULL DEFAULT 0`;
+
+const INDEX_TABLES = `
+CREATE TABLE IF NOT EXISTS ${META} (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE UNIQUE INDEX IF NOT EXISTS ${DOCS}_doc_no ON ${DOCS} (org_key, doc_no) WHERE deleted = 0;
+CREATE TABLE IF NOT EXISTS ${ORGS} (
+  org_key INTEGER PRIMARY KEY,
+  organization_id TEXT NOT NULL UNIQUE,
+  documents INTEGER NOT NULL,
+  title_tokens INTEGER NOT NULL,
+  body_tokens INTEGER NOT NULL,
+  next_doc_no INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ${POSTINGS} (
+  row INTEGER PRIMARY KEY,
+  org_key INTEGER NOT NULL,
+  part INTEGER NOT NULL,
+  bucket INTEGER NOT NULL,
+  data BLOB NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS ${POSTINGS}_key ON ${POSTINGS} (org_key, part, bucket);
+`;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS ${DOCS} (
@@ -23,79 +63,90 @@ CREATE TABLE IF NOT EXISTS ${DOCS} (
   organization_id TEXT NOT NULL,
   title TEXT NOT NULL,
   body TEXT NOT NULL,
-  fields TEXT NOT NULL,
+  fields BLOB NOT NULL,
   version INTEGER NOT NULL,
   deleted INTEGER NOT NULL DEFAULT 0,
-  ${ORG_TOKEN}
+  ${DOCUMENT_COLUMNS}
 );
-CREATE INDEX IF NOT EXISTS ${DOCS}_organization ON ${DOCS} (organization_id) WHERE deleted = 0;
-CREATE VIEW IF NOT EXISTS ${LIVE} AS SELECT doc_rowid, title, body, org_token FROM ${DOCS} WHERE deleted = 0;
-CREATE VIRTUAL TABLE IF NOT EXISTS ${FTS} USING fts5(
-  title, body, org_token, content = '${LIVE}', content_rowid = 'doc_rowid',
-  tokenize = 'porter unicode61 remove_diacritics 2'
-);
-CREATE TRIGGER IF NOT EXISTS ${DOCS}_ai AFTER INSERT ON ${DOCS} WHEN new.deleted = 0 BEGIN
-  INSERT INTO ${FTS} (rowid, title, body, org_token) VALUES (new.doc_rowid, new.title, new.body, new.org_token);
-END;
-CREATE TRIGGER IF NOT EXISTS ${DOCS}_ad AFTER DELETE ON ${DOCS} WHEN old.deleted = 0 BEGIN
-  INSERT INTO ${FTS} (${FTS}, rowid, title, body, org_token)
-    VALUES ('delete', old.doc_rowid, old.title, old.body, old.org_token);
-END;
-CREATE TRIGGER IF NOT EXISTS ${DOCS}_au AFTER UPDATE OF title, body, deleted, organization_id ON ${DOCS}
-WHEN old.deleted != new.deleted OR old.title IS NOT new.title OR old.body IS NOT new.body
-  OR old.organization_id IS NOT new.organization_id BEGIN
-  INSERT INTO ${FTS} (${FTS}, rowid, title, body, org_token)
-    SELECT 'delete', old.doc_rowid, old.title, old.body, old.org_token WHERE old.deleted = 0;
-  INSERT INTO ${FTS} (rowid, title, body, org_token)
-    SELECT new.doc_rowid, new.title, new.body, new.org_token WHERE new.deleted = 0;
-END;
-`;
+${INDEX_TABLES}`;
 
-/** Everything but the documents table: what is rebuilt when an older layout is found. */
-const DROP_FTS = `
+/** Everything derived from the documents (and the objects of layout 1). */
+const DROP_DERIVED = `
 DROP TRIGGER IF EXISTS ${DOCS}_ai;
 DROP TRIGGER IF EXISTS ${DOCS}_ad;
 DROP TRIGGER IF EXISTS ${DOCS}_au;
-DROP TABLE IF EXISTS ${FTS};
-DROP VIEW IF EXISTS ${LIVE};
+DROP TABLE IF EXISTS search_index_fts;
+DROP VIEW IF EXISTS search_index_live;
+DROP INDEX IF EXISTS ${DOCS}_organization;
+DROP INDEX IF EXISTS ${DOCS}_doc_no;
+DROP TABLE IF EXISTS ${ORGS};
+DROP TABLE IF EXISTS ${POSTINGS};
 `;
 
-function ftsDefinition(db: SqliteDatabase): string | undefined {
-  const row = db
-    .prepare<[string], { sql: string }>(`SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?`)
-    .get(FTS);
-  return row?.sql;
+function tableExists(db: SqliteDatabase, name: string): boolean {
+  return (
+    db
+      .prepare<[string], { n: number }>(
+        `SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name = ?`,
+      )
+      .get(name)?.n === 1
+  );
+}
+
+function storedVersion(db: SqliteDatabase): string | undefined {
+  if (!tableExists(db, META)) return undefined;
+  return db.prepare<[], { value: string }>(`SELECT value FROM ${META} WHERE key = 'version'`).get()?.value;
+}
+
+function recordVersion(db: SqliteDatabase): void {
+  db.prepare(`INSERT OR REPLACE INTO ${META} (key, value) VALUES ('version', ?)`).run(VERSION);
+}
+
+/** Brings the documents table of any earlier layout to this one: derived columns added, layout 1's removed. */
+function migrateDocuments(db: SqliteDatabase): void {
+  const columns = new Set(
+    db
+      .prepare<[], { name: string }>(`SELECT name FROM pragma_table_xinfo('${DOCS}')`)
+      .all()
+      .map((column) => column.name),
+  );
+  if (columns.has('org_token')) db.exec(`ALTER TABLE ${DOCS} DROP COLUMN org_token`);
+  for (const definition of DOCUMENT_COLUMNS.split(',')) {
+    const name = definition.trim().split(/\s+/)[0];
+    if (!columns.has(name)) db.exec(`ALTER TABLE ${DOCS} ADD COLUMN ${definition.trim()}`);
+  }
+  db.exec(`UPDATE ${DOCS} SET org_key = NULL, doc_no = NULL, title_length = 0, body_length = 0,
+    fields = jsonb(fields)`);
 }
 
 /**
- * Creates the tables when missing (one IMMEDIATE transaction, safe with several processes). A file written by
- * an earlier layout (FTS content on the documents table, no organization token) keeps its documents: the
- * column is added and the FTS index is rebuilt from them.
+ * Creates the tables when missing (one IMMEDIATE transaction, safe with several processes). When the stored
+ * layout or analyzer differs, the postings are dropped and `reindex` is called, inside the same transaction, to
+ * index every live document again.
  */
-export function ensureSearchSchema(db: SqliteDatabase): void {
+export function ensureSearchSchema(db: SqliteDatabase, reindex: () => void): void {
   db.transaction(() => {
-    const fts = ftsDefinition(db);
-    if (fts !== undefined && !(fts.includes('org_token') && fts.includes(LIVE))) {
-      db.exec(DROP_FTS);
-      const columns = db
-        .prepare<[], { name: string }>(`SELECT name FROM pragma_table_xinfo('${DOCS}')`)
-        .all();
-      if (!columns.some((column) => column.name === 'org_token'))
-        db.exec(`ALTER TABLE ${DOCS} ADD COLUMN ${ORG_TOKEN}`);
+    if (!tableExists(db, DOCS)) {
       db.exec(SCHEMA);
-      db.exec(`INSERT INTO ${FTS} (${FTS}) VALUES ('rebuild')`);
+      recordVersion(db);
       return;
     }
-    db.exec(SCHEMA);
+    if (storedVersion(db) === VERSION) return;
+    db.exec(DROP_DERIVED);
+    migrateDocuments(db);
+    db.exec(INDEX_TABLES);
+    reindex();
+    recordVersion(db);
   }).immediate();
 }
 
-/** Drops and recreates every table: much faster than deleting row by row through the triggers, and forgets
- * tombstones too (a rebuild replays every version from the start). */
+/** Drops and recreates every table: much faster than deleting row by row, and forgets tombstones too (a
+ * rebuild replays every version from the start). */
 export function recreateSearchSchema(db: SqliteDatabase): void {
   db.transaction(() => {
-    db.exec(DROP_FTS);
-    db.exec(`DROP TABLE IF EXISTS ${DOCS}`);
+    db.exec(DROP_DERIVED);
+    db.exec(`DROP TABLE IF EXISTS ${DOCS}; DROP TABLE IF EXISTS ${META};`);
     db.exec(SCHEMA);
+    recordVersion(db);
   }).immediate();
 }

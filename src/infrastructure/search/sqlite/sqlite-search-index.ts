@@ -1,30 +1,34 @@
 /**
- * The embedded SearchIndex: SQLite FTS5 with BM25, in the SQLite file shared with the event store and read store.
+ * The embedded SearchIndex: BM25 over posting lists kept in the SQLite file shared with the event store and
+ * read store (search-schema.ts, postings.ts). SQLite FTS5 is not used: its bm25() fixes k1 and b, and scoring
+ * every match through it took ~80 ms on 100k chunks.
  *
- * - `search_index_documents` holds every document, plus tombstones (deleted = 1, content cleared) that keep the
- *   version of a delete, so a late older upsert after a newer delete is still ignored.
- * - `search_index_fts` is an external-content FTS5 table over the live documents (content: the view
- *   `search_index_live`), kept in sync by triggers; tokenizer: Porter over unicode61, diacritics removed.
- *   Besides title and body it indexes one token per organization (`org_token`, generated from organization_id),
- *   so the MATCH itself is restricted to the organization and only its documents are scored.
- * - Writes run in short IMMEDIATE transactions (several processes share the file) of at most WRITE_BATCH
- *   documents, yielding to the event loop between batches.
- * - Search: ranked by bm25() with the title weighted `title_boost` times the body, then the best candidates are
- *   joined to their documents for the field filters (see rank()); highlights come from FTS5 highlight().
+ * - Analysis (analyzer.ts): Lucene-style English words, possessives, lower case, diacritics removed, English
+ *   stop words, Porter stemming; the same for documents, queries and highlights.
+ * - Scoring (bm25.ts): BM25F over title and body with k1 = 0.9, b = 0.4, title weight `title_boost` (default
+ *   1: title and body as one field), statistics per organization.
+ * - Search: a deferred read transaction (one snapshot) reads the organization's statistics and each query
+ *   term's posting blocks, scores every matching document, then looks up the best ones (a slice at a time,
+ *   growing) with the field filters in SQL until `limit` documents passed. Highlights are cut from the body on
+ *   first access of `hit.highlights` (a caller that reads few of them pays for few).
+ * - Writes (document-writer.ts) run in short IMMEDIATE transactions (several processes share the file) of at
+ *   most WRITE_BATCH documents, yielding to the event loop between batches.
  */
 import type { SqliteDatabase } from '../../sqlite/sqlite-connection';
 import type { FilterValue, SearchDocument, SearchHit, SearchIndex, SearchQuery } from '../search-index.port';
-import { excerptsFromMarked, MATCH_CLOSE, MATCH_OPEN } from './excerpts';
-import { DOCS, ensureSearchSchema, FTS, recreateSearchSchema } from './search-schema';
+import { Bm25Accumulator } from './bm25';
+import { DocumentWriter } from './document-writer';
+import { highlightExcerpts } from './excerpts';
 import { filtersSql } from './filter-sql';
-import { toFts5MatchExpression } from './query-terms';
+import { bucketOf, findInBucket, partitionOf } from './postings';
+import { DOCS, ensureSearchSchema, ORGS, POSTINGS, recreateSearchSchema } from './search-schema';
 import { type NormalizedQuery, normalizeQuery, validateDeletes, validateDocuments } from './search-input';
 
 const WRITE_BATCH = 2_000;
 const DUMP_PAGE = 500;
 const MAX_CACHED_QUERIES = 200;
-/** Candidates ranked in FTS5 per wanted hit before falling back to the full join (see rank()). */
-const OVERFETCH = 5;
+/** Filtered lookups after the first (of `limit` documents) ask for this many times more. */
+const LOOKUP_GROWTH = 4;
 const HIGHLIGHTS = { max: 3, context: 80 };
 
 interface DocumentRow {
@@ -36,28 +40,26 @@ interface DocumentRow {
   version: number;
 }
 
-interface CandidateRow {
-  rid: number;
-  score: number;
+interface OrganizationRow {
+  org_key: number;
+  documents: number;
+  title_tokens: number;
+  body_tokens: number;
+  next_doc_no: number;
 }
 
-interface RankedRow {
-  rid: number;
+interface FoundRow {
+  doc_no: number;
   id: string;
   title: string;
+  body: string;
   fields: string;
-  score: number;
 }
 
 /** The part of a prepared better-sqlite3 statement used here, typed by its parameters and row. */
 interface Prepared<P extends unknown[], R = unknown> {
-  run(...params: P): unknown;
-  get(...params: P): R | undefined;
   all(...params: P): R[];
 }
-
-type UpsertParams = [string, string, string, string, string, number];
-type HighlightParams = [string, string, string, number];
 
 function parseFields(json: string): Record<string, FilterValue> {
   return JSON.parse(json) as Record<string, FilterValue>;
@@ -68,119 +70,120 @@ function toDocument(row: DocumentRow): SearchDocument {
   return { id, organization_id, title, body, fields: parseFields(row.fields), version };
 }
 
+/** A hit whose highlights are computed when first read (and can be replaced like a plain property). */
+function toHit(row: FoundRow, score: number, terms: ReadonlySet<string>): SearchHit {
+  let highlights: string[] | undefined;
+  return {
+    id: row.id,
+    score,
+    fields: parseFields(row.fields),
+    title: row.title,
+    get highlights(): string[] {
+      highlights ??= highlightExcerpts(row.body, terms, HIGHLIGHTS);
+      return highlights;
+    },
+    set highlights(value: string[]) {
+      highlights = value;
+    },
+  };
+}
+
+function prepareStatements(db: SqliteDatabase) {
+  const columns = 'id, organization_id, title, body, json(fields) AS fields, version';
+  return {
+    organization: db.prepare<[string], OrganizationRow>(
+      `SELECT org_key, documents, title_tokens, body_tokens, next_doc_no FROM ${ORGS} WHERE organization_id = ?`,
+    ),
+    // One seek per partition (the key is organization, partition, bucket).
+    buckets: db.prepare<[number, string, number], { data: Buffer }>(
+      `SELECT data FROM ${POSTINGS} WHERE org_key = ? AND part IN (SELECT value FROM json_each(?)) AND bucket = ?`,
+    ),
+    getOne: db.prepare<[string], DocumentRow>(`SELECT ${columns} FROM ${DOCS} WHERE id = ? AND deleted = 0`),
+    dumpPage: db.prepare<[string, number], DocumentRow>(
+      `SELECT ${columns} FROM ${DOCS} WHERE id > ? AND deleted = 0 ORDER BY id LIMIT ?`,
+    ),
+    countAll: db.prepare<[], { n: number }>(`SELECT coalesce(sum(documents), 0) AS n FROM ${ORGS}`),
+    countOrganization: db.prepare<[string], { n: number }>(
+      `SELECT documents AS n FROM ${ORGS} WHERE organization_id = ?`,
+    ),
+  };
+}
+
 export class SqliteSearchIndex implements SearchIndex {
-  private readonly upsertOne: Prepared<UpsertParams>;
-  private readonly deleteOne: Prepared<[string, number]>;
-  private readonly highlightBody: Prepared<HighlightParams, { marked: string | null }>;
-  private readonly getOne: Prepared<[string], DocumentRow>;
-  private readonly dumpPage: Prepared<[string, number], DocumentRow>;
-  private readonly countAll: Prepared<[], { n: number }>;
-  private readonly countOrganization: Prepared<[string], { n: number }>;
-  private readonly searchStatements = new Map<string, Prepared<Array<string | number>, unknown>>();
+  private readonly writer: DocumentWriter;
+  private readonly scorer = new Bm25Accumulator();
+  private readonly statements: ReturnType<typeof prepareStatements>;
+  private readonly searchStatements = new Map<string, Prepared<Array<string | number>, FoundRow>>();
 
   constructor(private readonly db: SqliteDatabase) {
-    ensureSearchSchema(db);
-    this.upsertOne = db.prepare<UpsertParams>(
-      `INSERT INTO ${DOCS} (id, organization_id, title, body, fields, version, deleted) VALUES (?, ?, ?, ?, ?, ?, 0)
-       ON CONFLICT (id) DO UPDATE SET organization_id = excluded.organization_id, title = excluded.title,
-         body = excluded.body, fields = excluded.fields, version = excluded.version, deleted = 0
-       WHERE excluded.version >= ${DOCS}.version`,
-    );
-    this.deleteOne = db.prepare<[string, number]>(
-      `INSERT INTO ${DOCS} (id, organization_id, title, body, fields, version, deleted) VALUES (?, '', '', '', '{}', ?, 1)
-       ON CONFLICT (id) DO UPDATE SET title = '', body = '', fields = '{}', version = excluded.version, deleted = 1
-       WHERE excluded.version >= ${DOCS}.version`,
-    );
-    // better-sqlite3 binds JS numbers as REAL, and FTS5 silently ignores a `rowid = <real>` constraint (every
-    // match comes back): hence the CAST.
-    this.highlightBody = db.prepare<HighlightParams, { marked: string | null }>(
-      `SELECT highlight(${FTS}, 1, ?, ?) AS marked FROM ${FTS} WHERE ${FTS} MATCH ? AND rowid = CAST(? AS INTEGER)`,
-    );
-    const columns = 'id, organization_id, title, body, fields, version';
-    this.getOne = db.prepare<[string], DocumentRow>(
-      `SELECT ${columns} FROM ${DOCS} WHERE id = ? AND deleted = 0`,
-    );
-    this.dumpPage = db.prepare<[string, number], DocumentRow>(
-      `SELECT ${columns} FROM ${DOCS} WHERE id > ? AND deleted = 0 ORDER BY id LIMIT ?`,
-    );
-    this.countAll = db.prepare<[], { n: number }>(`SELECT count(*) AS n FROM ${DOCS} WHERE deleted = 0`);
-    this.countOrganization = db.prepare<[string], { n: number }>(
-      `SELECT count(*) AS n FROM ${DOCS} WHERE organization_id = ? AND deleted = 0`,
-    );
+    ensureSearchSchema(db, () => new DocumentWriter(db).reindexAll());
+    this.writer = new DocumentWriter(db);
+    this.statements = prepareStatements(db);
   }
 
   async upsert(documents: SearchDocument[]): Promise<void> {
     validateDocuments(documents);
-    const write = this.db.transaction((batch: SearchDocument[]) => {
-      for (const d of batch) {
-        this.upsertOne.run(d.id, d.organization_id, d.title, d.body, JSON.stringify(d.fields), d.version);
-      }
-    });
+    const write = this.db.transaction((batch: SearchDocument[]) => this.writer.upsert(batch));
     await this.inBatches(documents, (batch) => write.immediate(batch));
   }
 
   async delete(items: Array<{ id: string; version: number }>): Promise<void> {
     validateDeletes(items);
-    const write = this.db.transaction((batch: Array<{ id: string; version: number }>) => {
-      for (const item of batch) this.deleteOne.run(item.id, item.version);
-    });
+    const write = this.db.transaction((batch: Array<{ id: string; version: number }>) =>
+      this.writer.delete(batch),
+    );
     await this.inBatches(items, (batch) => write.immediate(batch));
   }
 
   async search(query: SearchQuery): Promise<SearchHit[]> {
     const q = normalizeQuery(query);
     if (q.terms.length === 0) return [];
-    const match = toFts5MatchExpression(q.organizationId, q.terms);
-    const rows = this.rank(match, q);
-    return rows.map((row) => {
-      const marked = this.highlightBody.get(MATCH_OPEN, MATCH_CLOSE, match, row.rid)?.marked ?? '';
-      return {
-        id: row.id,
-        score: row.score,
-        fields: parseFields(row.fields),
-        title: row.title,
-        highlights: excerptsFromMarked(marked, HIGHLIGHTS),
-      };
-    });
+    const found = this.db.transaction(() => this.rank(q)).deferred();
+    const terms = new Set(q.terms.map((t) => t.term));
+    return found.map(({ row, score }) => toHit(row, score, terms));
   }
 
-  /**
-   * The organization is in the MATCH (its token column), so FTS5 intersects doclists and scores only that
-   * organization's documents. bm25() is lower-is-better (negated for the port); the token column weighs nothing.
-   *
-   * Scoring every match is cheap; joining every match to its document is not (it doubled the time for common
-   * terms). So first the best `limit × OVERFETCH` matches are ranked inside FTS5 and only those are looked up
-   * and filtered; only when filters reject too many of them does the full join run (FTS5 match as the outer
-   * loop: CROSS JOIN stops the planner from walking documents and re-running the MATCH for each).
-   */
-  private rank(match: string, q: NormalizedQuery): RankedRow[] {
-    const filters = filtersSql('d.fields', q.filters, q.anyOf);
-    const score = `-bm25(${FTS}, ?, 1.0, 0.0)`;
-    const wanted = q.limit * OVERFETCH;
-    const candidates = this.statement<CandidateRow>(
-      `SELECT rowid AS rid, ${score} AS score FROM ${FTS} WHERE ${FTS} MATCH ? ORDER BY score DESC, rowid LIMIT ?`,
-    ).all(q.titleBoost, match, wanted);
-    const found = this.statement<RankedRow>(
-      `SELECT d.doc_rowid AS rid, d.id AS id, d.title AS title, d.fields AS fields, 0 AS score FROM ${DOCS} d ` +
-        `WHERE d.doc_rowid IN (SELECT value FROM json_each(?)) AND d.organization_id = ? AND d.deleted = 0 ` +
-        `AND ${filters.sql}`,
-    ).all(JSON.stringify(candidates.map((c) => c.rid)), q.organizationId, ...filters.params);
-    const byRowid = new Map(found.map((row) => [row.rid, row]));
-    const ranked = candidates.flatMap((c) => {
-      const row = byRowid.get(c.rid);
-      return row === undefined ? [] : [{ ...row, score: c.score }];
-    });
-    if (ranked.length >= q.limit || candidates.length < wanted) return ranked.slice(0, q.limit);
-    return this.statement<RankedRow>(
-      `SELECT d.doc_rowid AS rid, d.id AS id, d.title AS title, d.fields AS fields, ${score} AS score ` +
-        `FROM ${FTS} CROSS JOIN ${DOCS} d ON d.doc_rowid = ${FTS}.rowid ` +
-        `WHERE ${FTS} MATCH ? AND d.organization_id = ? AND d.deleted = 0 AND ${filters.sql} ` +
-        `ORDER BY score DESC, d.doc_rowid LIMIT ?`,
-    ).all(q.titleBoost, match, q.organizationId, ...filters.params, q.limit);
+  /** Scores every matching document of the organization, then takes the best that pass the filters. */
+  private rank(q: NormalizedQuery): Array<{ row: FoundRow; score: number }> {
+    const org = this.statements.organization.get(q.organizationId);
+    if (org === undefined || org.documents === 0) return [];
+    this.scorer.begin(
+      org.next_doc_no,
+      { documents: org.documents, titleTokens: org.title_tokens, bodyTokens: org.body_tokens },
+      q.titleBoost,
+    );
+    const parts = JSON.stringify(Array.from({ length: partitionOf(org.next_doc_no - 1) + 1 }, (_, i) => i));
+    for (const { term, weight } of q.terms) {
+      const termBytes = Buffer.from(term, 'utf8');
+      const blocks = this.statements.buckets
+        .all(org.org_key, parts, bucketOf(term))
+        .flatMap((row) => findInBucket(row.data, termBytes) ?? []);
+      this.scorer.addTerm(blocks, weight);
+    }
+    const matches = this.scorer.matches();
+    const filters = filtersSql('fields', q.filters, q.anyOf);
+    const lookup = this.statement(
+      `SELECT doc_no, id, title, body, json(fields) AS fields FROM ${DOCS} WHERE org_key = ? AND deleted = 0 ` +
+        `AND doc_no IN (SELECT value FROM json_each(?)) AND ${filters.sql}`,
+    );
+    const result: Array<{ row: FoundRow; score: number }> = [];
+    for (let want = q.limit; result.length < q.limit; want *= LOOKUP_GROWTH) {
+      const slice = matches.next(want);
+      if (slice.length === 0) break;
+      const rows = lookup.all(org.org_key, JSON.stringify(slice.map((m) => m.docNo)), ...filters.params);
+      const byDocNo = new Map(rows.map((row) => [row.doc_no, row]));
+      for (const { docNo, score } of slice) {
+        const row = byDocNo.get(docNo);
+        if (row === undefined) continue;
+        result.push({ row, score });
+        if (result.length === q.limit) break;
+      }
+    }
+    return result;
   }
 
   async get(id: string): Promise<SearchDocument | null> {
-    const row = this.getOne.get(id);
+    const row = this.statements.getOne.get(id);
     return row === undefined ? null : toDocument(row);
   }
 
@@ -188,7 +191,7 @@ export class SqliteSearchIndex implements SearchIndex {
     // Pages by id (keyset), so no read statement stays open between yields while the caller writes.
     let after = '';
     for (;;) {
-      const rows = this.dumpPage.all(after, DUMP_PAGE);
+      const rows = this.statements.dumpPage.all(after, DUMP_PAGE);
       for (const row of rows) yield toDocument(row);
       if (rows.length < DUMP_PAGE) return;
       after = rows[rows.length - 1].id;
@@ -197,7 +200,9 @@ export class SqliteSearchIndex implements SearchIndex {
 
   async count(organizationId?: string): Promise<number> {
     const row =
-      organizationId === undefined ? this.countAll.get() : this.countOrganization.get(organizationId);
+      organizationId === undefined
+        ? this.statements.countAll.get()
+        : this.statements.countOrganization.get(organizationId);
     return row?.n ?? 0;
   }
 
@@ -214,16 +219,15 @@ export class SqliteSearchIndex implements SearchIndex {
     this.searchStatements.clear();
   }
 
-  /** Search statements vary with the filters; prepared ones are cached by their SQL. */
-  private statement<R>(sql: string): Prepared<Array<string | number>, R> {
+  /** Lookup statements vary with the filters; prepared ones are cached by their SQL. */
+  private statement(sql: string): Prepared<Array<string | number>, FoundRow> {
     let statement = this.searchStatements.get(sql);
     if (statement === undefined) {
       if (this.searchStatements.size >= MAX_CACHED_QUERIES) this.searchStatements.clear();
-      statement = this.db.prepare<Array<string | number>, unknown>(sql);
+      statement = this.db.prepare<Array<string | number>, FoundRow>(sql);
       this.searchStatements.set(sql, statement);
     }
-    // The caller names the row shape its own SQL selects.
-    return statement as Prepared<Array<string | number>, R>;
+    return statement;
   }
 
   private async inBatches<T>(items: T[], write: (batch: T[]) => void): Promise<void> {

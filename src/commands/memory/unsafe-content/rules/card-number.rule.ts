@@ -47,7 +47,11 @@ const ISSUERS: Issuer[] = [
   { name: 'Diners Club', prefix: /^(30[0-5]|309|36|3[89])/, lengths: [14, 15, 16, 17, 18, 19] },
   { name: 'JCB', prefix: /^35(2[89]|[3-8]\d)/, lengths: [16, 17, 18, 19] },
   { name: 'UnionPay', prefix: /^62/, lengths: [16, 17, 18, 19] },
-  { name: 'Maestro', prefix: /^(5018|5020|5038|5893|6304|6759|676[1-3])/, lengths: [13, 14, 15, 16, 17, 18, 19] },
+  {
+    name: 'Maestro',
+    prefix: /^(5018|5020|5038|5893|6304|6759|676[1-3])/,
+    lengths: [13, 14, 15, 16, 17, 18, 19],
+  },
 ];
 
 export function luhnValid(digits: string): boolean {
@@ -76,7 +80,9 @@ function wellGrouped(candidate: string): boolean {
 
 export function issuerOf(digits: string): string | null {
   if (/^(\d)\1+$/.test(digits)) return null;
-  const issuer = ISSUERS.find((candidate) => candidate.prefix.test(digits) && candidate.lengths.includes(digits.length));
+  const issuer = ISSUERS.find(
+    (candidate) => candidate.prefix.test(digits) && candidate.lengths.includes(digits.length),
+  );
   return issuer ? issuer.name : null;
 }
 
@@ -96,8 +102,13 @@ function cardWithin(run: string): { offset: number; length: number } | null {
   const groups: { offset: number; text: string }[] = [];
   forEachMatch(run, /\d+/g, (match) => groups.push({ offset: match.index, text: match[0] }));
   for (let first = 0; first < groups.length; first++) {
-    for (let last = groups.length - 1; last > first; last--) {
-      if (first === 0 && last === groups.length - 1) continue;
+    let digits = 0;
+    for (let last = first; last < groups.length; last++) {
+      // Groups of a card have 3–6 digits; windows grow until they pass 19 digits.
+      if (groups[last].text.length < 3 || groups[last].text.length > 6) break;
+      digits += groups[last].text.length;
+      if (digits > 19) break;
+      if (digits < 13 || (first === 0 && last === groups.length - 1)) continue;
       const offset = groups[first].offset;
       const length = groups[last].offset + groups[last].text.length - offset;
       if (isCard(run.slice(offset, offset + length))) return { offset, length };

@@ -39,7 +39,16 @@ export function detectCredentialContext(
   const findings: RawFinding[] = [];
   for (const assignment of extractAssignments(text)) {
     const value = assignment.value.trim();
-    if (value.length < 2 || /^\d+$/.test(value) || isPlaceholder(value) || !isContextKey(assignment.key)) continue;
+    if (value.length < 2 || /^\d+$/.test(value) || isPlaceholder(value) || !isContextKey(assignment.key))
+      continue;
+    // Code, not a literal: `const user = new User();`, `user = getUser()`, `host = cfg.host(…)`.
+    if (
+      !assignment.quoted &&
+      (/^(?:new|await|this|function|require|import)$/.test(value) ||
+        /[([{]/.test(value) ||
+        /^\s*\(/.test(assignment.after))
+    )
+      continue;
     if (!near(lineOf(assignment.valueStart)) || inComment(text, assignment.valueStart)) continue;
     const leading = assignment.value.length - assignment.value.trimStart().length;
     findings.push({

@@ -23,12 +23,7 @@ export interface RawFinding {
  *   credential found in the same field (the rest of the credential set). Never reported on its own.
  */
 export type FindingKind =
-  | 'secret'
-  | 'private_key'
-  | 'password_hash'
-  | 'card_number'
-  | 'personal_data_dump'
-  | 'credential_context';
+  'secret' | 'private_key' | 'password_hash' | 'card_number' | 'personal_data_dump' | 'credential_context';
 
 /** A detector: pure function of the text. */
 export type Detector = (text: string) => RawFinding[];

@@ -12,7 +12,10 @@ const TOKEN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{32,600}={0,2}(?![A-Za-z0-9+/_
 const URL_SPAN = /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s<>"'`]+/gi;
 
 function insideUrl(text: string, start: number, urls: [number, number][]): boolean {
-  return urls.some(([from, to]) => start >= from && start < to) || /base64,$/.test(text.slice(Math.max(0, start - 7), start));
+  return (
+    urls.some(([from, to]) => start >= from && start < to) ||
+    /base64,$/.test(text.slice(Math.max(0, start - 7), start))
+  );
 }
 
 /** `oracle_thin-168ec697f43-515be69f6924b104`: words and hex/decimal segments joined by `-`/`_` (an id). */
@@ -20,7 +23,10 @@ function structuredId(token: string): boolean {
   const segments = token.split(/[-_]+/).filter((segment) => segment.length > 0);
   return (
     segments.length >= 2 &&
-    segments.every((segment) => /^[0-9a-f]+$/.test(segment) || /^[0-9A-F]+$/.test(segment) || /^[A-Za-z][a-z]+$/.test(segment))
+    segments.every(
+      (segment) =>
+        /^[0-9a-f]+$/.test(segment) || /^[0-9A-F]+$/.test(segment) || /^[A-Za-z][a-z]+$/.test(segment),
+    )
   );
 }
 

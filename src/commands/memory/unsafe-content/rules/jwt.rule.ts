@@ -1,7 +1,7 @@
 import { forEachMatch, type RawFinding } from './finding';
 
 /** Three base64url parts; the header must decode to a JSON object with an `alg` member. */
-const JWT_CANDIDATE = /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g;
+const JWT_CANDIDATE = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g;
 
 function decodeBase64Url(part: string): string | null {
   if (!/^[A-Za-z0-9_-]+$/.test(part) || part.length % 4 === 1) return null;
@@ -13,7 +13,9 @@ export function isJwtHeader(part: string): boolean {
   if (decoded === null) return false;
   try {
     const header: unknown = JSON.parse(decoded);
-    return typeof header === 'object' && header !== null && typeof (header as { alg?: unknown }).alg === 'string';
+    return (
+      typeof header === 'object' && header !== null && typeof (header as { alg?: unknown }).alg === 'string'
+    );
   } catch {
     return false;
   }

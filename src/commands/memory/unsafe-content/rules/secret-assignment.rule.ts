@@ -2,6 +2,7 @@ import { extractAssignments, keyWords, type Assignment } from './assignments';
 import type { RawFinding } from './finding';
 import {
   identifierLike,
+  isDocumentedExample,
   isCodeReference,
   isPathOrUrl,
   isPlaceholder,
@@ -23,7 +24,8 @@ import {
  * Never flagged: placeholders (`********`, `${SECRET}`, `<token>`, `changeme`, `YOUR_API_KEY`), code references
  * (`process.env.X`, `getenv(…)`), paths/URLs, prose, booleans and type names.
  */
-const PASSWORD_WORD = /^(?:[a-z]*(?:password|passwd|passphrase|passcode)|[a-z]{0,5}pwd|pass|pw|psw|[a-z]{2,5}pass)$/;
+const PASSWORD_WORD =
+  /^(?:[a-z]*(?:password|passwd|passphrase|passcode)|[a-z]{0,5}pwd|pass|pw|psw|[a-z]{2,5}pass)$/;
 const NOT_PASSWORD = new Set(['bypass', 'compass', 'surpass', 'overpass', 'underpass', 'trespass']);
 const SECRET_WORD =
   /^(?:[a-z]*(?:secret|token)s?|salt|auth|credentials?|apikey|(?:api|app|auth|access|secret|private|master|client|session|signing|encryption|license|consumer|shared|nonce)key)$/;
@@ -52,11 +54,22 @@ function acceptable(assignment: Assignment, strength: Exclude<Strength, null>): 
       if (value.length < 4) return false;
       // `password changed`, `pass through`: a two-token line whose value is a plain word is prose.
       if (assignment.form === 'spaced' && !assignment.quoted && /^[a-z]+$/.test(value)) return false;
+      // `- _password_: password string according to …`: a plain word followed by more words is a sentence.
+      if (!assignment.quoted && /^[a-z]+$/.test(value) && /^[ \t]+[A-Za-z]/.test(assignment.after))
+        return false;
       return true;
     case 'secret':
+      if (isDocumentedExample(value)) return false;
       if (isBase64CredentialPair(value)) return true;
-      return looksRandom(value, 8) && !identifierLike(value) && (value.length < 32 || shannonEntropy(value) >= 3);
+      // A bare `key:` (`Release GPG key: F3EF…`, `Key: 1min_35sec`) is weak evidence: fingerprints and object
+      // keys are not secrets, so it needs upper and lower case letters and digits.
+      if (keyWords(assignment.key).join('_') === 'key' && !/(?=.*[a-z])(?=.*[A-Z])(?=.*\d)/.test(value))
+        return false;
+      return (
+        looksRandom(value, 8) && !identifierLike(value) && (value.length < 32 || shannonEntropy(value) >= 3)
+      );
     case 'weak':
+      if (isDocumentedExample(value)) return false;
       return looksRandom(value, 16) && !identifierLike(value) && shannonEntropy(value) >= 3.3;
   }
 }
@@ -65,7 +78,10 @@ function acceptable(assignment: Assignment, strength: Exclude<Strength, null>): 
 function isBase64CredentialPair(value: string): boolean {
   if (value.length < 8 || !/^[A-Za-z0-9+/]+={0,2}$/.test(value) || value.length % 4 !== 0) return false;
   const decoded = Buffer.from(value, 'base64').toString('utf8');
-  return /^[\x21-\x7e]{1,100}:[\x21-\x7e]{1,200}$/.test(decoded) && !isPlaceholder(decoded.slice(decoded.indexOf(':') + 1));
+  return (
+    /^[\x21-\x7e]{1,100}:[\x21-\x7e]{1,200}$/.test(decoded) &&
+    !isPlaceholder(decoded.slice(decoded.indexOf(':') + 1))
+  );
 }
 
 export function detectSecretAssignments(text: string): RawFinding[] {
@@ -81,7 +97,9 @@ export function detectSecretAssignments(text: string): RawFinding[] {
       start: assignment.valueStart + leading,
       end: assignment.valueStart + leading + value.length,
       description:
-        strength === 'password' ? 'password assigned to a password-like key' : 'secret value assigned to a secret-like key',
+        strength === 'password'
+          ? 'password assigned to a password-like key'
+          : 'secret value assigned to a secret-like key',
     });
   }
   return findings;

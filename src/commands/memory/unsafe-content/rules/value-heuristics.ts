@@ -81,7 +81,11 @@ export function isPlaceholder(raw: string): boolean {
   if (/^[*xX•.#_\-?~|]+$/.test(value)) return true;
   // YAML tags and references: `!vault |`, `!Ref DbPassword`.
   if (/^![A-Za-z]/.test(value)) return true;
-  if (/^(\$\{[^}]*\}|\$\([^)]*\)|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%|\{\{.*\}\}|<[^<>]*>|\[[^[\]]*\])$/.test(value))
+  if (
+    /^(\$\{[^}]*\}|\$\([^)]*\)|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%|\{\{.*\}\}|<[^<>]*>|\[[^[\]]*\])$/.test(
+      value,
+    )
+  )
     return true;
   if (
     /^(your|enter|insert|replace|put)[-_ .]?(own[-_ .]?)?(api|app|access|secret|auth|db|database|account|user|client|password|passwd|pass|token|key|credentials?|value|real|actual)/i.test(
@@ -114,9 +118,14 @@ export function isProse(value: string): boolean {
   return wordLike / tokens.length >= 0.5;
 }
 
-/** A file path or URL rather than a secret value. */
+/** A file path, file name (`report.pdf`) or URL rather than a secret value. */
 export function isPathOrUrl(value: string): boolean {
-  return /^(~|\.{1,2})?\/[\w.\-/]*$/.test(value) || /^[a-z][a-z0-9+.-]*:\/\/\S*$/i.test(value) || /^[A-Za-z]:\\/.test(value);
+  if (/^[\w-]+(?:\.[\w-]+)*\.[a-z]{2,4}\d?$/.test(value) && !/^\d+(\.\d+)+$/.test(value)) return true;
+  return (
+    /^(~|\.{1,2})?\/[\w.\-/]*$/.test(value) ||
+    /^[a-z][a-z0-9+.-]*:\/\/\S*$/i.test(value) ||
+    /^[A-Za-z]:\\/.test(value)
+  );
 }
 
 /**
@@ -149,7 +158,11 @@ export function identifierLike(value: string): boolean {
   const pieces = value.split(/[^A-Za-z]+/).flatMap((piece) => piece.split(/(?=[A-Z][a-z])/));
   let wordChars = 0;
   for (const piece of pieces) {
-    if (/^[A-Za-z][a-z]{2,}$/.test(piece) && /[aeiouy]/i.test(piece) && !/[bcdfghjklmnpqrstvwxz]{5}/i.test(piece))
+    if (
+      /^[A-Za-z][a-z]{2,}$/.test(piece) &&
+      /[aeiouy]/i.test(piece) &&
+      !/[bcdfghjklmnpqrstvwxz]{5}/i.test(piece)
+    )
       wordChars += piece.length;
   }
   return wordChars / value.length >= 0.6;
