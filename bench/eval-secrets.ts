@@ -156,6 +156,11 @@ function printReport(
   );
   out(`binary files skipped: ${skipped.length ? skipped.join(', ') : 'none'}`);
   if (missingFiles.length) out(`labelled files not found: ${missingFiles.join(', ')}`);
+  const unlabelled = rows.filter((r) => !labels.has(r.file));
+  out(
+    `unlabelled files scanned: ${unlabelled.length} (${unlabelled.map((r) => r.file).join(', ')}); ` +
+      `flagged lines in them: ${unlabelled.reduce((sum, r) => sum + r.flagged, 0)}`,
+  );
   out(`labelled lines: ${labelled} (reference total ${LABELLED_TOTAL})`);
   out(`scan time: ${millis.toFixed(1)} ms`);
   out();

@@ -35,7 +35,11 @@ export function detectCredentialContext(
   credentialLines: number[],
 ): RawFinding[] {
   if (credentialLines.length === 0) return [];
-  const near = (line: number): boolean => credentialLines.some((at) => Math.abs(at - line) <= CONTEXT_LINES);
+  const nearLines = new Set<number>();
+  for (const at of credentialLines) {
+    for (let line = at - CONTEXT_LINES; line <= at + CONTEXT_LINES; line++) nearLines.add(line);
+  }
+  const near = (line: number): boolean => nearLines.has(line);
   const findings: RawFinding[] = [];
   for (const assignment of extractAssignments(text)) {
     const value = assignment.value.trim();

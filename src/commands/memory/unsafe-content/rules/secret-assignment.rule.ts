@@ -57,6 +57,8 @@ function acceptable(assignment: Assignment, strength: Exclude<Strength, null>): 
       // `- _password_: password string according to …`: a plain word followed by more words is a sentence.
       if (!assignment.quoted && /^[a-z]+$/.test(value) && /^[ \t]+[A-Za-z]/.test(assignment.after))
         return false;
+      // `Pass: failed`, `PW: pending`: the short keys are also English words; a plain word is a status, not a password.
+      if (/^(?:pass|pw)$/i.test(assignment.key) && !assignment.quoted && /^[a-z]+$/.test(value)) return false;
       return true;
     case 'secret':
       if (isDocumentedExample(value)) return false;

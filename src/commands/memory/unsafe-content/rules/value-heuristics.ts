@@ -72,8 +72,8 @@ const TYPE_NAMES = new Set(['string', 'str', 'number', 'int', 'integer', 'boolea
 
 /**
  * True when the value is obviously not a real credential: empty, masked (`********`, `xxxx`, `•••`),
- * a template/env reference (`${SECRET}`, `$SECRET`, `%SECRET%`, `{{ secret }}`, `$(cat file)`, `<your-token>`),
- * a "your…/my…/insert…" instruction, a placeholder word, or a type name.
+ * a template/env/variable reference (`${SECRET}`, `$SECRET`, `$pass`, `%SECRET%`, `{{ secret }}`, `$(cat f)`,
+ * `<your-token>`, `[REDACTED]`), a "your…/enter…" instruction or "…-here" filler, a placeholder word, a type name.
  */
 export function isPlaceholder(raw: string): boolean {
   const value = raw.trim();
@@ -82,7 +82,7 @@ export function isPlaceholder(raw: string): boolean {
   // YAML tags and references: `!vault |`, `!Ref DbPassword`.
   if (/^![A-Za-z]/.test(value)) return true;
   if (
-    /^(\$\{[^}]*\}|\$\([^)]*\)|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%|\{\{.*\}\}|<[^<>]*>|\[[^[\]]*\])$/.test(
+    /^(\$\{[^}]*\}|\$\([^)]*\)|\$(?:[A-Z_][A-Z0-9_]*|[a-z_]+)|%[A-Za-z_][A-Za-z0-9_]*%|\{\{.*\}\}|<[^<>]*>|\[[^[\]]*\])$/.test(
       value,
     )
   )
