@@ -123,7 +123,7 @@ export class MemoryIngestCommand extends JsonCommand {
   arguments: '[ORG] [ITEM] [PATH]',
   description:
     "Revise a memory item from one file's content → {memory_item_id, revision, status}; the item's title is kept " +
-    'unless the file (or --title) gives one',
+    'unless the file (or --title) gives one. The same title and content records nothing (dates included)',
 })
 export class MemoryReviseCommand extends JsonCommand {
   constructor(private readonly commands: CommandBus) {
