@@ -11,6 +11,7 @@ import {
 import type { ReadSkip } from '../commands/memory/readers/reader-types';
 import type { CommandContext } from '../commands/shared/command-context';
 import type { StreamCommandExecutor } from '../commands/shared/stream-command-executor';
+import type { Stores } from '../infrastructure/stores';
 import type { EventStore } from '../infrastructure/event-store/event-store.port';
 
 export interface IngestedItem {
@@ -76,6 +77,7 @@ export class MemoryIngestRun {
     private readonly commands: CommandBus,
     private readonly executor: StreamCommandExecutor,
     private readonly events: EventStore,
+    private readonly stores: Pick<Stores, 'relaxDurability'>,
   ) {}
 
   async run(
@@ -88,6 +90,7 @@ export class MemoryIngestRun {
     const totals = this.report.totals;
     totals.files = files.length;
     this.progress = new Progress(files.reduce((sum, file) => sum + file.size, 0));
+    const bulk = this.stores.relaxDurability();
     try {
       for (const file of files) {
         for await (const entry of readFile(file, options)) {
@@ -102,6 +105,7 @@ export class MemoryIngestRun {
         }
       }
     } finally {
+      bulk.end();
       this.progress.stop();
     }
     if (totals.created + totals.revised > 0) {

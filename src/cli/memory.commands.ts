@@ -17,6 +17,7 @@ import { websiteUrl } from '../commands/shared/domain-values';
 import { OrganizationLoader } from '../commands/shared/organization-loader';
 import { StreamCommandExecutor } from '../commands/shared/stream-command-executor';
 import type { Audience, AuthorityLevel } from '../events/memory/memory.events';
+import { STORES, type Stores } from '../infrastructure/stores';
 import { EVENT_STORE, type EventStore } from '../infrastructure/event-store/event-store.port';
 import { expectArgs, oneOf, parseId } from './cli-args';
 import { JsonCommand } from './json-command';
@@ -50,6 +51,7 @@ export class MemoryIngestCommand extends JsonCommand {
     private readonly organizations: OrganizationLoader,
     private readonly executor: StreamCommandExecutor,
     @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(STORES) private readonly stores: Stores,
   ) {
     super();
   }
@@ -82,7 +84,7 @@ export class MemoryIngestCommand extends JsonCommand {
         ]);
       }
     }
-    const run = new MemoryIngestRun(this.commands, this.executor, this.events);
+    const run = new MemoryIngestRun(this.commands, this.executor, this.events, this.stores);
     return {
       organization_id: organizationId,
       ...(await run.run(organizationId, files, read, operatorContext())),

@@ -26,6 +26,13 @@ export interface Stores {
   engines: Engines;
   /** The embedded SQLite file, when any port uses it. */
   sqlitePath: string | null;
+  /**
+   * For bulk writes (memory:ingest): this process's SQLite commits stop waiting for fsync (WAL, synchronous=NORMAL:
+   * committed data still survives a process crash, only a power loss during the run can lose its latest commits,
+   * and the idempotent run is simply repeated). `end()` restores full durability and syncs the WAL. No-op on
+   * the production engines.
+   */
+  relaxDurability(): { end(): void };
   close(): Promise<void>;
 }
 
@@ -63,6 +70,17 @@ export async function openStores(config: CairnConfig): Promise<Stores> {
       event_store: config.eventStoreUrl ? 'eventstoredb' : 'sqlite',
       read_store: config.mongodbUrl ? 'mongodb' : 'sqlite',
       search_index: config.elasticsearchUrl ? 'elasticsearch' : 'sqlite-fts5',
+    },
+    relaxDurability() {
+      if (!db) return { end: () => undefined };
+      db.pragma('synchronous = NORMAL');
+      return {
+        end: () => {
+          db.pragma('synchronous = FULL');
+          // Any checkpoint first syncs the WAL to disk: everything committed in the window is now durable.
+          db.pragma('wal_checkpoint(PASSIVE)');
+        },
+      };
     },
     async close() {
       await eventStore.close();
