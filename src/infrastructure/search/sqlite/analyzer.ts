@@ -67,11 +67,12 @@ const POSSESSIVE = /['\u2019][sS]$/;
 const MARKS = /\p{M}/gu;
 const PLAIN = /^[a-z0-9]*$/;
 
-/** One indexed term, shared by every surface form that analyzes to it; `stamp`/`count` tally one text. */
+/** One indexed term, shared by every surface form that analyzes to it; the counts tally one document. */
 interface TermEntry {
   term: string;
   stamp: number;
-  count: number;
+  titleCount: number;
+  bodyCount: number;
 }
 
 /** Surface word → its term (null: a stop word). Bounded: cleared when full (entries are cheap to recompute). */
@@ -87,7 +88,7 @@ function entryOf(word: string): TermEntry | null {
   if (term === null) entry = null;
   else {
     entry = terms.get(term);
-    if (entry === undefined) terms.set(term, (entry = { term, stamp: 0, count: 0 }));
+    if (entry === undefined) terms.set(term, (entry = { term, stamp: 0, titleCount: 0, bodyCount: 0 }));
   }
   words.set(word, entry);
   return entry;
@@ -172,24 +173,44 @@ export function tokenize(text: string): Token[] {
   return tokens;
 }
 
-/** Term frequencies of `text` and its length in tokens (stop words not counted, as in Lucene). */
-export function termFrequencies(text: string): { tf: Map<string, number>; length: number } {
+/** A document's distinct terms with their frequencies in title and body, and both lengths in tokens. */
+export interface DocumentTerms {
+  terms: string[];
+  titleTfs: number[];
+  bodyTfs: number[];
+  /** Tokens, stop words not counted (as Lucene's field length). */
+  titleLength: number;
+  bodyLength: number;
+}
+
+/** Analyzes a document's title and body in one pass over each (one cache lookup per word, no maps built). */
+export function analyzeDocument(title: string, body: string): DocumentTerms {
   trimCache();
   const stamp = ++stampCounter;
   const seen: TermEntry[] = [];
-  let length = 0;
-  scanWords(text, (start, end) => {
-    const entry = entryOf(text.slice(start, end));
-    if (entry === null) return;
-    length++;
-    if (entry.stamp !== stamp) {
-      entry.stamp = stamp;
-      entry.count = 0;
-      seen.push(entry);
-    }
-    entry.count++;
+  const lengths = [0, 0];
+  [title, body].forEach((text, field) => {
+    scanWords(text, (start, end) => {
+      const entry = entryOf(text.slice(start, end));
+      if (entry === null) return;
+      lengths[field]++;
+      if (entry.stamp !== stamp) {
+        entry.stamp = stamp;
+        entry.titleCount = 0;
+        entry.bodyCount = 0;
+        seen.push(entry);
+      }
+      if (field === 0) entry.titleCount++;
+      else entry.bodyCount++;
+    });
   });
-  return { tf: new Map(seen.map((entry) => [entry.term, entry.count])), length };
+  return {
+    terms: seen.map((entry) => entry.term),
+    titleTfs: seen.map((entry) => entry.titleCount),
+    bodyTfs: seen.map((entry) => entry.bodyCount),
+    titleLength: lengths[0],
+    bodyLength: lengths[1],
+  };
 }
 
 /** The terms of `text` in order of appearance, repeated as often as they occur (a query's bag of words). */

@@ -24,7 +24,8 @@ import { bucketOf, findInBucket, partitionOf } from './postings';
 import { DOCS, ensureSearchSchema, ORGS, POSTINGS, recreateSearchSchema } from './search-schema';
 import { type NormalizedQuery, normalizeQuery, validateDeletes, validateDocuments } from './search-input';
 
-const WRITE_BATCH = 2_000;
+/** Documents per write transaction: a batch rewrites the posting buckets of the partitions it fills. */
+const WRITE_BATCH = 5_000;
 const DUMP_PAGE = 500;
 const MAX_CACHED_QUERIES = 200;
 /** Filtered lookups after the first (of `limit` documents) ask for this many times more. */
