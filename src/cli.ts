@@ -28,6 +28,11 @@ async function main(argv: string[]): Promise<void> {
       process.exit(2);
     },
     serviceErrorHandler: (error) => writeFailure(error),
+    // Subcommands' usage errors (e.g. a missing argument) bypass errorHandler; their message comes through here.
+    outputConfiguration: {
+      outputError: (message) =>
+        writeFailure(new ValidationFailedError(message.trim().replace(/^error: /, ''), [], 'usage_error')),
+    },
   });
 }
 

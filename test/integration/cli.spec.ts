@@ -35,6 +35,9 @@ describe('operator CLI (real processes, embedded store, no server)', () => {
     const unknown = await run('no:such-command');
     expect(unknown.code).toBe(2);
     expect(unknown.json).toMatchObject({ ok: false, error: { code: 'usage_error' } });
+    const missingArgument = await run('chatbot:create');
+    expect(missingArgument.code).toBe(1);
+    expect(missingArgument.json).toMatchObject({ ok: false, error: { code: 'usage_error' } });
     const badId = await run('org:pause-agents', 'abc');
     expect(badId).toMatchObject({ code: 1, json: { error: { code: 'validation_failed' } } });
     const notFound = await run('org:pause-agents', '999999');
