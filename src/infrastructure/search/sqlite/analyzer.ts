@@ -16,6 +16,7 @@
  * of the cost of indexing.
  */
 import { porterStem } from './porter-stemmer';
+import { HASH_SEED, hashStep, type TermEntry, WordCache } from './word-cache';
 
 /** Lucene's English stop words (EnglishAnalyzer.ENGLISH_STOP_WORDS_SET, Elasticsearch's `_english_`). */
 export const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set(
@@ -67,39 +68,9 @@ const POSSESSIVE = /['\u2019][sS]$/;
 const MARKS = /\p{M}/gu;
 const PLAIN = /^[a-z0-9]*$/;
 
-/** One indexed term, shared by every surface form that analyzes to it; the counts tally one document. */
-interface TermEntry {
-  term: string;
-  stamp: number;
-  titleCount: number;
-  bodyCount: number;
-}
-
-/** Surface word → its term (null: a stop word). Bounded: cleared when full (entries are cheap to recompute). */
-const words = new Map<string, TermEntry | null>();
-const terms = new Map<string, TermEntry>();
 const WORD_CACHE_LIMIT = 500_000;
+const cache = new WordCache(normalizeWord, WORD_CACHE_LIMIT);
 let stampCounter = 0;
-
-function entryOf(word: string): TermEntry | null {
-  let entry = words.get(word);
-  if (entry !== undefined) return entry;
-  const term = normalizeWord(word);
-  if (term === null) entry = null;
-  else {
-    entry = terms.get(term);
-    if (entry === undefined) terms.set(term, (entry = { term, stamp: 0, titleCount: 0, bodyCount: 0 }));
-  }
-  words.set(word, entry);
-  return entry;
-}
-
-/** Empties a full cache; only ever between two texts, so one text's tally never splits over two entries. */
-function trimCache(): void {
-  if (words.size < WORD_CACHE_LIMIT) return;
-  words.clear();
-  terms.clear();
-}
 
 /** The indexed form of one word, or null for a stop word. */
 export function normalizeWord(word: string): string | null {
@@ -110,10 +81,10 @@ export function normalizeWord(word: string): string | null {
 }
 
 /**
- * Calls `visit` with each word of `text` (its UTF-16 start and end), in order. Words are found as described
- * above; nothing is normalized here.
+ * Calls `visit` with each word of `text` (its UTF-16 start and end, and its hash for the word cache), in
+ * order. Words are found as described above; nothing is normalized here.
  */
-export function scanWords(text: string, visit: (start: number, end: number) => void): void {
+export function scanWords(text: string, visit: (start: number, end: number, hash: number) => void): void {
   const length = text.length;
   let i = 0;
   while (i < length) {
@@ -124,12 +95,14 @@ export function scanWords(text: string, visit: (start: number, end: number) => v
       continue;
     }
     const start = i;
+    let hash = hashStep(HASH_SEED, code);
     let last: CharClass = cls;
     i += code > 0xffff ? 2 : 1;
     while (i < length) {
       code = text.codePointAt(i) as number;
       cls = code < 0x80 ? asciiClass(code) : classify(code);
       if (cls !== OTHER) {
+        hash = hashStep(hash, code);
         last = cls;
         i += code > 0xffff ? 2 : 1;
         continue;
@@ -142,9 +115,10 @@ export function scanWords(text: string, visit: (start: number, end: number) => v
         (last === LETTER && nextClass === LETTER && isLetterJoiner(code)) ||
         (last === DIGIT && nextClass === DIGIT && isDigitJoiner(code));
       if (!joins) break;
+      hash = hashStep(hash, code);
       i += 1;
     }
-    visit(start, i);
+    visit(start, i, hash);
   }
 }
 
@@ -164,61 +138,64 @@ export interface Token {
 
 /** Every indexed token of `text` with its offsets, in order (stop words skipped). */
 export function tokenize(text: string): Token[] {
-  trimCache();
+  cache.trim();
   const tokens: Token[] = [];
-  scanWords(text, (start, end) => {
-    const entry = entryOf(text.slice(start, end));
+  scanWords(text, (start, end, hash) => {
+    const entry = cache.lookup(text, start, end, hash);
     if (entry !== null) tokens.push({ term: entry.term, start, end });
   });
   return tokens;
 }
 
-/** A document's distinct terms with their frequencies in title and body, and both lengths in tokens. */
+/** A document's analysis: its terms (with frequencies in title and body) and both lengths in tokens. */
 export interface DocumentTerms {
-  terms: string[];
-  titleTfs: number[];
-  bodyTfs: number[];
+  /** Shared cache entries: read `term`, `titleCount` and `bodyCount` before the next analysis. */
+  entries: ReadonlyArray<Readonly<TermEntry>>;
   /** Tokens, stop words not counted (as Lucene's field length). */
   titleLength: number;
   bodyLength: number;
 }
 
-/** Analyzes a document's title and body in one pass over each (one cache lookup per word, no maps built). */
+/** Analyzes a document's title and body, one pass over each (one cache lookup per word, no maps built). */
 export function analyzeDocument(title: string, body: string): DocumentTerms {
-  trimCache();
+  cache.trim();
   const stamp = ++stampCounter;
-  const seen: TermEntry[] = [];
-  const lengths = [0, 0];
-  [title, body].forEach((text, field) => {
-    scanWords(text, (start, end) => {
-      const entry = entryOf(text.slice(start, end));
-      if (entry === null) return;
-      lengths[field]++;
-      if (entry.stamp !== stamp) {
-        entry.stamp = stamp;
-        entry.titleCount = 0;
-        entry.bodyCount = 0;
-        seen.push(entry);
-      }
-      if (field === 0) entry.titleCount++;
-      else entry.bodyCount++;
-    });
+  const entries: TermEntry[] = [];
+  let titleLength = 0;
+  let bodyLength = 0;
+  scanWords(title, (start, end, hash) => {
+    const entry = cache.lookup(title, start, end, hash);
+    if (entry === null) return;
+    titleLength++;
+    if (entry.stamp !== stamp) {
+      entry.stamp = stamp;
+      entry.titleCount = 0;
+      entry.bodyCount = 0;
+      entries.push(entry);
+    }
+    entry.titleCount++;
   });
-  return {
-    terms: seen.map((entry) => entry.term),
-    titleTfs: seen.map((entry) => entry.titleCount),
-    bodyTfs: seen.map((entry) => entry.bodyCount),
-    titleLength: lengths[0],
-    bodyLength: lengths[1],
-  };
+  scanWords(body, (start, end, hash) => {
+    const entry = cache.lookup(body, start, end, hash);
+    if (entry === null) return;
+    bodyLength++;
+    if (entry.stamp !== stamp) {
+      entry.stamp = stamp;
+      entry.titleCount = 0;
+      entry.bodyCount = 0;
+      entries.push(entry);
+    }
+    entry.bodyCount++;
+  });
+  return { entries, titleLength, bodyLength };
 }
 
 /** The terms of `text` in order of appearance, repeated as often as they occur (a query's bag of words). */
 export function analyze(text: string): string[] {
-  trimCache();
+  cache.trim();
   const result: string[] = [];
-  scanWords(text, (start, end) => {
-    const entry = entryOf(text.slice(start, end));
+  scanWords(text, (start, end, hash) => {
+    const entry = cache.lookup(text, start, end, hash);
     if (entry !== null) result.push(entry.term);
   });
   return result;

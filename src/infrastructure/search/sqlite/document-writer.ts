@@ -1,0 +1,275 @@
+/**
+ * Writes of the embedded search index: documents, their postings and the organizations' statistics move
+ * together, inside the caller's transaction.
+ *
+ * - The version guard: a write older than the stored version (document or tombstone) changes nothing; an equal
+ *   one re-applies. A write that changes neither title, body nor organization touches no posting.
+ * - A changed document's old postings are found by analyzing its stored title and body again (the analyzer
+ *   version is pinned by the schema, see search-schema.ts), and it keeps its document number.
+ * - Changes are collected per bucket of posting lists and each touched bucket is read, merged and written once
+ *   per batch, in key order. Buckets of partitions that did not exist before the batch are not read at all.
+ */
+import type { SqliteDatabase } from '../../sqlite/sqlite-connection';
+import type { SearchDocument } from '../search-index.port';
+import { analyzeDocument } from './analyzer';
+import { bucketOf, FIELDS_PER_CHANGE, mergeBucket, partitionOf, type TermChanges } from './postings';
+import { DOCS, ORGS, POSTINGS } from './search-schema';
+
+interface StoredRow {
+  doc_rowid: number;
+  organization_id: string;
+  title: string;
+  body: string;
+  version: number;
+  deleted: number;
+  doc_no: number | null;
+  title_length: number;
+  body_length: number;
+}
+
+interface OrgRow {
+  org_key: number;
+  documents: number;
+  title_tokens: number;
+  body_tokens: number;
+  next_doc_no: number;
+}
+
+/** Term → its changes, for the terms of one bucket of one partition. */
+type BucketChanges = Map<string, TermChanges>;
+
+interface OrgState extends OrgRow {
+  /** Partitions above this one did not exist when the batch began. */
+  lastStoredPart: number;
+  /** Pending changes by term. */
+  changes: Map<string, TermChanges>;
+}
+
+const REINDEX_PAGE = 5_000;
+const COLUMNS =
+  'organization_id, title, body, fields, version, deleted, org_key, doc_no, title_length, body_length';
+
+function prepareStatements(db: SqliteDatabase) {
+  const rowColumns =
+    'doc_rowid, organization_id, title, body, version, deleted, doc_no, title_length, body_length';
+  return {
+    row: db.prepare<[string], StoredRow>(`SELECT ${rowColumns} FROM ${DOCS} WHERE id = ?`),
+    insert: db.prepare(
+      `INSERT INTO ${DOCS} (id, ${COLUMNS}) VALUES (?, ?, ?, ?, jsonb(?), ?, ?, ?, ?, ?, ?)`,
+    ),
+    update: db.prepare(
+      `UPDATE ${DOCS} SET (${COLUMNS}) = (?, ?, ?, jsonb(?), ?, ?, ?, ?, ?, ?) WHERE doc_rowid = ?`,
+    ),
+    touch: db.prepare(`UPDATE ${DOCS} SET fields = jsonb(?), version = ? WHERE doc_rowid = ?`),
+    org: db.prepare<[string], OrgRow>(
+      `SELECT org_key, documents, title_tokens, body_tokens, next_doc_no FROM ${ORGS} WHERE organization_id = ?`,
+    ),
+    insertOrg: db.prepare(
+      `INSERT INTO ${ORGS} (organization_id, documents, title_tokens, body_tokens, next_doc_no) VALUES (?, 0, 0, 0, 0)`,
+    ),
+    updateOrg: db.prepare(
+      `UPDATE ${ORGS} SET documents = ?, title_tokens = ?, body_tokens = ?, next_doc_no = ? WHERE org_key = ?`,
+    ),
+    bucket: db.prepare<[number, number, number], { data: Buffer }>(
+      `SELECT data FROM ${POSTINGS} WHERE org_key = ? AND part = ? AND bucket = ?`,
+    ),
+    putBucket: db.prepare(
+      `INSERT INTO ${POSTINGS} (org_key, part, bucket, data) VALUES (?, ?, ?, ?)
+       ON CONFLICT (org_key, part, bucket) DO UPDATE SET data = excluded.data`,
+    ),
+    dropBucket: db.prepare(`DELETE FROM ${POSTINGS} WHERE org_key = ? AND part = ? AND bucket = ?`),
+    livePage: db.prepare<[number, number], StoredRow & { fields: string }>(
+      `SELECT ${rowColumns}, json(fields) AS fields FROM ${DOCS} WHERE deleted = 0 AND doc_rowid > ? ORDER BY doc_rowid LIMIT ?`,
+    ),
+  };
+}
+
+type Statements = ReturnType<typeof prepareStatements>;
+
+export class DocumentWriter {
+  private readonly statements: Statements;
+
+  constructor(db: SqliteDatabase) {
+    this.statements = prepareStatements(db);
+  }
+
+  /** Upserts, in order (a later write of the same id sees the earlier one). */
+  upsert(documents: readonly SearchDocument[]): void {
+    const batch = new Batch(this.statements);
+    for (const d of documents) {
+      const row = this.statements.row.get(d.id);
+      if (row !== undefined && row.version > d.version) continue;
+      const fields = JSON.stringify(d.fields);
+      const live = row !== undefined && row.deleted === 0;
+      if (live && row.organization_id === d.organization_id && row.title === d.title && row.body === d.body) {
+        this.statements.touch.run(fields, d.version, row.doc_rowid);
+        continue;
+      }
+      let docNo: number | null = null;
+      if (live) {
+        batch.unindex(row);
+        if (row.organization_id === d.organization_id) docNo = row.doc_no;
+      }
+      const indexed = batch.index(d.organization_id, docNo, d.title, d.body);
+      const values = [d.organization_id, d.title, d.body, fields, d.version, 0, ...indexed] as const;
+      if (row === undefined) this.statements.insert.run(d.id, ...values);
+      else this.statements.update.run(...values, row.doc_rowid);
+    }
+    batch.flush();
+  }
+
+  delete(items: ReadonlyArray<{ id: string; version: number }>): void {
+    const batch = new Batch(this.statements);
+    for (const item of items) {
+      const row = this.statements.row.get(item.id);
+      const tombstone = ['', '', '{}', item.version, 1, null, null, 0, 0] as const;
+      if (row === undefined) {
+        this.statements.insert.run(item.id, '', ...tombstone);
+        continue;
+      }
+      if (row.version > item.version) continue;
+      if (row.deleted === 0) batch.unindex(row);
+      this.statements.update.run(row.organization_id, ...tombstone, row.doc_rowid);
+    }
+    batch.flush();
+  }
+
+  /** Indexes every live document anew (the postings and organizations tables are empty). */
+  reindexAll(): void {
+    let after = 0;
+    for (;;) {
+      const rows = this.statements.livePage.all(after, REINDEX_PAGE);
+      const batch = new Batch(this.statements);
+      for (const row of rows) {
+        const indexed = batch.index(row.organization_id, null, row.title, row.body);
+        const { organization_id, title, body, fields, version } = row;
+        this.statements.update.run(
+          organization_id,
+          title,
+          body,
+          fields,
+          version,
+          0,
+          ...indexed,
+          row.doc_rowid,
+        );
+      }
+      batch.flush();
+      if (rows.length < REINDEX_PAGE) return;
+      after = rows[rows.length - 1].doc_rowid;
+    }
+  }
+}
+
+/** One batch's pending posting and statistics changes. */
+class Batch {
+  private readonly orgs = new Map<string, OrgState>();
+
+  constructor(private readonly statements: Statements) {}
+
+  /** Adds a document's postings; returns [org_key, doc_no, title_length, body_length] for its row. */
+  index(
+    organizationId: string,
+    docNo: number | null,
+    title: string,
+    body: string,
+  ): [number, number, number, number] {
+    const org = this.org(organizationId);
+    const no = docNo ?? org.next_doc_no++;
+    const a = analyzeDocument(title, body);
+    for (const entry of a.entries) {
+      this.change(org, entry.term).push(no, entry.titleCount, entry.bodyCount, a.titleLength, a.bodyLength);
+    }
+    org.documents += 1;
+    org.title_tokens += a.titleLength;
+    org.body_tokens += a.bodyLength;
+    return [org.org_key, no, a.titleLength, a.bodyLength];
+  }
+
+  /** Removes a live document's postings (found by analyzing its stored text again). */
+  unindex(row: StoredRow): void {
+    if (row.doc_no === null) return;
+    const org = this.org(row.organization_id);
+    for (const { term } of analyzeDocument(row.title, row.body).entries)
+      this.change(org, term).push(row.doc_no, -1, 0, 0, 0);
+    org.documents -= 1;
+    org.title_tokens -= row.title_length;
+    org.body_tokens -= row.body_length;
+  }
+
+  /** Writes every touched bucket once, in the index's key order (organization, partition, bucket). */
+  flush(): void {
+    const s = this.statements;
+    for (const org of [...this.orgs.values()].sort((a, b) => a.org_key - b.org_key)) {
+      const parts = groupChanges(org.changes);
+      for (const part of [...parts.keys()].sort((a, b) => a - b)) {
+        const buckets = parts.get(part) as Map<number, BucketChanges>;
+        for (const bucket of [...buckets.keys()].sort((a, b) => a - b)) {
+          const stored = part > org.lastStoredPart ? undefined : s.bucket.get(org.org_key, part, bucket);
+          const data = mergeBucket(stored?.data, buckets.get(bucket) as BucketChanges);
+          if (data !== null) s.putBucket.run(org.org_key, part, bucket, data);
+          else if (stored !== undefined) s.dropBucket.run(org.org_key, part, bucket);
+        }
+      }
+      s.updateOrg.run(org.documents, org.title_tokens, org.body_tokens, org.next_doc_no, org.org_key);
+    }
+  }
+
+  private org(organizationId: string): OrgState {
+    let state = this.orgs.get(organizationId);
+    if (state !== undefined) return state;
+    let row = this.statements.org.get(organizationId);
+    if (row === undefined) {
+      this.statements.insertOrg.run(organizationId);
+      row = this.statements.org.get(organizationId) as OrgRow;
+    }
+    const lastStoredPart = row.next_doc_no === 0 ? -1 : partitionOf(row.next_doc_no - 1);
+    state = { ...row, lastStoredPart, changes: new Map() };
+    this.orgs.set(organizationId, state);
+    return state;
+  }
+
+  private change(org: OrgState, term: string): TermChanges {
+    let changes = org.changes.get(term);
+    if (changes === undefined) org.changes.set(term, (changes = []));
+    return changes;
+  }
+}
+
+/** Splits each term's changes by partition, then groups the terms by bucket: partition → bucket → term. */
+function groupChanges(changes: ReadonlyMap<string, TermChanges>): Map<number, Map<number, BucketChanges>> {
+  const parts = new Map<number, Map<number, BucketChanges>>();
+  const add = (part: number, term: string, termChanges: TermChanges): void => {
+    let buckets = parts.get(part);
+    if (buckets === undefined) parts.set(part, (buckets = new Map()));
+    const bucket = bucketOf(term);
+    let terms = buckets.get(bucket);
+    if (terms === undefined) buckets.set(bucket, (terms = new Map()));
+    terms.set(term, termChanges);
+  };
+  for (const [term, termChanges] of changes) {
+    const first = partitionOf(termChanges[0]);
+    if (
+      partitionOf(termChanges[termChanges.length - FIELDS_PER_CHANGE]) === first &&
+      isOnePartition(termChanges, first)
+    ) {
+      add(first, term, termChanges);
+      continue;
+    }
+    const byPart = new Map<number, TermChanges>();
+    for (let i = 0; i < termChanges.length; i += FIELDS_PER_CHANGE) {
+      const part = partitionOf(termChanges[i]);
+      let list = byPart.get(part);
+      if (list === undefined) byPart.set(part, (list = []));
+      for (let f = 0; f < FIELDS_PER_CHANGE; f++) list.push(termChanges[i + f]);
+    }
+    for (const [part, list] of byPart) add(part, term, list);
+  }
+  return parts;
+}
+
+function isOnePartition(termChanges: TermChanges, part: number): boolean {
+  for (let i = 0; i < termChanges.length; i += FIELDS_PER_CHANGE)
+    if (partitionOf(termChanges[i]) !== part) return false;
+  return true;
+}
