@@ -19,13 +19,14 @@ async function main(argv: string[]): Promise<void> {
   await CommandFactory.run(CliModule.forRoot({ config }), {
     logger: new StderrLogger('cairn', { logLevels: ['error', 'warn', 'fatal'] }),
     cliName: 'cairn',
+    // Commander has already printed the JSON error through outputError below; only the exit code is left.
     errorHandler: (error) => {
       const code = (error as { code?: unknown }).code;
-      if (code === 'commander.helpDisplayed' || code === 'commander.help' || code === 'commander.version') {
-        process.exit(0);
-      }
-      writeFailure(new ValidationFailedError(error.message.replace(/^error: /, ''), [], 'usage_error'), 2);
-      process.exit(2);
+      process.exit(
+        code === 'commander.helpDisplayed' || code === 'commander.help' || code === 'commander.version'
+          ? 0
+          : 2,
+      );
     },
     serviceErrorHandler: (error) => writeFailure(error),
     // Subcommands' usage errors (e.g. a missing argument) bypass errorHandler; their message comes through here.

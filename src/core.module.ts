@@ -60,10 +60,16 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
           provide: ProjectionRunner,
           useFactory: (s: Stores, embeddings: Embeddings) => {
             const logger = new Logger('projections');
-            return new ProjectionRunner(s.eventStore, s.readStore, s.searchIndex, projectionsFor(embeddings), {
-              owner: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
-              onError: (name, error) => logger.error(`projection ${name} failed: ${describe(error)}`),
-            });
+            return new ProjectionRunner(
+              s.eventStore,
+              s.readStore,
+              s.searchIndex,
+              projectionsFor(embeddings),
+              {
+                owner: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+                onError: (name, error) => logger.error(`projection ${name} failed: ${describe(error)}`),
+              },
+            );
           },
           inject: [STORES, Embeddings],
         },

@@ -91,7 +91,16 @@ export class ValidationFailedError extends AppError {
 /** 422: content was blocked as unsafe (secrets, private keys, card numbers, personal data dumps); nothing stored. */
 export class UnsafeContentError extends AppError {
   readonly status = 422;
-  constructor(flags: Array<{ field: string; kind: string; rule: string; message: string; line: number; column: number }>) {
+  constructor(
+    flags: Array<{
+      field: string;
+      kind: string;
+      rule: string;
+      message: string;
+      line: number;
+      column: number;
+    }>,
+  ) {
     super(
       'unsafe_content',
       `blocked: ${flags.length} unsafe finding(s); nothing was stored`,

@@ -11,6 +11,8 @@ import type {
   SearchQuery,
 } from '../../src/infrastructure/search/search-index.port';
 
+import { describeRankingContract } from './search-index.contract-ranking';
+
 type MakeIndex = () => Promise<{ index: SearchIndex; cleanup: () => Promise<void> }>;
 
 /** Query syntax of FTS5, Lucene and SQL, separated by "|" (itself hostile too); plus a few singled out. */
@@ -61,35 +63,7 @@ export function describeSearchIndexContract(name: string, makeIndex: MakeIndex):
       expect(typeof hit.score).toBe('number');
     });
 
-    it('ranks more query-term hits and title hits above a single body mention', async () => {
-      await index.upsert([
-        doc('once', 'Office hours', 'Our office is open daily and a refund desk sits near the entrance.'),
-        doc('many', 'Refund rules', 'A refund is issued to the card. Every refund takes five days.'),
-        doc('both', 'Shipping times', 'Express shipping and a refund for late parcels are available.'),
-      ]);
-      expect((await ids({ text: 'refund' }))[0]).toBe(id('many'));
-      expect((await ids({ text: 'refund shipping' }))[0]).toBe(id('both'));
-      expect((await ids({ text: 'refund shipping' })).at(-1)).toBe(id('once'));
-    });
-
-    it('weighs title matches by title_boost', async () => {
-      await index.upsert([
-        doc('title', 'Warranty', 'Details for hardware bought from the online store last year.'),
-        doc('body', 'Hardware', 'The warranty covers hardware bought from the online store.'),
-      ]);
-      expect(await ids({ text: 'warranty' })).toEqual([id('title'), id('body')]);
-      expect(await ids({ text: 'warranty', title_boost: 5 })).toEqual([id('title'), id('body')]);
-      expect(await ids({ text: 'warranty', title_boost: 0.01 })).toEqual([id('body'), id('title')]);
-    });
-
-    it('stems English words', async () => {
-      await index.upsert([
-        doc('run', 'Daily', 'We run the backup every night.'),
-        doc('runs', 'Jobs', 'The importer runs hourly.'),
-        doc('other', 'Other', 'Nothing relevant here.'),
-      ]);
-      expect((await ids({ text: 'running' })).sort()).toEqual([id('run'), id('runs')].sort());
-    });
+    describeRankingContract({ index: () => index, org, id, doc, ids });
 
     it('isolates organizations: each query sees only its own organization', async () => {
       const text = ['Password reset', 'Reset your password from the login page.'] as const;

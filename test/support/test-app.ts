@@ -61,8 +61,7 @@ export async function http(
   let body: string | ArrayBuffer | undefined;
   if (options.rawBody !== undefined) {
     body = typeof options.rawBody === 'string' ? options.rawBody : Uint8Array.from(options.rawBody).buffer;
-  }
-  else if (options.body !== undefined) body = JSON.stringify(options.body);
+  } else if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
   const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
   const text = await response.text();

@@ -38,7 +38,11 @@ export function mapError(error: unknown): MappedError {
   if (app instanceof RateLimitedError) headers['retry-after'] = String(app.retryAfterSeconds);
   return {
     status: app.status,
-    body: { ok: false, error: { code: app.code, message: app.message, details: app.details }, ...app.bodyExtras },
+    body: {
+      ok: false,
+      error: { code: app.code, message: app.message, details: app.details },
+      ...app.bodyExtras,
+    },
     headers,
     unexpected: known === null || app instanceof InternalError,
   };

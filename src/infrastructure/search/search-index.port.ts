@@ -34,7 +34,7 @@ export interface SearchQuery {
   any_of?: Array<Record<string, SearchFilter>>;
   /** Default 10, at most 1,000. */
   limit?: number;
-  /** Multiplier of title matches against body matches; default 2. */
+  /** Weight of title term frequencies against body ones (title and body are scored as one field); default 1. */
   title_boost?: number;
 }
 

@@ -25,7 +25,7 @@ const CHUNKS_PER_RESULT = 10;
 const MAX_CHUNK_HITS = 1000;
 
 /**
- * BM25 over chunks (title boosted) in the organization's scope, grouped into items (an item scores as its best
+ * BM25 over chunks (title and body scored as one field) in the organization's scope, grouped into items (an item scores as its best
  * chunk), re-ranked by the usage signal. Reads only the search index and read models.
  */
 @QueryHandler(SearchMemoryQuery)
@@ -74,8 +74,13 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
     }
 
     const methods = await this.fuseWithVectors(query, grouped);
+    // The usage multiplier lies in [0.5, 1.5]: an item scoring under a third of the limit-th candidate can never
+    // overtake it, so only the leading candidates are read (visibility can drop some, hence the margin).
+    const candidates = [...grouped].sort((a, b) => b[1].score - a[1].score || a[0] - b[0]);
+    const floor = (candidates[Math.min(candidates.length, query.limit * 2) - 1]?.[1].score ?? 0) / 3;
     const ranked: RankedMemoryItem[] = [];
-    for (const [itemId, entry] of grouped) {
+    for (const [itemId, entry] of candidates) {
+      if (ranked.length >= query.limit * 2 && entry.score < floor) break;
       const item = await this.readStore.get<MemoryItemDocument>(MEMORY_ITEMS, String(itemId));
       // Defense in depth: the index is already scoped, the read model decides.
       if (!item || !visibleTo(item, connector.organization_id, connector.client_key)) continue;

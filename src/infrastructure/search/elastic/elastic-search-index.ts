@@ -1,17 +1,22 @@
 /**
  * The production SearchIndex: Elasticsearch (the only file importing @elastic/elasticsearch).
  *
- * - One index (default `cairn-memory-chunks`, one shard so BM25 statistics are exact) with an explicit mapping:
- *   title/body `text` with the `english` analyzer, ids and organization `keyword`, and `fields.*` mapped by
- *   dynamic templates (strings → keyword, every number → double as in JavaScript, booleans → boolean).
- *   An index template with the same mapping guards against a concurrent writer auto-creating the index.
+ * - One index (`<name>-v<layout>`, name default `cairn-memory-chunks`, one shard so BM25 statistics are exact)
+ *   with an explicit mapping (elastic-settings.ts): title/body `text` with the `cairn_english` analyzer and the
+ *   `cairn_bm25` similarity (the embedded index's analysis and k1/b), ids and organization `keyword`, and
+ *   `fields.*` mapped by dynamic templates (strings → keyword, every number → double as in JavaScript, booleans
+ *   → boolean). An index template with the same mapping guards against a concurrent writer auto-creating it.
+ * - A new layout is a new index: init() creates it and copies the previous layout's index into it (server-side
+ *   reindex keeping the external versions, so writes that land meanwhile are never overwritten by older
+ *   copies), then deletes the old one. Layout 1 was the bare name with the built-in `english` analyzer.
  * - Writes: bulk, external versioning (`external_gte`: version = the document version, an equal version
  *   re-applies) and `refresh: 'wait_for'`, so a search right after a write sees it. A version conflict (409)
  *   means a newer write is already there: success. A delete is a versioned tombstone document (deleted: true),
  *   not a real delete, so a late older upsert is still refused after ES would have forgotten a real delete's
  *   version (`index.gc_deletes`, 60 s).
- * - Search: bool with `filter` (organization, live documents, field filters, any_of) and `must` a multi_match
- *   of the query terms over title^boost and body (operator OR: never query_string syntax).
+ * - Search: bool with `filter` (organization, live documents, field filters, any_of) and `must` a
+ *   combined_fields (BM25F) query of the query's words over title^boost and body (operator OR: never
+ *   query_string syntax), see textQuery().
  */
 import { Client, errors, estypes } from '@elastic/elasticsearch';
 import type { FilterValue, SearchDocument, SearchHit, SearchIndex, SearchQuery } from '../search-index.port';
@@ -21,6 +26,7 @@ import {
   validateDeletes,
   validateDocuments,
 } from '../sqlite/search-input';
+import { LAYOUT, MAPPINGS, SETTINGS, textQuery } from './elastic-settings';
 
 const DEFAULT_INDEX = 'cairn-memory-chunks';
 const BULK_BATCH = 1_000;
@@ -32,38 +38,6 @@ interface StoredDocument extends SearchDocument {
 }
 
 type Query = estypes.QueryDslQueryContainer;
-
-function fieldTemplate(
-  name: string,
-  jsonType: string,
-  mapping: estypes.MappingProperty,
-): Partial<Record<string, estypes.MappingDynamicTemplate>> {
-  return { [name]: { path_match: 'fields.*', match_mapping_type: jsonType, mapping } };
-}
-
-const MAPPINGS: estypes.MappingTypeMapping = {
-  dynamic: 'strict',
-  date_detection: false,
-  numeric_detection: false,
-  dynamic_templates: [
-    fieldTemplate('field_strings', 'string', { type: 'keyword', ignore_above: 8191 }),
-    // Every number is a JavaScript double: a field first seen as 1 must still hold 2.5 (no long truncation).
-    fieldTemplate('field_longs', 'long', { type: 'double', ignore_malformed: true }),
-    fieldTemplate('field_doubles', 'double', { type: 'double', ignore_malformed: true }),
-    fieldTemplate('field_booleans', 'boolean', { type: 'boolean' }),
-  ],
-  properties: {
-    id: { type: 'keyword' },
-    organization_id: { type: 'keyword' },
-    title: { type: 'text', analyzer: 'english' },
-    body: { type: 'text', analyzer: 'english' },
-    fields: { type: 'object', dynamic: true },
-    version: { type: 'long' },
-    deleted: { type: 'boolean' },
-  },
-};
-
-const SETTINGS: estypes.IndicesIndexSettings = { number_of_shards: 1 };
 
 const LIVE: Query = { term: { deleted: false } };
 
@@ -114,10 +88,15 @@ function toDocument(source: StoredDocument): SearchDocument {
 export class ElasticSearchIndex implements SearchIndex {
   private readonly client: Client;
   private readonly index: string;
+  /** The index of the previous layout, migrated by init(). */
+  private readonly previous: string;
 
   constructor(url: string, options?: { index?: string }) {
     this.client = new Client({ node: url });
-    this.index = options?.index ?? DEFAULT_INDEX;
+    const name = options?.index ?? DEFAULT_INDEX;
+    this.index = `${name}-v${LAYOUT}`;
+    // Layout 1 used the bare name; from layout 3 on this becomes `${name}-v${LAYOUT - 1}`.
+    this.previous = name;
   }
 
   /** Creates the index template and the index when missing. Safe to call from several processes. */
@@ -133,12 +112,32 @@ export class ElasticSearchIndex implements SearchIndex {
       // Without the cluster privilege to manage templates, the explicit index creation below still applies.
       if (statusOf(error) !== 403) throw error;
     }
-    if (await this.client.indices.exists({ index: this.index })) return;
-    try {
-      await this.client.indices.create({ index: this.index, settings: SETTINGS, mappings: MAPPINGS });
-    } catch (error) {
-      if (!isAlreadyExists(error)) throw error;
+    if (!(await this.client.indices.exists({ index: this.index }))) {
+      try {
+        await this.client.indices.create({ index: this.index, settings: SETTINGS, mappings: MAPPINGS });
+      } catch (error) {
+        if (!isAlreadyExists(error)) throw error;
+      }
     }
+    await this.migratePrevious();
+  }
+
+  /**
+   * Copies the previous layout's index into this one, then deletes it. Idempotent and safe to run from several
+   * processes at once: external versions make a copy older than (or as old as) a stored document a conflict,
+   * and conflicts are skipped.
+   */
+  private async migratePrevious(): Promise<void> {
+    if (!(await this.client.indices.exists({ index: this.previous }))) return;
+    await this.client.reindex({
+      source: { index: this.previous },
+      dest: { index: this.index, version_type: 'external' },
+      conflicts: 'proceed',
+      refresh: true,
+      wait_for_completion: true,
+    });
+    await this.client.indices.delete({ index: this.previous, ignore_unavailable: true });
+    await this.client.indices.deleteIndexTemplate({ name: `${this.previous}-template` }, { ignore: [404] });
   }
 
   async upsert(documents: SearchDocument[]): Promise<void> {
@@ -182,17 +181,8 @@ export class ElasticSearchIndex implements SearchIndex {
       query: {
         bool: {
           filter,
-          must: [
-            {
-              multi_match: {
-                // The terms, not the raw text: the same term list as every adapter, and plain words only.
-                query: q.terms.join(' '),
-                fields: [`title^${q.titleBoost}`, 'body'],
-                type: 'most_fields',
-                operator: 'or',
-              },
-            },
-          ],
+          // The words the shared analysis kept, not the raw text: plain words only, never syntax.
+          must: [textQuery(q.words.join(' '), q.titleBoost)],
         },
       },
       sort: [{ _score: { order: 'desc' } }, { id: { order: 'asc' } }],

@@ -1,6 +1,6 @@
 /**
  * The English analysis both search adapters share (Elasticsearch's `cairn_english` analyzer is its twin, see
- * elastic-analysis.ts), modelled on Lucene's EnglishAnalyzer:
+ * ../elastic/elastic-settings.ts), modelled on Lucene's EnglishAnalyzer:
  *
  * 1. Words: runs of letters, digits and combining marks, joined across one `.` `'` `’` between two letters and
  *    across one `.` `,` `;` `'` `’` between two digits (Unicode word-break rules WB6/7 and WB11/12: "e.g",
@@ -26,7 +26,7 @@ export const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
-/** Longest word kept (longer runs are cut), as Lucene's StandardTokenizer's default maximum. */
+/** Longest term kept (longer words are cut), Lucene's StandardTokenizer's default maximum token length. */
 export const MAX_TERM_LENGTH = 255;
 
 /** The same word boundaries as a Java regular expression (Elasticsearch's pattern tokenizer, group 0). */
@@ -188,15 +188,4 @@ export function analyzeDocument(title: string, body: string): DocumentTerms {
     entry.bodyCount++;
   });
   return { entries, titleLength, bodyLength };
-}
-
-/** The terms of `text` in order of appearance, repeated as often as they occur (a query's bag of words). */
-export function analyze(text: string): string[] {
-  cache.trim();
-  const result: string[] = [];
-  scanWords(text, (start, end, hash) => {
-    const entry = cache.lookup(text, start, end, hash);
-    if (entry !== null) result.push(entry.term);
-  });
-  return result;
 }

@@ -98,10 +98,15 @@ export interface RankedDoc {
   score: number;
 }
 
-/** Matches handed out best first (score descending, then document number), a slice at a time. */
+/**
+ * Matches handed out best first (score descending, then document number), a slice at a time. Each slice is a
+ * heap selection among the matches ranked after the previous slice (linear in the matches), or a sort of what
+ * is left when the slice would take most of it.
+ */
 export class RankedMatches {
-  private sorted: Int32Array | null = null;
   private taken = 0;
+  /** Index of the last match handed out (−1: none yet). */
+  private last = -1;
 
   constructor(
     private readonly docNos: Int32Array,
@@ -112,13 +117,14 @@ export class RankedMatches {
     return this.docNos.length;
   }
 
-  /** The next `n` best (fewer at the end). The first slice is a heap selection, later ones a full sort. */
+  /** The next `n` best (fewer at the end). */
   next(n: number): RankedDoc[] {
-    if (this.taken >= this.size) return [];
-    const order = this.taken === 0 && n * 4 < this.size ? this.best(n) : this.all().subarray(this.taken);
-    const slice = Array.from(order.subarray(0, n), (i) => ({ docNo: this.docNos[i], score: this.scores[i] }));
-    this.taken += slice.length;
-    return slice;
+    const left = this.size - this.taken;
+    if (left <= 0) return [];
+    const order = n * 4 < left ? this.best(n) : this.rest().slice(0, n);
+    this.taken += order.length;
+    if (order.length > 0) this.last = order[order.length - 1];
+    return order.map((i) => ({ docNo: this.docNos[i], score: this.scores[i] }));
   }
 
   private before(a: number, b: number): boolean {
@@ -127,21 +133,24 @@ export class RankedMatches {
     return sa > sb || (sa === sb && this.docNos[a] < this.docNos[b]);
   }
 
-  private all(): Int32Array {
-    if (this.sorted === null) {
-      this.sorted = Int32Array.from({ length: this.size }, (_, i) => i);
-      this.sorted.sort((a, b) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0));
-    }
-    return this.sorted;
+  private remaining(i: number): boolean {
+    return this.last < 0 || this.before(this.last, i);
   }
 
-  /** Indices of the `k` best, best first: a size-k heap whose root is the worst kept. */
-  private best(k: number): Int32Array {
+  /** Every match not handed out yet, sorted. */
+  private rest(): number[] {
+    const rest: number[] = [];
+    for (let i = 0; i < this.size; i++) if (this.remaining(i)) rest.push(i);
+    return rest.sort((a, b) => (this.before(a, b) ? -1 : 1));
+  }
+
+  /** The `k` best matches not handed out yet, best first: a size-k heap whose root is the worst kept. */
+  private best(k: number): number[] {
     const heap = new Int32Array(k);
     let size = 0;
     const worse = (a: number, b: number): boolean => this.before(b, a);
-    const siftDown = (from: number): void => {
-      let i = from;
+    const siftDown = (): void => {
+      let i = 0;
       for (;;) {
         const left = 2 * i + 1;
         if (left >= size) return;
@@ -152,6 +161,7 @@ export class RankedMatches {
       }
     };
     for (let i = 0; i < this.size; i++) {
+      if (!this.remaining(i)) continue;
       if (size < k) {
         let j = size++;
         heap[j] = i;
@@ -162,14 +172,14 @@ export class RankedMatches {
         }
       } else if (this.before(i, heap[0])) {
         heap[0] = i;
-        siftDown(0);
+        siftDown();
       }
     }
-    const result = new Int32Array(size);
+    const result = new Array<number>(size);
     for (let n = size - 1; n >= 0; n--) {
       result[n] = heap[0];
       heap[0] = heap[--size];
-      siftDown(0);
+      siftDown();
     }
     return result;
   }

@@ -249,10 +249,7 @@ function groupChanges(changes: ReadonlyMap<string, TermChanges>): Map<number, Ma
   };
   for (const [term, termChanges] of changes) {
     const first = partitionOf(termChanges[0]);
-    if (
-      partitionOf(termChanges[termChanges.length - FIELDS_PER_CHANGE]) === first &&
-      isOnePartition(termChanges, first)
-    ) {
+    if (isOnePartition(termChanges, first)) {
       add(first, term, termChanges);
       continue;
     }

@@ -98,6 +98,11 @@ function storedVersion(db: SqliteDatabase): string | undefined {
   return db.prepare<[], { value: string }>(`SELECT value FROM ${META} WHERE key = 'version'`).get()?.value;
 }
 
+function isNewer(stored: string): boolean {
+  const [layout, analyzer] = stored.split('.').map(Number);
+  return layout > LAYOUT_VERSION || (layout === LAYOUT_VERSION && analyzer > ANALYZER_VERSION);
+}
+
 function recordVersion(db: SqliteDatabase): void {
   db.prepare(`INSERT OR REPLACE INTO ${META} (key, value) VALUES ('version', ?)`).run(VERSION);
 }
@@ -131,7 +136,14 @@ export function ensureSearchSchema(db: SqliteDatabase, reindex: () => void): voi
       recordVersion(db);
       return;
     }
-    if (storedVersion(db) === VERSION) return;
+    const stored = storedVersion(db);
+    if (stored === VERSION) return;
+    if (stored !== undefined && isNewer(stored)) {
+      // Rebuilding would downgrade a newer build's index (and that build would rebuild it again).
+      throw new Error(
+        `the search index was built by a newer Cairn (layout ${stored}, this build ${VERSION})`,
+      );
+    }
     db.exec(DROP_DERIVED);
     migrateDocuments(db);
     db.exec(INDEX_TABLES);

@@ -1,0 +1,322 @@
+/**
+ * Memory search benchmark: a real Cairn server (in-process, HTTP on 127.0.0.1, embedded stores under `dir`)
+ * with one organization, filled through the real ingestion path (IngestDocumentCommand → events → projections →
+ * search index) to 10,000 and then 100,000 chunks. At each size:
+ *
+ * - HTTP: autocannon, 2 connections, DURATION_S seconds, `POST …/memory/search` with limit 10 (the handler asks
+ *   the index for 100 chunk hits), cycling through QUERY_COUNT queries; latency p50/p95/p99 and requests/s.
+ * - Raw index: the same queries, one at a time, straight to SearchIndex.search() with the handler's arguments
+ *   (limit 100, the expiry filter and the visibility alternatives).
+ * - Ingestion: chunks per second of the step (documents do not wait for the read models one by one, as in
+ *   `memory:ingest`; the step ends when the search index holds every chunk).
+ *
+ * The text is synthetic and deterministic: a Zipf-distributed vocabulary of word-like tokens (never an English
+ * stop word), documents of CHUNKS_PER_DOCUMENT paragraphs of ~150 words (one chunk each), queries of 2–5 words.
+ */
+import autocannon from 'autocannon';
+import { CommandBus } from '@nestjs/cqrs';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { join } from 'node:path';
+import { RegisterConnectorCommand } from '../src/commands/connectors/register-connector.command';
+import type { RegisterConnectorResult } from '../src/commands/connectors/register-connector.command';
+import { IngestDocumentCommand } from '../src/commands/memory/ingest-document.command';
+import type { IngestDocumentResult } from '../src/commands/memory/ingest-document.command';
+import { RegisterOrganizationCommand } from '../src/commands/organizations/register-organization.command';
+import type { RegisterOrganizationResult } from '../src/commands/organizations/register-organization.command';
+import { operatorContext } from '../src/commands/shared/command-context';
+import { StreamCommandExecutor } from '../src/commands/shared/stream-command-executor';
+import { loadConfig } from '../src/config/config';
+import { createHttpApp } from '../src/http/create-http-app';
+import type { SearchFilter } from '../src/infrastructure/search/search-index.port';
+import { STORES, type Stores } from '../src/infrastructure/stores';
+import type { BenchRow } from './table';
+
+const SIZES = [10_000, 100_000];
+const CHUNKS_PER_DOCUMENT = 8;
+const QUERY_COUNT = 200;
+const DURATION_S = 8;
+const CONNECTIONS = 2;
+const HTTP_LIMIT = 10;
+const SEARCH_PATH = '/app/api/tool-connectors/v1/memory/search';
+const READ_MODEL_TIMEOUT_MS = 10 * 60_000;
+
+/** mulberry32: a small deterministic generator, so every run indexes the same text. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Word-like text with Zipf-distributed words (rank r has weight 1 / (r + 1)). */
+class SyntheticText {
+  private readonly words: string[];
+  private readonly cumulative: Float64Array;
+  private readonly next = random(20_260_521);
+
+  constructor(vocabulary = 30_000) {
+    const onsets = 'b c d f g h k l m n p r s t v z br dr gr kl pl st tr'.split(' ');
+    const vowels = 'a e i o u ai ou'.split(' ');
+    this.words = Array.from({ length: vocabulary }, (_, i) => {
+      let n = i + onsets.length * vowels.length; // at least two syllables
+      let word = '';
+      while (n > 0) {
+        word += onsets[n % onsets.length] + vowels[Math.floor(n / onsets.length) % vowels.length];
+        n = Math.floor(n / (onsets.length * vowels.length));
+      }
+      return word;
+    });
+    this.cumulative = new Float64Array(vocabulary);
+    let sum = 0;
+    for (let r = 0; r < vocabulary; r++) this.cumulative[r] = sum += 1 / (r + 1);
+  }
+
+  word(minRank = 0): string {
+    const total = this.cumulative[this.cumulative.length - 1];
+    const floor = minRank === 0 ? 0 : this.cumulative[minRank - 1];
+    const target = floor + this.next() * (total - floor);
+    let lo = minRank;
+    let hi = this.cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.cumulative[mid] < target) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.words[lo];
+  }
+
+  sentence(words: number): string {
+    const text = Array.from({ length: words }, () => this.word()).join(' ');
+    return `${text[0].toUpperCase()}${text.slice(1)}.`;
+  }
+
+  /** ~150 words (~1,000 characters): one chunk. */
+  paragraph(): string {
+    return Array.from({ length: 10 }, () => this.sentence(12 + Math.floor(this.next() * 6))).join(' ');
+  }
+
+  /** 2–5 words, mostly past the most frequent ranks (as people search). */
+  query(): string {
+    const length = 2 + Math.floor(this.next() * 4);
+    return Array.from({ length }, (_, i) => this.word(i === 0 ? 0 : 50)).join(' ');
+  }
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+}
+
+interface Server {
+  app: NestFastifyApplication;
+  baseUrl: string;
+  stores: Stores;
+}
+
+async function startServer(dir: string): Promise<Server> {
+  const config = loadConfig({
+    CAIRN_DATA_DIR: dir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    CAIRN_CONSISTENCY_WAIT_MS: '120000',
+  });
+  const app = await createHttpApp({ config }, { logger: ['error', 'fatal'] });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.getHttpServer().address();
+  if (address === null || typeof address === 'string') throw new Error('no TCP address');
+  return { app, baseUrl: `http://127.0.0.1:${address.port}`, stores: app.get<Stores>(STORES) };
+}
+
+/** Ingests documents until the organization holds `target` chunks; returns the chunks written and the time. */
+async function ingestTo(
+  server: Server,
+  organizationId: number,
+  text: SyntheticText,
+  target: number,
+): Promise<{ chunks: number; ms: number }> {
+  const commands = server.app.get(CommandBus);
+  const executor = server.app.get(StreamCommandExecutor);
+  const { stores } = server;
+  const context = operatorContext('bench');
+  const before = await stores.searchIndex.count(String(organizationId));
+  let total = before;
+  const started = performance.now();
+  const bulk = stores.relaxDurability();
+  try {
+    for (let n = before; total < target; n++) {
+      const paragraphs = Array.from({ length: Math.min(CHUNKS_PER_DOCUMENT, target - total) }, () =>
+        text.paragraph(),
+      );
+      const result = await commands.execute<IngestDocumentCommand, IngestDocumentResult>(
+        new IngestDocumentCommand(
+          organizationId,
+          {
+            document_key: `bench:${n}`,
+            title: `${text.sentence(4).slice(0, -1)} ${n}`,
+            content: paragraphs.join('\n\n'),
+            format: 'text',
+            type: 'document',
+            audience: 'internal',
+            authority_level: 'reference',
+            source_label: 'bench',
+            source_uri: null,
+            source_date: null,
+            effective_at: null,
+            expires_at: null,
+            summary: null,
+          },
+          context,
+          { waitForReadModels: false },
+        ),
+      );
+      total += result.chunks;
+    }
+  } finally {
+    bulk.end();
+  }
+  const deadline = Date.now() + READ_MODEL_TIMEOUT_MS;
+  while ((await stores.searchIndex.count(String(organizationId))) < total) {
+    if (Date.now() > deadline) throw new Error('the search index did not catch up with the ingestion');
+    await executor.settle(await stores.eventStore.headPosition());
+  }
+  return { chunks: total - before, ms: performance.now() - started };
+}
+
+/** SearchIndex.search() as the memory search handler calls it for limit HTTP_LIMIT, one query at a time. */
+async function rawLatencies(
+  stores: Stores,
+  organizationId: number,
+  clientKey: string,
+  queries: readonly string[],
+): Promise<number[]> {
+  const filters: Record<string, SearchFilter> = { expires_at_ms: { gt: Date.now(), or_null: true } };
+  const anyOf: Array<Record<string, SearchFilter>> = [
+    { visibility: 'organization_internal' },
+    { visibility: 'tool_private', owner_client_key: clientKey },
+  ];
+  const latencies: number[] = [];
+  for (const round of [0, 1]) {
+    for (const text of queries) {
+      const started = performance.now();
+      const hits = await stores.searchIndex.search({
+        organization_id: String(organizationId),
+        text,
+        filters,
+        any_of: anyOf,
+        limit: HTTP_LIMIT * 10,
+      });
+      // The handler reads each item's first excerpt: part of the work.
+      for (const hit of hits.slice(0, HTTP_LIMIT)) void hit.highlights;
+      if (round === 1) latencies.push(performance.now() - started);
+    }
+  }
+  return latencies.sort((a, b) => a - b);
+}
+
+async function httpLoad(
+  baseUrl: string,
+  token: string,
+  queries: readonly string[],
+): Promise<{ latencies: number[]; requestsPerSecond: number; failures: number }> {
+  const latencies: number[] = [];
+  const requests = queries.map((query) => ({
+    method: 'POST' as const,
+    path: SEARCH_PATH,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query, limit: HTTP_LIMIT }),
+  }));
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      { url: baseUrl, connections: CONNECTIONS, duration: DURATION_S, requests },
+      (error: unknown, done: autocannon.Result) => (error ? reject(error) : resolve(done)),
+    );
+    instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
+  });
+  return {
+    latencies: latencies.sort((a, b) => a - b),
+    requestsPerSecond: result.requests.average,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+export async function benchSearch(dir: string): Promise<BenchRow[]> {
+  // A directory of its own: the other benchmarks share `dir`.
+  const server = await startServer(join(dir, 'search'));
+  const rows: BenchRow[] = [];
+  try {
+    const commands = server.app.get(CommandBus);
+    const context = operatorContext('bench');
+    const org = await commands.execute<RegisterOrganizationCommand, RegisterOrganizationResult>(
+      new RegisterOrganizationCommand('Search bench', null, null, context),
+    );
+    const connector = await commands.execute<RegisterConnectorCommand, RegisterConnectorResult>(
+      new RegisterConnectorCommand(org.organization_id, 'bench', ['memory_search'], 'strict', context),
+    );
+    const text = new SyntheticText();
+    const queries = Array.from({ length: QUERY_COUNT }, () => text.query());
+    for (const size of SIZES) {
+      const label = `${size / 1000}k chunks`;
+      process.stderr.write(`search: ingesting to ${label}…\n`);
+      const ingested = await ingestTo(server, org.organization_id, text, size);
+      const rate = (ingested.chunks * 1000) / ingested.ms;
+      const raw = await rawLatencies(server.stores, org.organization_id, connector.client_key, queries);
+      process.stderr.write(`search: HTTP load at ${label} (${DURATION_S} s)…\n`);
+      const http = await httpLoad(server.baseUrl, connector.token, queries);
+      const rawP50 = percentile(raw, 0.5);
+      const httpP50 = percentile(http.latencies, 0.5);
+      const last = size === SIZES[SIZES.length - 1];
+      rows.push(
+        {
+          benchmark: `ingestion to ${label} (real path)`,
+          value: rate,
+          unit: 'chunks/s',
+          target: '>= 1,000',
+          ok: rate >= 1000,
+        },
+        {
+          benchmark: `raw index query p50, ${label}`,
+          value: rawP50,
+          unit: 'ms',
+          ...(last ? { target: '<= 10', ok: rawP50 <= 10 } : {}),
+        },
+        { benchmark: `raw index query p95, ${label}`, value: percentile(raw, 0.95), unit: 'ms' },
+        {
+          benchmark: `HTTP search p50, ${label}`,
+          value: httpP50,
+          unit: 'ms',
+          ...(last ? { target: '<= 10', ok: httpP50 <= 10 } : {}),
+        },
+        {
+          benchmark: `HTTP search p50 / raw p50, ${label}`,
+          value: httpP50 / rawP50,
+          unit: '×',
+          target: '<= 3',
+          ok: httpP50 <= 3 * rawP50,
+        },
+        { benchmark: `HTTP search p95, ${label}`, value: percentile(http.latencies, 0.95), unit: 'ms' },
+        { benchmark: `HTTP search p99, ${label}`, value: percentile(http.latencies, 0.99), unit: 'ms' },
+        {
+          benchmark: `HTTP search throughput, ${label}`,
+          value: http.requestsPerSecond,
+          unit: 'req/s',
+          ...(last ? { target: '>= 500', ok: http.requestsPerSecond >= 500 } : {}),
+        },
+      );
+      if (http.failures > 0) {
+        rows.push({
+          benchmark: `HTTP search failures, ${label}`,
+          value: http.failures,
+          unit: 'requests',
+          target: '0',
+          ok: false,
+        });
+      }
+    }
+  } finally {
+    await server.app.close();
+  }
+  return rows;
+}
