@@ -5,6 +5,7 @@ import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read
 import {
   SEARCH_INDEX,
   type SearchFilter,
+  type SearchHit,
   type SearchIndex,
 } from '../../infrastructure/search/search-index.port';
 import { MEMORY_USAGE, type MemoryUsageDocument } from '../../projections/memory-usage.projection';
@@ -19,6 +20,13 @@ import { SearchMemoryQuery, type RankedMemoryItem, type SearchMemoryResult } fro
 import { fuseRankings, type RelevanceMethod } from './rank-fusion';
 import { usageMultiplier } from './usage-ranking';
 import { VectorCandidates } from './vector-candidates';
+
+/** An item found by the index (and/or the vectors): its matching chunks, score and best lexical hit. */
+interface Candidate {
+  chunk_ids: number[];
+  score: number;
+  best: SearchHit | null;
+}
 
 /** How many chunk hits are asked for per result wanted (an item can match with several chunks). */
 const CHUNKS_PER_RESULT = 10;
@@ -60,7 +68,7 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
       ...(anyOf ? { any_of: anyOf } : {}),
       limit: Math.min(MAX_CHUNK_HITS, query.limit * CHUNKS_PER_RESULT),
     });
-    const grouped = new Map<number, { chunk_ids: number[]; score: number; excerpt: string }>();
+    const grouped = new Map<number, Candidate>();
     for (const hit of hits) {
       const itemId = Number(hit.fields.memory_item_id);
       const entry = grouped.get(itemId);
@@ -69,7 +77,7 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
         grouped.set(itemId, {
           chunk_ids: [Number(hit.fields.memory_chunk_id)],
           score: hit.score,
-          excerpt: hit.highlights[0] ?? '',
+          best: hit,
         });
     }
 
@@ -78,7 +86,7 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
     // overtake it, so only the leading candidates are read (visibility can drop some, hence the margin).
     const candidates = [...grouped].sort((a, b) => b[1].score - a[1].score || a[0] - b[0]);
     const floor = (candidates[Math.min(candidates.length, query.limit * 2) - 1]?.[1].score ?? 0) / 3;
-    const ranked: RankedMemoryItem[] = [];
+    const ranked: Array<RankedMemoryItem & { best: SearchHit | null }> = [];
     for (const [itemId, entry] of candidates) {
       if (ranked.length >= query.limit * 2 && entry.score < floor) break;
       const item = await this.readStore.get<MemoryItemDocument>(MEMORY_ITEMS, String(itemId));
@@ -90,13 +98,20 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
         item,
         chunk_ids: entry.chunk_ids,
         score,
-        excerpt: entry.excerpt.replace(/[«»]/g, ''),
+        excerpt: '',
+        best: entry.best,
         method: methods.get(itemId) ?? 'lexical',
       });
     }
     ranked.sort((a, b) => b.score - a.score || a.item.memory_item_id - b.item.memory_item_id);
+    const top = ranked.slice(0, query.limit);
+    // Excerpts (highlighting is not free) only for what is returned.
+    for (const result of top) result.excerpt = (result.best?.highlights[0] ?? '').replace(/[«»]/g, '');
     const corpus = await this.readStore.get<MemoryCorpusDocument>(MEMORY_CORPUS, organization);
-    return { items: ranked.slice(0, query.limit), index_revision: corpus?.index_revision ?? 'idx_empty' };
+    return {
+      items: top.map(({ best: _best, ...result }) => result),
+      index_revision: corpus?.index_revision ?? 'idx_empty',
+    };
   }
 
   /**
@@ -105,7 +120,7 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
    */
   private async fuseWithVectors(
     query: SearchMemoryQuery,
-    grouped: Map<number, { chunk_ids: number[]; score: number; excerpt: string }>,
+    grouped: Map<number, Candidate>,
   ): Promise<Map<number, RelevanceMethod>> {
     if (!this.vectors.enabled) return new Map();
     const { connector } = query;
@@ -124,8 +139,7 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
     for (const hit of semantic) {
       const entry = grouped.get(hit.memory_item_id);
       if (!semanticOrder.includes(hit.memory_item_id)) semanticOrder.push(hit.memory_item_id);
-      if (!entry)
-        grouped.set(hit.memory_item_id, { chunk_ids: [hit.memory_chunk_id], score: 0, excerpt: '' });
+      if (!entry) grouped.set(hit.memory_item_id, { chunk_ids: [hit.memory_chunk_id], score: 0, best: null });
       else if (!entry.chunk_ids.includes(hit.memory_chunk_id)) entry.chunk_ids.push(hit.memory_chunk_id);
     }
     const lexicalOrder = [...grouped.keys()].filter((id) => (grouped.get(id)?.score ?? 0) > 0);
