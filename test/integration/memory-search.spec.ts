@@ -1,3 +1,5 @@
+import { ArchiveMemoryItemCommand } from '../../src/commands/memory/archive-memory-item.command';
+import { operatorContext } from '../../src/commands/shared/command-context';
 import { createConnector, createOrganization } from '../support/fixtures';
 import { ALL_MEMORY, MEMORY, ingest } from '../support/memory-fixtures';
 import { http, startTestApp, type TestApp } from '../support/test-app';
@@ -179,5 +181,25 @@ describe('memory search and fetch (spec §4.1, §4.2, §2.1, §2.2)', () => {
     expect(res.body.results[0].freshness_category).toBe('stale');
     const fetched = await http(t.baseUrl, 'GET', `${MEMORY}/items/${expired.memory_item_id}`, { token });
     expect(fetched.body.freshness_category).toBe('expired');
+  });
+
+  it('a revision or an archive is visible to the very next search (no stale cached item)', async () => {
+    const org = await createOrganization(t.commands, 'Cache');
+    const token = (await createConnector(t.commands, org.organization_id, ALL_MEMORY)).token;
+    const key = { document_key: 'cache-doc' };
+    const first = await ingest(t.commands, org.organization_id, 'Kiwi', 'Kiwi appointments on Tuesday.', key);
+    expect((await search(token, { query: 'kiwi' })).body.results[0].summary).toBe(
+      'Kiwi appointments on Tuesday.',
+    );
+    await ingest(t.commands, org.organization_id, 'Kiwi', 'Kiwi appointments on Thursday.', key);
+    const revised = await search(token, { query: 'kiwi' });
+    expect(revised.body.results.map((r: { memory_item_id: number }) => r.memory_item_id)).toEqual([
+      first.memory_item_id,
+    ]);
+    expect(revised.body.results[0].summary).toBe('Kiwi appointments on Thursday.');
+    await t.commands.execute(
+      new ArchiveMemoryItemCommand(org.organization_id, first.memory_item_id, operatorContext('t')),
+    );
+    expect((await search(token, { query: 'kiwi' })).body.results).toEqual([]);
   });
 });

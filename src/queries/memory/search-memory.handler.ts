@@ -17,6 +17,7 @@ import {
 } from '../../projections/memory.projection';
 import { visibleTo } from './memory-item-view';
 import { SearchMemoryQuery, type RankedMemoryItem, type SearchMemoryResult } from './search-memory.query';
+import { ItemCache } from './item-cache';
 import { fuseRankings, type RelevanceMethod } from './rank-fusion';
 import { usageMultiplier } from './usage-ranking';
 import { VectorCandidates } from './vector-candidates';
@@ -38,6 +39,8 @@ const MAX_CHUNK_HITS = 1000;
  */
 @QueryHandler(SearchMemoryQuery)
 export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, SearchMemoryResult> {
+  private readonly items = new ItemCache();
+
   constructor(
     @Inject(SEARCH_INDEX) private readonly index: SearchIndex,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
@@ -82,6 +85,9 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
     }
 
     const methods = await this.fuseWithVectors(query, grouped);
+    const corpus = await this.readStore.get<MemoryCorpusDocument>(MEMORY_CORPUS, organization);
+    const indexRevision = corpus?.index_revision ?? 'idx_empty';
+    const cached = this.items.at(connector.organization_id, indexRevision);
     // The usage multiplier lies in [0.5, 1.5]: an item scoring under a third of the limit-th candidate can never
     // overtake it, so only the leading candidates are read (visibility can drop some, hence the margin).
     const candidates = [...grouped].sort((a, b) => b[1].score - a[1].score || a[0] - b[0]);
@@ -89,7 +95,11 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
     const ranked: Array<RankedMemoryItem & { best: SearchHit | null }> = [];
     for (const [itemId, entry] of candidates) {
       if (ranked.length >= query.limit * 2 && entry.score < floor) break;
-      const item = await this.readStore.get<MemoryItemDocument>(MEMORY_ITEMS, String(itemId));
+      let item = cached.get(itemId);
+      if (item === undefined) {
+        item = await this.readStore.get<MemoryItemDocument>(MEMORY_ITEMS, String(itemId));
+        cached.set(itemId, item);
+      }
       // Defense in depth: the index is already scoped, the read model decides.
       if (!item || !visibleTo(item, connector.organization_id, connector.client_key)) continue;
       const usage = await this.readStore.get<MemoryUsageDocument>(MEMORY_USAGE, String(itemId));
@@ -107,7 +117,6 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
     const top = ranked.slice(0, query.limit);
     // Excerpts (highlighting is not free) only for what is returned.
     for (const result of top) result.excerpt = (result.best?.highlights[0] ?? '').replace(/[«»]/g, '');
-    const corpus = await this.readStore.get<MemoryCorpusDocument>(MEMORY_CORPUS, organization);
     return {
       items: top.map(({ best: _best, ...result }) => result),
       index_revision: corpus?.index_revision ?? 'idx_empty',
