@@ -1,3 +1,4 @@
+import { startBenchServer } from './bench-server';
 /**
  * `npm run eval:retrieval`: retrieval quality of memory search on BEIR SciFact, end to end.
  *
@@ -26,8 +27,6 @@ import { RegisterOrganizationCommand } from '../src/commands/organizations/regis
 import type { RegisterOrganizationResult } from '../src/commands/organizations/register-organization.command';
 import { operatorContext } from '../src/commands/shared/command-context';
 import { StreamCommandExecutor } from '../src/commands/shared/stream-command-executor';
-import { loadConfig } from '../src/config/config';
-import { createHttpApp } from '../src/http/create-http-app';
 import { STORES, type Stores } from '../src/infrastructure/stores';
 import { printTable, type BenchRow } from './table';
 
@@ -96,20 +95,6 @@ export function recallAt(k: number, ranked: readonly string[], judged: ReadonlyM
   if (relevant.length === 0) return 0;
   const top = new Set(ranked.slice(0, k));
   return relevant.filter((doc) => top.has(doc)).length / relevant.length;
-}
-
-async function startServer(dir: string): Promise<{ app: NestFastifyApplication; baseUrl: string }> {
-  const config = loadConfig({
-    CAIRN_DATA_DIR: dir,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    CAIRN_CONSISTENCY_WAIT_MS: '120000',
-  });
-  const app = await createHttpApp({ config }, { logger: ['error', 'fatal'] });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.getHttpServer().address();
-  if (address === null || typeof address === 'string') throw new Error('no TCP address');
-  return { app, baseUrl: `http://127.0.0.1:${address.port}` };
 }
 
 /** Ingests every record as one document; returns memory_item_id → corpus _id, the chunk count and the time. */
@@ -219,7 +204,7 @@ async function main(): Promise<void> {
   );
   const qrels = readQrels(join(data, 'qrels', 'test.tsv'));
   const dir = mkdtempSync(join(tmpdir(), 'cairn-eval-retrieval-'));
-  const { app, baseUrl } = await startServer(dir);
+  const { app, baseUrl } = await startBenchServer(dir);
   try {
     const commands = app.get(CommandBus);
     const org = await commands.execute<RegisterOrganizationCommand, RegisterOrganizationResult>(

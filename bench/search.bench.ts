@@ -1,3 +1,4 @@
+import { startBenchServer, type BenchServer } from './bench-server';
 /**
  * Memory search benchmark: a real Cairn server (in-process, HTTP on 127.0.0.1, embedded stores under `dir`)
  * with one organization, filled through the real ingestion path (IngestDocumentCommand → events → projections →
@@ -15,7 +16,6 @@
  */
 import autocannon from 'autocannon';
 import { CommandBus } from '@nestjs/cqrs';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { join } from 'node:path';
 import { RegisterConnectorCommand } from '../src/commands/connectors/register-connector.command';
 import type { RegisterConnectorResult } from '../src/commands/connectors/register-connector.command';
@@ -25,10 +25,8 @@ import { RegisterOrganizationCommand } from '../src/commands/organizations/regis
 import type { RegisterOrganizationResult } from '../src/commands/organizations/register-organization.command';
 import { operatorContext } from '../src/commands/shared/command-context';
 import { StreamCommandExecutor } from '../src/commands/shared/stream-command-executor';
-import { loadConfig } from '../src/config/config';
-import { createHttpApp } from '../src/http/create-http-app';
 import type { SearchFilter } from '../src/infrastructure/search/search-index.port';
-import { STORES, type Stores } from '../src/infrastructure/stores';
+import type { Stores } from '../src/infrastructure/stores';
 import type { BenchRow } from './table';
 
 const SIZES = [10_000, 100_000];
@@ -110,25 +108,7 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 }
 
-interface Server {
-  app: NestFastifyApplication;
-  baseUrl: string;
-  stores: Stores;
-}
-
-async function startServer(dir: string): Promise<Server> {
-  const config = loadConfig({
-    CAIRN_DATA_DIR: dir,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    CAIRN_CONSISTENCY_WAIT_MS: '120000',
-  });
-  const app = await createHttpApp({ config }, { logger: ['error', 'fatal'] });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.getHttpServer().address();
-  if (address === null || typeof address === 'string') throw new Error('no TCP address');
-  return { app, baseUrl: `http://127.0.0.1:${address.port}`, stores: app.get<Stores>(STORES) };
-}
+type Server = BenchServer;
 
 /** Ingests documents until the organization holds `target` chunks; returns the chunks written and the time. */
 async function ingestTo(
@@ -244,7 +224,7 @@ async function httpLoad(
 
 export async function benchSearch(dir: string): Promise<BenchRow[]> {
   // A directory of its own: the other benchmarks share `dir`.
-  const server = await startServer(join(dir, 'search'));
+  const server = await startBenchServer(join(dir, 'search'));
   const rows: BenchRow[] = [];
   try {
     const commands = server.app.get(CommandBus);

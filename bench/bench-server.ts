@@ -1,0 +1,25 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { loadConfig } from '../src/config/config';
+import { createHttpApp } from '../src/http/create-http-app';
+import { STORES, type Stores } from '../src/infrastructure/stores';
+
+export interface BenchServer {
+  app: NestFastifyApplication;
+  baseUrl: string;
+  stores: Stores;
+}
+
+/** A real Cairn server on 127.0.0.1 over `dir` (long consistency wait: bulk loads precede the measurements). */
+export async function startBenchServer(dir: string): Promise<BenchServer> {
+  const config = loadConfig({
+    CAIRN_DATA_DIR: dir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    CAIRN_CONSISTENCY_WAIT_MS: '120000',
+  });
+  const app = await createHttpApp({ config }, { logger: ['error', 'fatal'] });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.getHttpServer().address();
+  if (address === null || typeof address === 'string') throw new Error('no TCP address');
+  return { app, baseUrl: `http://127.0.0.1:${address.port}`, stores: app.get<Stores>(STORES) };
+}
