@@ -8,9 +8,10 @@ export const MAX_DOCUMENT_CHARS = 2_000_000;
 export const MAX_SUMMARY_CHARS = 280;
 
 /** Validates a document and computes everything about its content except chunk ids. */
-export function prepareContent(
-  input: DocumentInput,
-): Omit<MemoryContent, 'chunks'> & { pieces: ReturnType<typeof chunkDocument> } {
+/** Validated content fields and its chunks, before chunk ids are assigned. */
+export type PreparedContent = Omit<MemoryContent, 'chunks'> & { pieces: ReturnType<typeof chunkDocument> };
+
+export function prepareContent(input: DocumentInput): PreparedContent {
   const title = input.title.trim();
   const problems: Array<{ field: string; message: string }> = [];
   if (title.length === 0 || title.length > 300)

@@ -3,21 +3,14 @@ import { createHash } from 'node:crypto';
 import { InternalError } from '../../common/errors';
 import { IdGenerator } from '../../common/id-generator';
 import { streams, type DomainEvent } from '../../events/domain-event';
-import type { MemoryContent } from '../../events/memory/memory.events';
-import { WrongExpectedVersionError } from '../../infrastructure/event-store/wrong-expected-version.error';
-import type { CommandContext } from '../shared/command-context';
 import type { Decider } from '../shared/decider';
 import { OrganizationLoader } from '../shared/organization-loader';
-import {
-  StreamCommandExecutor,
-  type Executed,
-  type ExecuteOptions,
-  type Loaded,
-} from '../shared/stream-command-executor';
+import { StreamCommandExecutor, type Loaded } from '../shared/stream-command-executor';
 import { prepareContent } from './document-content';
 import { IngestDocumentCommand, type IngestDocumentResult } from './ingest-document.command';
 import { memoryDocumentDecider, memorySourceDecider } from './memory-claims.decider';
 import { memoryItemDecider } from './memory-item.decider';
+import { MemoryItemWriter } from './memory-item-writer';
 
 /**
  * Ingests one document: the document key's claim stream fixes its item/source ids (first ingestion wins), so
@@ -31,6 +24,7 @@ export class IngestDocumentHandler implements ICommandHandler<IngestDocumentComm
     private readonly executor: StreamCommandExecutor,
     private readonly organizations: OrganizationLoader,
     private readonly ids: IdGenerator,
+    private readonly writer: MemoryItemWriter,
   ) {}
 
   async execute(command: IngestDocumentCommand): Promise<IngestDocumentResult> {
@@ -51,7 +45,7 @@ export class IngestDocumentHandler implements ICommandHandler<IngestDocumentComm
         await this.ids.next('memory_item'),
         await this.ids.next('memory_source'),
       ];
-      const claimed = await this.decideOn(
+      const claimed = await this.executor.executeOn(
         claimStream,
         memoryDocumentDecider,
         loadedClaim,
@@ -71,7 +65,7 @@ export class IngestDocumentHandler implements ICommandHandler<IngestDocumentComm
     if (!claim) throw new InternalError('document claim missing');
 
     const sourceStream = streams.memorySource(claim.memory_source_id);
-    await this.decideOn(
+    await this.executor.executeOn(
       sourceStream,
       memorySourceDecider,
       fresh ? empty(memorySourceDecider) : await this.executor.load(sourceStream, memorySourceDecider),
@@ -101,13 +95,8 @@ export class IngestDocumentHandler implements ICommandHandler<IngestDocumentComm
         chunks: existing.state.chunks.length,
       };
     }
-    const chunkIds = await this.ids.many('memory_chunk', prepared.pieces.length);
-    const { pieces, ...fields } = prepared;
-    const content: MemoryContent = {
-      ...fields,
-      chunks: pieces.map((piece, index) => ({ memory_chunk_id: chunkIds[index], ...piece })),
-    };
-    const result = await this.decideOn(
+    const content = await this.writer.withChunkIds(prepared);
+    const result = await this.executor.executeOn(
       itemStream,
       memoryItemDecider,
       existing,
@@ -142,31 +131,6 @@ export class IngestDocumentHandler implements ICommandHandler<IngestDocumentComm
       status: result.events.length === 0 ? 'unchanged' : existing.state.exists ? 'revised' : 'created',
       chunks: result.state.chunks.length,
     };
-  }
-
-  /**
-   * Decides on a stream this handler has just read (saving the executor's second read of it) and appends with
-   * the revision read; when another writer appended first, the executor re-reads and decides again.
-   */
-  private async decideOn<C, S, E extends DomainEvent>(
-    stream: string,
-    decider: Decider<C, S, E>,
-    loaded: Loaded<S>,
-    command: C,
-    context: CommandContext,
-    options: ExecuteOptions,
-  ): Promise<Executed<S, E>> {
-    const events = decider.decide(command, loaded.state);
-    if (events.length === 0) return { state: loaded.state, events, position: null };
-    try {
-      const expected = loaded.revision ?? 'no_stream';
-      const position = await this.executor.append(stream, events, expected, context, options.organizationId);
-      await this.executor.settle(position, options.waitFor);
-      return { state: events.reduce(decider.evolve, loaded.state), events, position };
-    } catch (error) {
-      if (!(error instanceof WrongExpectedVersionError)) throw error;
-      return this.executor.execute(stream, decider, command, context, options);
-    }
   }
 }
 

@@ -9,7 +9,7 @@ import type {
 } from '../../events/memory/memory.events';
 import type { CommandContext } from '../shared/command-context';
 import { StreamCommandExecutor } from '../shared/stream-command-executor';
-import { prepareContent } from './document-content';
+import { prepareContent, type PreparedContent } from './document-content';
 import type { DocumentInput } from './ingest-document.command';
 import { memorySourceDecider } from './memory-claims.decider';
 import { memoryItemDecider, type MemoryItemState } from './memory-item.decider';
@@ -34,15 +34,21 @@ export class MemoryItemWriter {
       'title' | 'content' | 'format' | 'summary' | 'source_date' | 'effective_at' | 'expires_at'
     >,
   ): Promise<MemoryContent> {
-    const { pieces, ...fields } = prepareContent({
-      ...input,
-      document_key: '',
-      type: '',
-      audience: 'internal',
-      authority_level: 'unverified',
-      source_label: '',
-      source_uri: null,
-    });
+    return this.withChunkIds(
+      prepareContent({
+        ...input,
+        document_key: '',
+        type: '',
+        audience: 'internal',
+        authority_level: 'unverified',
+        source_label: '',
+        source_uri: null,
+      }),
+    );
+  }
+
+  /** Prepared content (see prepareContent) with fresh chunk ids. */
+  async withChunkIds({ pieces, ...fields }: PreparedContent): Promise<MemoryContent> {
     const chunkIds = await this.ids.many('memory_chunk', pieces.length);
     return {
       ...fields,

@@ -73,16 +73,30 @@ export class StreamCommandExecutor {
     context: CommandContext,
     options: ExecuteOptions,
   ): Promise<Executed<S, E>> {
+    return this.executeOn(stream, decider, await this.load(stream, decider), command, context, options);
+  }
+
+  /**
+   * Decides on a stream the caller has just read (sparing a second read) and appends with the revision read;
+   * when another writer appended first, re-reads and decides again (at most `maxAttempts` times in all).
+   */
+  async executeOn<C, S, E extends DomainEvent>(
+    stream: string,
+    decider: Decider<C, S, E>,
+    loaded: Loaded<S>,
+    command: C,
+    context: CommandContext,
+    options: ExecuteOptions,
+  ): Promise<Executed<S, E>> {
     const attempts = options.maxAttempts ?? 5;
-    for (let attempt = 1; ; attempt++) {
-      const loaded = await this.load(stream, decider);
-      const events = decider.decide(command, loaded.state);
-      if (events.length === 0) return { state: loaded.state, events, position: null };
-      const expected: ExpectedRevision = loaded.revision ?? 'no_stream';
+    for (let attempt = 1, current = loaded; ; attempt++, current = await this.load(stream, decider)) {
+      const events = decider.decide(command, current.state);
+      if (events.length === 0) return { state: current.state, events, position: null };
+      const expected: ExpectedRevision = current.revision ?? 'no_stream';
       try {
         const position = await this.append(stream, events, expected, context, options.organizationId);
         await this.settle(position, options.waitFor);
-        return { state: events.reduce(decider.evolve, loaded.state), events, position };
+        return { state: events.reduce(decider.evolve, current.state), events, position };
       } catch (error) {
         if (!(error instanceof WrongExpectedVersionError) || attempt >= attempts) throw error;
       }
