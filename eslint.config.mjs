@@ -9,6 +9,7 @@ export default tseslint.config(
       'node_modules/',
       'dist/',
       'dist-bench/',
+      'tmp-bench/',
       'data/',
       'coverage/',
       'test/artifacts/',

@@ -29,6 +29,10 @@ export interface ProjectionStatus {
   lease_expires_at: string | null;
 }
 
+/** A checkpoint-only move waits at most this long (idle) or this many events before it is written. */
+const CHECKPOINT_DEFER_MS = 200;
+const CHECKPOINT_DEFER_EVENTS = 10_000;
+
 /**
  * Runs every projection from its own checkpoint (never through an in-process event bus). One process at a time
  * runs a given projection, by lease; a batch's writes and its checkpoint move are one compare-and-set commit, so a
@@ -44,6 +48,12 @@ export class ProjectionRunner {
   private readonly renewedAt = new Map<string, number>();
   /** Full batches recently read, by start position: projections catching up together read each batch once. */
   private readonly sharedBatches = new Map<number, Promise<RecordedEvent[]>>();
+  /**
+   * Checkpoint moves not written yet, by projection: batches with no event of the projection's types change
+   * nothing but the checkpoint, so that write is deferred (each is a durable commit) until the projection next
+   * writes, goes idle for CHECKPOINT_DEFER_MS, or is waited for. `stored` is the checkpoint the move starts from.
+   */
+  private readonly deferred = new Map<string, { stored: number; position: number; since: number }>();
   private loops: Array<Promise<void>> = [];
   private running = false;
 
@@ -84,6 +94,9 @@ export class ProjectionRunner {
     await Promise.all(this.loops);
     this.loops = [];
     for (const projection of this.projections) {
+      await this.flushDeferred(projection, 0).catch(() => undefined);
+    }
+    for (const projection of this.projections) {
       if (this.renewedAt.has(projection.name)) {
         await this.readStore.releaseLease(leaseName(projection), this.options.owner).catch(() => undefined);
       }
@@ -105,7 +118,7 @@ export class ProjectionRunner {
       let behind = false;
       for (const name of wanted) {
         const checkpoint = await this.readStore.getCheckpoint(name);
-        if ((checkpoint?.position ?? 0) < position) behind = true;
+        if (this.appliedPosition(name, checkpoint?.position ?? 0) < position) behind = true;
       }
       if (!behind) return true;
       const left = deadline - Date.now();
@@ -153,7 +166,7 @@ export class ProjectionRunner {
           this.readStore.getCheckpoint(projection.name),
           this.readStore.getLease(leaseName(projection)),
         ]);
-        const position = checkpoint?.position ?? 0;
+        const position = this.appliedPosition(projection.name, checkpoint?.position ?? 0);
         const live = lease !== null && lease.expires_at > Date.now();
         return {
           name: projection.name,
@@ -185,7 +198,10 @@ export class ProjectionRunner {
         }
         const progressed = await this.step(projection);
         failures = 0;
-        if (!progressed) await this.sleeper.sleep(this.poll);
+        if (!progressed) {
+          await this.flushDeferred(projection, CHECKPOINT_DEFER_MS);
+          await this.sleeper.sleep(this.poll);
+        }
       } catch (error) {
         failures += 1;
         this.options.onError?.(projection.name, error);
@@ -213,7 +229,9 @@ export class ProjectionRunner {
       await this.reset(projection);
       return true;
     }
-    const from = checkpoint?.position ?? 0;
+    const stored = checkpoint?.position ?? 0;
+    const from = this.appliedPosition(projection.name, stored);
+    if (from === stored) this.deferred.delete(projection.name);
     const events = await this.readBatch(from);
     if (events.length === 0) return false;
     const context = new BufferedProjectionContext(
@@ -230,14 +248,44 @@ export class ProjectionRunner {
       if (context.searchDeletes.size > 0) await this.searchIndex.delete([...context.searchDeletes.values()]);
     }
     const last = events[events.length - 1].position;
+    const wrote = context.ops.length > 0 || context.searchUpserts.size > 0 || context.searchDeletes.size > 0;
+    if (!wrote && last - stored < CHECKPOINT_DEFER_EVENTS) {
+      const since = this.deferred.get(projection.name)?.since ?? Date.now();
+      this.deferred.set(projection.name, { stored, position: last, since });
+      this.progress.emit('progress', projection.name, last);
+      return true;
+    }
+    this.deferred.delete(projection.name);
     const committed = await this.readStore.commit(
       projection.name,
-      from,
+      stored,
       { position: last, version: projection.version },
       context.ops,
     );
     if (committed) this.progress.emit('progress', projection.name, last);
     return true;
+  }
+
+  /**
+   * The position a projection's read models reflect: its stored checkpoint, or further when this process
+   * deferred a checkpoint-only move from exactly that checkpoint (the events in between do not concern it).
+   */
+  private appliedPosition(name: string, stored: number): number {
+    const deferred = this.deferred.get(name);
+    return deferred !== undefined && deferred.stored === stored ? deferred.position : stored;
+  }
+
+  /** Writes a deferred checkpoint move older than `olderThanMs` (compare-and-set from where it started). */
+  private async flushDeferred(projection: Projection, olderThanMs: number): Promise<void> {
+    const deferred = this.deferred.get(projection.name);
+    if (deferred === undefined || Date.now() - deferred.since < olderThanMs) return;
+    this.deferred.delete(projection.name);
+    await this.readStore.commit(
+      projection.name,
+      deferred.stored,
+      { position: deferred.position, version: projection.version },
+      [],
+    );
   }
 
   /** Reads the batch after `from`; a full batch is shared with the other projections (events are immutable). */
@@ -263,6 +311,7 @@ export class ProjectionRunner {
 
   /** Search index first: a batch landing between the two resets is replayed again from zero anyway. */
   private async reset(projection: Projection): Promise<void> {
+    this.deferred.delete(projection.name);
     if (projection.usesSearchIndex) await this.searchIndex.reset();
     await this.readStore.reset(
       projection.name,

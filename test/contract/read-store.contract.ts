@@ -84,6 +84,29 @@ export function describeReadStoreContract(name: string, makeStore: MakeReadStore
       expect(await store.get(c, 'x')).toBeNull();
     });
 
+    it('reads several documents at once (getMany): the existing ones, by id, duplicates once', async () => {
+      const [c, p] = [unique('c'), unique('p')];
+      await store.ensureCollection(c, []);
+      const docs = [
+        { id: 'a', v: 1 },
+        { id: 'b', v: { nested: [1, null] } },
+        { id: 'c', v: 3 },
+      ];
+      expect(await store.commit(p, 0, { position: 1, version: 1 }, puts(c, docs))).toBe(true);
+      const found = await store.getMany(c, ['b', 'missing', 'a', 'b']);
+      expect([...found.keys()].sort()).toEqual(['a', 'b']);
+      expect(found.get('a')).toEqual({ id: 'a', v: 1 });
+      expect(found.get('b')).toEqual({ id: 'b', v: { nested: [1, null] } });
+      expect((await store.getMany(c, [])).size).toBe(0);
+      expect((await store.getMany(unique('c'), ['a'])).size).toBe(0);
+      await expect(
+        store.getMany(
+          c,
+          Array.from({ length: 1001 }, (_, i) => String(i)),
+        ),
+      ).rejects.toThrow(RangeError);
+    });
+
     it('applies ops in order', async () => {
       const [c, p] = [unique('c'), unique('p')];
       const ops: WriteOp[] = [

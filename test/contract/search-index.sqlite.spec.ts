@@ -4,7 +4,7 @@ import { openSqlite } from '../../src/infrastructure/sqlite/sqlite-connection';
 import { makeTempDir } from '../support/temp-dir';
 import { describeSearchIndexContract } from './search-index.contract';
 
-describeSearchIndexContract('SQLite FTS5', async () => {
+describeSearchIndexContract('SQLite (embedded BM25)', async () => {
   const temp = makeTempDir('cairn-search-');
   const db = openSqlite({ path: join(temp.dir, 'cairn.sqlite') });
   const index = new SqliteSearchIndex(db);
@@ -16,4 +16,57 @@ describeSearchIndexContract('SQLite FTS5', async () => {
       temp.cleanup();
     },
   };
+});
+
+describe('SQLite search index: posting lists cached in memory', () => {
+  const temp = makeTempDir('cairn-search-cache-');
+  const path = join(temp.dir, 'cairn.sqlite');
+  // Two connections to one file, as a server and a CLI process have.
+  const serverDb = openSqlite({ path });
+  const cliDb = openSqlite({ path });
+  const server = new SqliteSearchIndex(serverDb);
+  const cli = new SqliteSearchIndex(cliDb);
+  afterAll(async () => {
+    await server.close();
+    await cli.close();
+    serverDb.close();
+    cliDb.close();
+    temp.cleanup();
+  });
+
+  const doc = (id: string, body: string, version = 1) => ({
+    id,
+    organization_id: 'org-1',
+    title: id,
+    body,
+    fields: {},
+    version,
+  });
+  const ids = async (index: SqliteSearchIndex, text: string) =>
+    (await index.search({ organization_id: 'org-1', text, limit: 10 })).map((hit) => hit.id);
+
+  it('sees postings written by another connection after it cached the term (add, change, delete)', async () => {
+    await cli.upsert([doc('a', 'glacier moraine cairn'), doc('b', 'river delta')]);
+    expect(await ids(server, 'glacier')).toEqual(['a']); // cached now
+    expect(await ids(server, 'glacier')).toEqual(['a']);
+
+    await cli.upsert([doc('c', 'glacier ice field')]);
+    expect((await ids(server, 'glacier')).sort()).toEqual(['a', 'c']);
+
+    await cli.upsert([doc('a', 'no longer about ice rivers', 2)]);
+    expect(await ids(server, 'glacier')).toEqual(['c']);
+    expect(await ids(server, 'moraine')).toEqual([]);
+
+    await cli.delete([{ id: 'c', version: 2 }]);
+    expect(await ids(server, 'glacier')).toEqual([]);
+  });
+
+  it('sees a reset by another connection (the rebuilt index starts empty)', async () => {
+    await cli.upsert([doc('d', 'basalt column')]);
+    expect(await ids(server, 'basalt')).toEqual(['d']);
+    await cli.reset();
+    expect(await ids(server, 'basalt')).toEqual([]);
+    await cli.upsert([doc('e', 'basalt plateau')]);
+    expect(await ids(server, 'basalt')).toEqual(['e']);
+  });
 });

@@ -102,4 +102,34 @@ describe('projection runner across processes (separate connections, separate own
     expect((await old.reads.getCheckpoint('counter'))?.version).toBe(2);
     expect(await old.reads.get('counts', 'ticks')).toEqual({ id: 'ticks', n: 100 });
   });
+
+  it('events a projection ignores move its checkpoint without a write per batch, and it still counts as caught up', async () => {
+    const projection = { ...countingProjection(), name: 'ignorer' };
+    const c = node('c', projection);
+    await c.runner.prepare();
+    c.runner.start();
+    await c.events.append('tick-x', [{ type: 'Tick', data: {}, metadata: meta() }], 'any');
+    expect(await c.runner.waitFor(await c.events.headPosition(), 10_000)).toBe(true);
+    const applied = (await c.reads.getCheckpoint('ignorer'))?.position;
+    const ticks = (await c.reads.get<{ id: string; n: number }>('counts', 'ticks'))?.n ?? 0;
+
+    // Other event types: read models unchanged, waiters served at once from the deferred position…
+    for (let i = 0; i < 5; i++)
+      await c.events.append(`other-${i}`, [{ type: 'Other', data: {}, metadata: meta() }], 'any');
+    const head = await c.events.headPosition();
+    expect(await c.runner.waitFor(head, 2_000, ['ignorer'])).toBe(true);
+    expect((await c.runner.status())[0].lag).toBe(0);
+    expect(await c.reads.get('counts', 'ticks')).toEqual({ id: 'ticks', n: ticks });
+    // …and the stored checkpoint (what other processes read) follows once the projection is idle.
+    const deadline = Date.now() + 5_000;
+    while (((await c.reads.getCheckpoint('ignorer'))?.position ?? 0) < head && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await c.reads.getCheckpoint('ignorer'))?.position).toBe(head);
+    expect(head).toBeGreaterThan(applied ?? 0);
+
+    // A relevant event after deferred ones is applied once, from the right place.
+    await c.events.append('tick-y', [{ type: 'Tick', data: {}, metadata: meta() }], 'any');
+    expect(await c.runner.waitFor(await c.events.headPosition(), 10_000)).toBe(true);
+    expect(await c.reads.get('counts', 'ticks')).toEqual({ id: 'ticks', n: ticks + 1 });
+  });
 });

@@ -30,7 +30,10 @@ export class ConnectorAuthenticator {
     const digest = sha256Hex(match[1]);
     const lookup = await this.readStore.get<ConnectorTokenDocument>(CONNECTOR_TOKENS, digest);
     if (!lookup) throw new UnauthenticatedError('invalid_token', INVALID);
-    const { state } = await this.executor.load(streams.connector(lookup.connector_id), connectorDecider);
+    const { state } = await this.executor.loadLatest(
+      streams.connector(lookup.connector_id),
+      connectorDecider,
+    );
     if (!state.exists || !state.active_token || !sameDigest(state.active_token.token_sha256, digest)) {
       throw new UnauthenticatedError('invalid_token', INVALID);
     }

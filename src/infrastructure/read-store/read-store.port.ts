@@ -66,10 +66,28 @@ export interface LeaseInfo {
   expires_at: number;
 }
 
+/** The most ids one getMany() reads. */
+export const MAX_GET_MANY = 1000;
+
+/** Throws RangeError when `ids` is not a list of at most MAX_GET_MANY strings. */
+export function assertGetManyIds(ids: readonly unknown[]): void {
+  if (!Array.isArray(ids) || ids.length > MAX_GET_MANY || ids.some((id) => typeof id !== 'string')) {
+    throw new RangeError(`getMany takes at most ${MAX_GET_MANY} string ids`);
+  }
+}
+
 export interface ReadStore {
   /** Creates the collection if missing and indexes the given top-level fields (idempotent). */
   ensureCollection(collection: string, indexedFields: string[]): Promise<void>;
   get<T extends ReadDocument = ReadDocument>(collection: string, id: string): Promise<T | null>;
+  /**
+   * The documents of `ids` that exist, by id, read at once (one snapshot). At most MAX_GET_MANY ids;
+   * duplicates are read once.
+   */
+  getMany<T extends ReadDocument = ReadDocument>(
+    collection: string,
+    ids: readonly string[],
+  ): Promise<Map<string, T>>;
   find<T extends ReadDocument = ReadDocument>(
     collection: string,
     options?: FindOptions,

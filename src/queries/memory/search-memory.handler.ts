@@ -93,25 +93,33 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
     const candidates = [...grouped].sort((a, b) => b[1].score - a[1].score || a[0] - b[0]);
     const floor = (candidates[Math.min(candidates.length, query.limit * 2) - 1]?.[1].score ?? 0) / 3;
     const ranked: Array<RankedMemoryItem & { best: SearchHit | null }> = [];
-    for (const [itemId, entry] of candidates) {
-      if (ranked.length >= query.limit * 2 && entry.score < floor) break;
-      let item = cached.get(itemId);
-      if (item === undefined) {
-        item = await this.readStore.get<MemoryItemDocument>(MEMORY_ITEMS, String(itemId));
-        cached.set(itemId, item);
+    let next = 0;
+    reading: while (next < candidates.length) {
+      // Batches of candidates: the items (those not cached) and usage counts of a batch in one read each.
+      const batch = candidates.slice(next, (next += Math.max(query.limit * 2, 20)));
+      const missing = batch.map(([id]) => id).filter((id) => !cached.has(id));
+      const readItems = await this.readStore.getMany<MemoryItemDocument>(MEMORY_ITEMS, missing.map(String));
+      for (const id of missing) cached.set(id, readItems.get(String(id)) ?? null);
+      const usages = await this.readStore.getMany<MemoryUsageDocument>(
+        MEMORY_USAGE,
+        batch.map(([id]) => String(id)),
+      );
+      for (const [itemId, entry] of batch) {
+        if (ranked.length >= query.limit * 2 && entry.score < floor) break reading;
+        const item = cached.get(itemId);
+        // Defense in depth: the index is already scoped, the read model decides.
+        if (!item || !visibleTo(item, connector.organization_id, connector.client_key)) continue;
+        const usage = usages.get(String(itemId));
+        const score = entry.score * usageMultiplier(usage?.used_count ?? 0, usage?.ignored_count ?? 0);
+        ranked.push({
+          item,
+          chunk_ids: entry.chunk_ids,
+          score,
+          excerpt: '',
+          best: entry.best,
+          method: methods.get(itemId) ?? 'lexical',
+        });
       }
-      // Defense in depth: the index is already scoped, the read model decides.
-      if (!item || !visibleTo(item, connector.organization_id, connector.client_key)) continue;
-      const usage = await this.readStore.get<MemoryUsageDocument>(MEMORY_USAGE, String(itemId));
-      const score = entry.score * usageMultiplier(usage?.used_count ?? 0, usage?.ignored_count ?? 0);
-      ranked.push({
-        item,
-        chunk_ids: entry.chunk_ids,
-        score,
-        excerpt: '',
-        best: entry.best,
-        method: methods.get(itemId) ?? 'lexical',
-      });
     }
     ranked.sort((a, b) => b.score - a.score || a.item.memory_item_id - b.item.memory_item_id);
     const top = ranked.slice(0, query.limit);

@@ -31,6 +31,7 @@ import type {
   ReadStore,
   WriteOp,
 } from '../read-store.port';
+import { assertGetManyIds } from '../read-store.port';
 import {
   assertCollectionName,
   assertFieldName,
@@ -141,6 +142,23 @@ export class MongoReadStore implements ReadStore {
   async get<T extends ReadDocument = ReadDocument>(collection: string, id: string): Promise<T | null> {
     const doc = await this.documents(collection).findOne({ _id: id });
     return doc ? toReadDocument<T>(doc) : null;
+  }
+
+  async getMany<T extends ReadDocument = ReadDocument>(
+    collection: string,
+    ids: readonly string[],
+  ): Promise<Map<string, T>> {
+    assertGetManyIds(ids);
+    const found = new Map<string, T>();
+    if (ids.length === 0) return found;
+    const docs = await this.documents(collection)
+      .find({ _id: { $in: [...new Set(ids)] } })
+      .toArray();
+    for (const doc of docs) {
+      const read = toReadDocument<T>(doc);
+      found.set(read.id, read);
+    }
+    return found;
   }
 
   async find<T extends ReadDocument = ReadDocument>(

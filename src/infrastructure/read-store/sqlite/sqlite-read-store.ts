@@ -21,6 +21,7 @@ import type {
   ReadStore,
   WriteOp,
 } from '../read-store.port';
+import { assertGetManyIds } from '../read-store.port';
 import {
   assertCollectionName,
   assertFieldName,
@@ -136,6 +137,10 @@ export class SqliteReadStore implements ReadStore {
       get: p<[string, string], { doc: string }>(
         'SELECT json(doc) AS doc FROM read_documents WHERE collection = ? AND id = ?',
       ),
+      getMany: p<[string, string], { id: string; doc: string }>(
+        `SELECT id, json(doc) AS doc FROM read_documents
+         WHERE collection = ? AND id IN (SELECT value FROM json_each(?))`,
+      ),
       put: p<[string, string, string]>(
         `INSERT INTO read_documents (collection, id, doc) VALUES (?, ?, jsonb(?))
          ON CONFLICT (collection, id) DO UPDATE SET doc = excluded.doc`,
@@ -193,6 +198,20 @@ export class SqliteReadStore implements ReadStore {
     assertCollectionName(collection);
     const row = this.s.get.get(collection, id);
     return row ? parseDoc<T>(row.doc) : null;
+  }
+
+  async getMany<T extends ReadDocument = ReadDocument>(
+    collection: string,
+    ids: readonly string[],
+  ): Promise<Map<string, T>> {
+    assertCollectionName(collection);
+    assertGetManyIds(ids);
+    const found = new Map<string, T>();
+    if (ids.length === 0) return found;
+    for (const row of this.s.getMany.all(collection, JSON.stringify([...new Set(ids)]))) {
+      found.set(row.id, parseDoc<T>(row.doc));
+    }
+    return found;
   }
 
   async find<T extends ReadDocument = ReadDocument>(

@@ -9,6 +9,7 @@
  * - Changes are collected per bucket of posting lists and each touched bucket is read, merged and written once
  *   per batch, in key order. Buckets of partitions that did not exist before the batch are not read at all.
  */
+import { randomBytes } from 'node:crypto';
 import type { SqliteDatabase } from '../../sqlite/sqlite-connection';
 import type { SearchDocument } from '../search-index.port';
 import { analyzeDocument } from './analyzer';
@@ -68,7 +69,7 @@ function prepareStatements(db: SqliteDatabase) {
       `INSERT INTO ${ORGS} (organization_id, documents, title_tokens, body_tokens, next_doc_no) VALUES (?, 0, 0, 0, 0)`,
     ),
     updateOrg: db.prepare(
-      `UPDATE ${ORGS} SET documents = ?, title_tokens = ?, body_tokens = ?, next_doc_no = ? WHERE org_key = ?`,
+      `UPDATE ${ORGS} SET documents = ?, title_tokens = ?, body_tokens = ?, next_doc_no = ?, generation = ? WHERE org_key = ?`,
     ),
     bucket: db.prepare<[number, number, number], { data: Buffer }>(
       `SELECT data FROM ${POSTINGS} WHERE org_key = ? AND part = ? AND bucket = ?`,
@@ -211,7 +212,16 @@ class Batch {
           else if (stored !== undefined) s.dropBucket.run(org.org_key, part, bucket);
         }
       }
-      s.updateOrg.run(org.documents, org.title_tokens, org.body_tokens, org.next_doc_no, org.org_key);
+      // A fresh generation: in-memory posting caches of every process stop using the previous postings.
+      const generation = randomBytes(12).toString('base64url');
+      s.updateOrg.run(
+        org.documents,
+        org.title_tokens,
+        org.body_tokens,
+        org.next_doc_no,
+        generation,
+        org.org_key,
+      );
     }
   }
 

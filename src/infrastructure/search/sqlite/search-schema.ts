@@ -11,11 +11,13 @@
  *   partition) are neighbours in the index.
  * - `fields` is stored as JSONB: the field filters read it without parsing JSON text.
  * - `search_index_meta`: the layout and analyzer versions the postings were built with.
+ * - `generation` (organizations): a random value replaced by every write that changes the organization's
+ *   postings; in-memory posting caches are valid for one generation (posting-cache.ts).
  *
  * Layout 1 (an FTS5 table kept by triggers, no meta table) and any other layout or analyzer version keep their
  * documents: the postings are dropped and rebuilt from the documents table when the index is opened (one
  * IMMEDIATE transaction, so one process does it; about as long as indexing the documents anew). Nothing has to
- * be replayed from events.
+ * be replayed from events. Layout 2 (no generation column) only gains the column.
  */
 import type { SqliteDatabase } from '../../sqlite/sqlite-connection';
 
@@ -25,7 +27,7 @@ export const POSTINGS = 'search_index_postings';
 const META = 'search_index_meta';
 
 /** Bump when the tables change; bump ANALYZER_VERSION when analysis (hence every posting) changes. */
-const LAYOUT_VERSION = 2;
+const LAYOUT_VERSION = 3;
 const ANALYZER_VERSION = 1;
 const VERSION = `${LAYOUT_VERSION}.${ANALYZER_VERSION}`;
 
@@ -44,7 +46,8 @@ CREATE TABLE IF NOT EXISTS ${ORGS} (
   documents INTEGER NOT NULL,
   title_tokens INTEGER NOT NULL,
   body_tokens INTEGER NOT NULL,
-  next_doc_no INTEGER NOT NULL
+  next_doc_no INTEGER NOT NULL,
+  generation TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS ${POSTINGS} (
   row INTEGER PRIMARY KEY,
@@ -138,6 +141,11 @@ export function ensureSearchSchema(db: SqliteDatabase, reindex: () => void): voi
     }
     const stored = storedVersion(db);
     if (stored === VERSION) return;
+    if (stored === `2.${ANALYZER_VERSION}`) {
+      db.exec(`ALTER TABLE ${ORGS} ADD COLUMN generation TEXT NOT NULL DEFAULT ''`);
+      recordVersion(db);
+      return;
+    }
     if (stored !== undefined && isNewer(stored)) {
       // Rebuilding would downgrade a newer build's index (and that build would rebuild it again).
       throw new Error(

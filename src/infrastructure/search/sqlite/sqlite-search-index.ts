@@ -8,7 +8,7 @@
  * - Scoring (bm25.ts): BM25F over title and body with k1 = 0.9, b = 0.4, title weight `title_boost` (default
  *   1: title and body as one field), statistics per organization.
  * - Search: a deferred read transaction (one snapshot) reads the organization's statistics and each query
- *   term's posting blocks, scores every matching document, then looks up the best ones (a slice at a time,
+ *   term's posting blocks (kept in memory for the organization's current generation, posting-cache.ts), scores every matching document, then looks up the best ones (a slice at a time,
  *   growing) with the field filters in SQL until `limit` documents passed. Highlights are cut from the body on
  *   first access of `hit.highlights` (a caller that reads few of them pays for few).
  * - Writes (document-writer.ts) run in short IMMEDIATE transactions (several processes share the file) of at
@@ -20,6 +20,7 @@ import { Bm25Accumulator } from './bm25';
 import { DocumentWriter } from './document-writer';
 import { highlightExcerpts } from './excerpts';
 import { filtersSql } from './filter-sql';
+import { PostingCache } from './posting-cache';
 import { bucketOf, findInBucket, partitionOf } from './postings';
 import { DOCS, ensureSearchSchema, ORGS, POSTINGS, recreateSearchSchema } from './search-schema';
 import { type NormalizedQuery, normalizeQuery, validateDeletes, validateDocuments } from './search-input';
@@ -47,13 +48,13 @@ interface OrganizationRow {
   title_tokens: number;
   body_tokens: number;
   next_doc_no: number;
+  generation: string;
 }
 
 interface FoundRow {
   doc_no: number;
   id: string;
   title: string;
-  body: string;
   fields: string;
 }
 
@@ -71,8 +72,17 @@ function toDocument(row: DocumentRow): SearchDocument {
   return { id, organization_id, title, body, fields: parseFields(row.fields), version };
 }
 
-/** A hit whose highlights are computed when first read (and can be replaced like a plain property). */
-function toHit(row: FoundRow, score: number, terms: ReadonlySet<string>): SearchHit {
+/**
+ * A hit whose highlights are computed when first read (and can be replaced like a plain property): the body is
+ * read then, by `readBody` (a caller that reads few highlights reads few bodies). The body read is outside the
+ * search's snapshot: a document changed in between is highlighted as it is now.
+ */
+function toHit(
+  row: FoundRow,
+  score: number,
+  terms: ReadonlySet<string>,
+  readBody: (id: string) => string,
+): SearchHit {
   let highlights: string[] | undefined;
   return {
     id: row.id,
@@ -80,7 +90,7 @@ function toHit(row: FoundRow, score: number, terms: ReadonlySet<string>): Search
     fields: parseFields(row.fields),
     title: row.title,
     get highlights(): string[] {
-      highlights ??= highlightExcerpts(row.body, terms, HIGHLIGHTS);
+      highlights ??= highlightExcerpts(readBody(row.id), terms, HIGHLIGHTS);
       return highlights;
     },
     set highlights(value: string[]) {
@@ -93,8 +103,9 @@ function prepareStatements(db: SqliteDatabase) {
   const columns = 'id, organization_id, title, body, json(fields) AS fields, version';
   return {
     organization: db.prepare<[string], OrganizationRow>(
-      `SELECT org_key, documents, title_tokens, body_tokens, next_doc_no FROM ${ORGS} WHERE organization_id = ?`,
+      `SELECT org_key, documents, title_tokens, body_tokens, next_doc_no, generation FROM ${ORGS} WHERE organization_id = ?`,
     ),
+    body: db.prepare<[string], { body: string }>(`SELECT body FROM ${DOCS} WHERE id = ?`),
     // One seek per partition (the key is organization, partition, bucket).
     buckets: db.prepare<[number, string, number], { data: Buffer }>(
       `SELECT data FROM ${POSTINGS} WHERE org_key = ? AND part IN (SELECT value FROM json_each(?)) AND bucket = ?`,
@@ -115,6 +126,8 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly scorer = new Bm25Accumulator();
   private readonly statements: ReturnType<typeof prepareStatements>;
   private readonly searchStatements = new Map<string, Prepared<Array<string | number>, FoundRow>>();
+  private readonly postings = new PostingCache();
+  private readonly readBody = (id: string): string => this.statements.body.get(id)?.body ?? '';
 
   constructor(private readonly db: SqliteDatabase) {
     ensureSearchSchema(db, () => new DocumentWriter(db).reindexAll());
@@ -141,7 +154,7 @@ export class SqliteSearchIndex implements SearchIndex {
     if (q.terms.length === 0) return [];
     const found = this.db.transaction(() => this.rank(q)).deferred();
     const terms = new Set(q.terms.map((t) => t.term));
-    return found.map(({ row, score }) => toHit(row, score, terms));
+    return found.map(({ row, score }) => toHit(row, score, terms, this.readBody));
   }
 
   /** Scores every matching document of the organization, then takes the best that pass the filters. */
@@ -155,16 +168,20 @@ export class SqliteSearchIndex implements SearchIndex {
     );
     const parts = JSON.stringify(Array.from({ length: partitionOf(org.next_doc_no - 1) + 1 }, (_, i) => i));
     for (const { term, weight } of q.terms) {
-      const termBytes = Buffer.from(term, 'utf8');
-      const blocks = this.statements.buckets
-        .all(org.org_key, parts, bucketOf(term))
-        .flatMap((row) => findInBucket(row.data, termBytes) ?? []);
+      let blocks = this.postings.get(org.org_key, org.generation, term);
+      if (blocks === undefined) {
+        const termBytes = Buffer.from(term, 'utf8');
+        blocks = this.statements.buckets
+          .all(org.org_key, parts, bucketOf(term))
+          .flatMap((row) => findInBucket(row.data, termBytes) ?? []);
+        this.postings.set(org.org_key, org.generation, term, blocks);
+      }
       this.scorer.addTerm(blocks, weight);
     }
     const matches = this.scorer.matches();
     const filters = filtersSql('fields', q.filters, q.anyOf);
     const lookup = this.statement(
-      `SELECT doc_no, id, title, body, json(fields) AS fields FROM ${DOCS} WHERE org_key = ? AND deleted = 0 ` +
+      `SELECT doc_no, id, title, json(fields) AS fields FROM ${DOCS} WHERE org_key = ? AND deleted = 0 ` +
         `AND doc_no IN (SELECT value FROM json_each(?)) AND ${filters.sql}`,
     );
     const result: Array<{ row: FoundRow; score: number }> = [];
@@ -218,6 +235,7 @@ export class SqliteSearchIndex implements SearchIndex {
   /** The connection is shared with the other embedded stores and closed by its owner, not here. */
   async close(): Promise<void> {
     this.searchStatements.clear();
+    this.postings.clear();
   }
 
   /** Lookup statements vary with the filters; prepared ones are cached by their SQL. */

@@ -1,0 +1,93 @@
+/**
+ * Decoded posting lists kept in memory between queries, least recently used first out, bounded in bytes.
+ *
+ * A term's blocks are valid for one `generation` of its organization: every write that can change the
+ * organization's postings stores a fresh random generation in its row (document-writer.ts), in the same
+ * transaction, and a query reads that row in its read transaction before it asks the cache. So a process never
+ * scores with postings older than its snapshot, whichever process wrote them (a rebuild recreates the rows with
+ * fresh generations too). Blocks are copied out of their bucket's BLOB, so the cache holds only the term's
+ * own bytes.
+ */
+import type { PostingBlock } from './postings';
+
+/** Default budget: the common terms of a few hundred thousand chunks. */
+export const POSTING_CACHE_BYTES = 64 * 1024 * 1024;
+/** A posting list bigger than this share of the budget is never kept (it would evict everything else). */
+const LARGEST_SHARE = 0.25;
+/** Bookkeeping per entry (key, map slots, block objects), counted against the budget. */
+const ENTRY_OVERHEAD = 128;
+
+interface Entry {
+  blocks: PostingBlock[];
+  bytes: number;
+}
+
+export class PostingCache {
+  private readonly entries = new Map<string, Entry>();
+  /** Generation each organization's entries belong to. */
+  private readonly generations = new Map<number, string>();
+  private bytes = 0;
+
+  constructor(private readonly budget = POSTING_CACHE_BYTES) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Cached blocks of `term`, or undefined. Forgets the organization's entries when its generation moved. */
+  get(orgKey: number, generation: string, term: string): PostingBlock[] | undefined {
+    if (this.generations.get(orgKey) !== generation) {
+      this.forget(orgKey);
+      this.generations.set(orgKey, generation);
+      return undefined;
+    }
+    const key = `${orgKey}\u0000${term}`;
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    // Map order is insertion order: re-inserting marks it most recently used.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.blocks;
+  }
+
+  /** Keeps a copy of `blocks` (read under `generation`, which get() has just recorded). */
+  set(orgKey: number, generation: string, term: string, blocks: readonly PostingBlock[]): void {
+    if (this.generations.get(orgKey) !== generation) return;
+    let bytes = ENTRY_OVERHEAD + 2 * term.length;
+    for (const block of blocks) bytes += block.view.byteLength;
+    if (bytes > this.budget * LARGEST_SHARE) return;
+    const copies = blocks.map(({ count, view }) => {
+      const copy = new Uint8Array(view.byteLength);
+      copy.set(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
+      return { count, view: new DataView(copy.buffer) };
+    });
+    const key = `${orgKey}\u0000${term}`;
+    const previous = this.entries.get(key);
+    if (previous !== undefined) {
+      this.bytes -= previous.bytes;
+      this.entries.delete(key);
+    }
+    this.entries.set(key, { blocks: copies, bytes });
+    this.bytes += bytes;
+    for (const [oldest, entry] of this.entries) {
+      if (this.bytes <= this.budget) break;
+      this.entries.delete(oldest);
+      this.bytes -= entry.bytes;
+    }
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.generations.clear();
+    this.bytes = 0;
+  }
+
+  private forget(orgKey: number): void {
+    const prefix = `${orgKey}\u0000`;
+    for (const [key, entry] of this.entries) {
+      if (!key.startsWith(prefix)) continue;
+      this.entries.delete(key);
+      this.bytes -= entry.bytes;
+    }
+  }
+}
