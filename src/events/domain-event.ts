@@ -23,4 +23,11 @@ export const streams = {
   memorySave: (digest: string) => `memory-save-${digest}`,
   memoryProposal: (id: number) => `memory-proposal-${id}`,
   recallTrace: (id: number) => `recall-trace-${id}`,
+  /** Keyed by SHA-256 of the reply identity (organization, connector, chatbot, retry key or external message id). */
+  replyRequest: (digest: string) => `reply-request-${digest}`,
+  conversation: (id: number) => `conversation-${id}`,
+  /** Keyed by SHA-256 of (organization, connector, chatbot, external_thread_id): which conversation a thread uses. */
+  conversationThread: (digest: string) => `conversation-thread-${digest}`,
+  /** Keyed by SHA-256 of (organization, connector, message, retry id). */
+  replyFeedback: (digest: string) => `reply-feedback-${digest}`,
 } as const;
