@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
-  ValidateIf,
   ArrayMaxSize,
   IsArray,
   IsBoolean,
@@ -18,13 +17,10 @@ import {
 } from 'class-validator';
 import { PROPOSED_TYPES } from '../../commands/memory/propose-memory.command';
 import { SAVE_KINDS } from '../../commands/memory/save-memory.command';
+import { NOT_BLANK, Optional } from '../dto-rules';
 
 const VISIBILITIES = ['tool_private', 'organization_internal'] as const;
 
-/** Optional means "may be left out": an explicit null is still validated (and so rejected), unlike @IsOptional. */
-const Optional = (): PropertyDecorator =>
-  ValidateIf((_object: object, value: unknown) => value !== undefined);
-const NOT_BLANK = /\S/;
 const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
 
 /** Bounds (documented in the README): out of bounds is 422, never a silent clamp. */

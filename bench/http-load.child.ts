@@ -1,10 +1,10 @@
 /**
- * Runs autocannon in a worker thread, so the load generator never shares the server's event loop (it still
- * shares the machine's cores, as a client on the same host does). Receives an HttpLoadRequest as workerData,
- * posts back an HttpLoadResult.
+ * Runs autocannon in a child process, so the load generator never shares the server's event loop (it still
+ * shares the machine's cores, as a client on the same host does). Receives an HttpLoadRequest over IPC, sends
+ * back `{ok, result}` or `{ok: false, error}`. (Not a worker thread: autocannon treats a worker thread as one of
+ * its own workers and reports raw histograms.)
  */
 import autocannon from 'autocannon';
-import { parentPort, workerData } from 'node:worker_threads';
 
 export interface HttpLoadRequest {
   url: string;
@@ -43,10 +43,12 @@ function run(request: HttpLoadRequest): Promise<HttpLoadResult> {
   });
 }
 
-if (parentPort !== null) {
-  const port = parentPort;
-  run(workerData as HttpLoadRequest).then(
-    (result) => port.postMessage({ ok: true, result }),
-    (error: unknown) => port.postMessage({ ok: false, error: String(error) }),
+process.once('message', (request: HttpLoadRequest) => {
+  const reply = (message: object): void => {
+    process.send?.(message, () => process.exit(0));
+  };
+  run(request).then(
+    (result) => reply({ ok: true, result }),
+    (error: unknown) => reply({ ok: false, error: String(error) }),
   );
-}
+});
