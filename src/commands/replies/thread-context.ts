@@ -4,9 +4,9 @@
  * the composer as data inside the user message's JSON document; no role from a caller ever becomes a chat role
  * of the model call, and nothing here is evidence.
  */
-export const MAX_HISTORY_ITEMS = 10;
+import { MAX_HISTORY_ITEMS, type HistoryRole, type ThreadContext } from '../../ai/reply-model-contract';
 
-export type HistoryRole = 'customer' | 'organization' | 'assistant' | 'agent' | 'other';
+export { MAX_HISTORY_ITEMS };
 
 const ROLE_ALIASES: Record<HistoryRole, readonly string[]> = {
   customer: ['customer', 'user', 'client', 'contact', 'visitor', 'requester', 'end_user', 'enduser'],
@@ -29,15 +29,6 @@ export function normalizeRole(role: string): HistoryRole {
     .toLowerCase()
     .replace(/[\s-]+/g, '_');
   return ROLE_BY_ALIAS.get(key) ?? 'other';
-}
-
-export interface ThreadContext {
-  subject: string | null;
-  from: string | null;
-  to: string | null;
-  channel: string;
-  sent_at: string | null;
-  history: Array<{ role: HistoryRole; text: string }>;
 }
 
 export function threadContext(input: {
