@@ -16,6 +16,13 @@ import { SaveMemoryHandler } from './memory/save-memory.handler';
 import { UnsafeContentScanner } from './memory/unsafe-content/unsafe-content-scanner';
 import { ChangeOrganizationHandler } from './organizations/change-organization.handler';
 import { RegisterOrganizationHandler } from './organizations/register-organization.handler';
+import { ConfiguredReplyModels, ReplyModels } from './replies/reply-models';
+import { ReplyConversation } from './replies/reply-conversation';
+import { ReplyRetrieval } from './replies/reply-retrieval';
+import { ReplyRun } from './replies/reply-run';
+import { RequestReplyHandler } from './replies/request-reply.handler';
+import type { CairnConfig } from '../config/config';
+import { CONFIG } from '../core.module';
 
 /** The write side: every command handler. */
 @Module({
@@ -37,6 +44,15 @@ import { RegisterOrganizationHandler } from './organizations/register-organizati
     ReviewProposalHandler,
     RecordRecallTraceHandler,
     ReportUsageHandler,
+    RequestReplyHandler,
+    ReplyRun,
+    ReplyConversation,
+    ReplyRetrieval,
+    {
+      provide: ReplyModels,
+      useFactory: (config: CairnConfig) => new ConfiguredReplyModels(config),
+      inject: [CONFIG],
+    },
   ],
   exports: [CqrsModule, UnsafeContentScanner],
 })

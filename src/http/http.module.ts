@@ -7,11 +7,12 @@ import { ConnectorSelfController } from './connectors/connector-self.controller'
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
 import { HealthController } from './health/health.controller';
 import { MemoryController } from './memory/memory.controller';
+import { ReplyController } from './replies/reply.controller';
 
 /** Thin controllers: parse, authorize, dispatch. */
 @Module({
   imports: [CqrsModule],
-  controllers: [HealthController, ConnectorSelfController, MemoryController],
+  controllers: [HealthController, ConnectorSelfController, MemoryController, ReplyController],
   providers: [
     ConnectorAuthenticator,
     ConnectorAuthGuard,

@@ -1,0 +1,12 @@
+import type { SystemStatusCode } from './outcome-policy';
+
+/** A reply that cannot be completed safely: becomes a typed system_status (spec §2.8) and a ReplyFailed event. */
+export class ReplyAbort extends Error {
+  constructor(
+    readonly code: SystemStatusCode,
+    readonly detail: string,
+  ) {
+    super(`${code}: ${detail}`);
+    this.name = 'ReplyAbort';
+  }
+}

@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../common/clock';
+import { IdGenerator } from '../../common/id-generator';
+import { streams } from '../../events/domain-event';
+import type { CommandContext } from '../shared/command-context';
+import { StreamCommandExecutor } from '../shared/stream-command-executor';
+import {
+  assistantMessageForReply,
+  conversationDecider,
+  conversationThreadDecider,
+  userMessageForReply,
+} from './conversation.decider';
+import { conversationThreadDigest } from './reply-identity';
+
+export interface ConversationScope {
+  organization_id: number;
+  connector_id: number;
+  chatbot_id: number;
+  external_thread_id: string;
+}
+
+/**
+ * The conversation of an external thread (spec §4.6 rule 4): bound once per (organization, connector, chatbot,
+ * external_thread_id), reused by every later turn. Recording is idempotent per reply, so a reclaimed request
+ * reuses the messages its crashed attempt recorded.
+ */
+@Injectable()
+export class ReplyConversation {
+  constructor(
+    private readonly executor: StreamCommandExecutor,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The thread's conversation (created on its first turn) with this reply's user message recorded. */
+  async open(
+    scope: ConversationScope,
+    reply: { reply_id: number; text: string; external_message_id: string | null },
+    context: CommandContext,
+  ): Promise<{ conversation_id: number; user_message_id: number }> {
+    const options = { organizationId: scope.organization_id, waitFor: [] };
+    const threadStream = streams.conversationThread(conversationThreadDigest(scope));
+    const bound = await this.executor.load(threadStream, conversationThreadDecider);
+    let conversation_id = bound.state.conversation_id;
+    if (conversation_id === null) {
+      const candidate = await this.ids.next('conversation');
+      const executed = await this.executor.executeOn(
+        threadStream,
+        conversationThreadDecider,
+        bound,
+        { type: 'BindThread', now_ms: this.clock.nowMs(), conversation_id: candidate, ...scope },
+        context,
+        options,
+      );
+      conversation_id = executed.state.conversation_id ?? candidate;
+    }
+    const stream = streams.conversation(conversation_id);
+    await this.executor.execute(
+      stream,
+      conversationDecider,
+      { type: 'Start', now_ms: this.clock.nowMs(), conversation_id, ...scope },
+      context,
+      options,
+    );
+    const loaded = await this.executor.load(stream, conversationDecider);
+    const existing = userMessageForReply(loaded.state, reply.reply_id);
+    if (existing) return { conversation_id, user_message_id: existing.message_id };
+    const message_id = await this.ids.next('message');
+    const executed = await this.executor.executeOn(
+      stream,
+      conversationDecider,
+      loaded,
+      { type: 'RecordUserMessage', message_id, now_ms: this.clock.nowMs(), ...reply },
+      context,
+      options,
+    );
+    return {
+      conversation_id,
+      user_message_id: userMessageForReply(executed.state, reply.reply_id)?.message_id ?? message_id,
+    };
+  }
+
+  /** Records the assistant message of a reply once; returns its id. */
+  async recordAssistant(
+    scope: { organization_id: number; conversation_id: number },
+    reply: { reply_id: number; text: string },
+    context: CommandContext,
+  ): Promise<number> {
+    const stream = streams.conversation(scope.conversation_id);
+    const loaded = await this.executor.load(stream, conversationDecider);
+    const existing = assistantMessageForReply(loaded.state, reply.reply_id);
+    if (existing) return existing.message_id;
+    const message_id = await this.ids.next('message');
+    // Read models wait: feedback on this message must find it as soon as the reply is answered.
+    const executed = await this.executor.executeOn(
+      stream,
+      conversationDecider,
+      loaded,
+      { type: 'RecordAssistantMessage', message_id, now_ms: this.clock.nowMs(), ...reply },
+      context,
+      { organizationId: scope.organization_id },
+    );
+    return assistantMessageForReply(executed.state, reply.reply_id)?.message_id ?? message_id;
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * Drafting and review of one reply, fail-closed (invariant 3, spec §4.6 rule 8): the composer drafts from the
+ * evidence only; deterministic checks hold around the model calls; the independent reviewer sees only the
+ * question, the answer, its claims and the cited evidence. Any doubt is a ReplyAbort (a typed system_status),
+ * never a fallback answer.
+ */
+import { createHash } from 'node:crypto';
+import { canonicalize } from 'json-canonicalize';
+import type { ModelUsage } from '../../ai/openai-gateway';
+import type { DraftOutput, ReviewInput, ReviewOutput, ThreadContext } from '../../ai/reply-model-contract';
+import type { GroundingPolicy } from '../../events/connectors/connector.events';
+import { ReplyAbort } from './reply-abort';
+import { isAuthoritativeGround, type EvidenceItem } from './reply-evidence';
+import { modelAbort, type ReplyModels } from './reply-models';
+
+/** The reviewer's evidence is bounded: a larger set is not reviewed at all (`semantic_review_evidence_overflow`). */
+export const MAX_REVIEW_EVIDENCE_CHARS = 60_000;
+
+export interface Drafted {
+  draft: DraftOutput;
+  review: ReviewOutput;
+  reviewInput: ReviewInput;
+  reviewInputSha256: string;
+  reviewerModel: string;
+  /** The cited evidence, in evidence order. */
+  cited: EvidenceItem[];
+  usage: ModelUsage;
+}
+
+function sumUsage(a: ModelUsage, b: ModelUsage): ModelUsage {
+  return {
+    model: a.model,
+    input_tokens: a.input_tokens + b.input_tokens,
+    output_tokens: a.output_tokens + b.output_tokens,
+    total_tokens: a.total_tokens + b.total_tokens,
+  };
+}
+
+export async function draftAndReview(
+  models: ReplyModels,
+  input: { question: string; thread: ThreadContext; evidence: EvidenceItem[]; policy: GroundingPolicy },
+): Promise<Drafted> {
+  const { composer, reviewer } = models;
+  if (!composer || !reviewer) {
+    throw new ReplyAbort(
+      'assistant_runtime_unavailable',
+      'no model configured (CAIRN_COMPOSER_MODEL and CAIRN_REVIEWER_MODEL)',
+    );
+  }
+  const { question, thread, evidence, policy } = input;
+  const byId = new Map(evidence.map((e) => [e.reference.reference_id, e]));
+
+  let drafted: { output: DraftOutput; usage: ModelUsage };
+  try {
+    drafted = await composer.compose({
+      task: 'draft_reply',
+      question,
+      thread,
+      evidence: evidence.map(({ reference: r }) => ({
+        reference_id: r.reference_id,
+        title: r.title,
+        excerpt: r.excerpt,
+        authority: { level: r.authority.level, role: r.authority.role },
+        freshness: r.freshness,
+        source_date: r.source_date,
+      })),
+      tool_results: [],
+    });
+  } catch (error) {
+    throw modelAbort('composer', error);
+  }
+  const draft = drafted.output;
+  if (draft.abstain || draft.answer.trim() === '' || draft.claims.length === 0) {
+    throw new ReplyAbort('authoritative_evidence_insufficient', 'the composer abstained');
+  }
+  const citedIds = new Set(draft.claims.flatMap((claim) => claim.reference_ids));
+  const unknown = [...citedIds].filter((id) => !byId.has(id));
+  if (unknown.length > 0 || draft.claims.some((claim) => claim.reference_ids.length === 0)) {
+    throw new ReplyAbort(
+      'selected_references_invalid',
+      unknown.length > 0 ? `cited ids not in the evidence: ${unknown.join(', ')}` : 'a claim cites nothing',
+    );
+  }
+  const cited = evidence.filter((e) => citedIds.has(e.reference.reference_id));
+  if (policy === 'strict' && !cited.some((e) => isAuthoritativeGround(e.reference))) {
+    throw new ReplyAbort(
+      'authoritative_evidence_insufficient',
+      'no cited reference is authoritative, trace-verified and grounding-eligible',
+    );
+  }
+
+  const reviewInput: ReviewInput = {
+    task: 'semantic_review',
+    question,
+    answer: draft.answer,
+    claims: draft.claims,
+    evidence: cited.map(({ reference: r }) => ({ reference_id: r.reference_id, excerpt: r.excerpt })),
+  };
+  const evidenceChars = reviewInput.evidence.reduce((n, e) => n + e.excerpt.length, 0);
+  if (evidenceChars > MAX_REVIEW_EVIDENCE_CHARS) {
+    throw new ReplyAbort(
+      'semantic_review_evidence_overflow',
+      `${evidenceChars} characters of evidence exceed the review bound of ${MAX_REVIEW_EVIDENCE_CHARS}`,
+    );
+  }
+  let reviewed: { output: ReviewOutput; usage: ModelUsage };
+  try {
+    reviewed = await reviewer.review(reviewInput);
+  } catch (error) {
+    throw modelAbort('reviewer', error);
+  }
+  const review = reviewed.output;
+  const unsupported =
+    review.claims.length !== draft.claims.length || review.claims.some((claim) => !claim.supported);
+  if (unsupported) {
+    throw new ReplyAbort('semantic_review_failed', `review reports unsupported claims: ${review.reason}`);
+  }
+  if (!review.sufficient || !review.answers_as_asked) {
+    throw new ReplyAbort(
+      'authoritative_evidence_insufficient',
+      `review: ${review.sufficient ? 'does not answer as asked' : 'evidence insufficient'}: ${review.reason}`,
+    );
+  }
+  return {
+    draft,
+    review,
+    reviewInput,
+    reviewInputSha256: createHash('sha256').update(canonicalize(reviewInput)).digest('hex'),
+    reviewerModel: reviewed.usage.model,
+    cited,
+    usage: sumUsage(drafted.usage, reviewed.usage),
+  };
+}

@@ -1,0 +1,110 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { Clock } from '../../common/clock';
+import { streams } from '../../events/domain-event';
+import type { ConnectorPrincipal } from '../../http/auth/connector-principal';
+import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
+import {
+  MEMORY_CORPUS,
+  MEMORY_ITEMS,
+  type MemoryCorpusDocument,
+  type MemoryItemDocument,
+} from '../../projections/memory.projection';
+import { SearchMemoryQuery, type SearchMemoryResult } from '../../queries/memory/search-memory.query';
+import { recallTraceDecider } from '../memory/recall-trace.decider';
+import { RecordRecallTraceCommand } from '../memory/record-recall-trace.command';
+import type { CommandContext } from '../shared/command-context';
+import { StreamCommandExecutor } from '../shared/stream-command-executor';
+import { isGroundingEligible, toEvidence, type EvidenceItem } from './reply-evidence';
+
+/** Items retrieved per reply (evidence candidates). */
+export const REPLY_EVIDENCE_LIMIT = 8;
+
+export interface Retrieved {
+  trace_id: number;
+  evidence: EvidenceItem[];
+  corpus_revision: string;
+  index_revision: string;
+  evidence_as_of: string;
+}
+
+/**
+ * Customer-safe evidence for a reply: a recall search over the organization's internal memory (never a tool's
+ * private notes), recorded as a recall trace like any connector search; only grounding-eligible items become
+ * evidence, each checked against the trace as recorded in its stream.
+ */
+@Injectable()
+export class ReplyRetrieval {
+  constructor(
+    private readonly queries: QueryBus,
+    private readonly commands: CommandBus,
+    private readonly executor: StreamCommandExecutor,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async retrieve(
+    connector: ConnectorPrincipal,
+    question: string,
+    context: CommandContext,
+  ): Promise<Retrieved> {
+    const found = await this.queries.execute<SearchMemoryQuery, SearchMemoryResult>(
+      new SearchMemoryQuery(connector, question, REPLY_EVIDENCE_LIMIT, 'organization_internal'),
+    );
+    const trace_id = await this.commands.execute<RecordRecallTraceCommand, number>(
+      new RecordRecallTraceCommand(
+        connector,
+        {
+          query: question,
+          visibility: 'organization_internal',
+          limit: REPLY_EVIDENCE_LIMIT,
+          index_revision: found.index_revision,
+          results: found.items.map((ranked) => ({
+            memory_item_id: ranked.item.memory_item_id,
+            memory_source_id: ranked.item.memory_source_id,
+            revision: ranked.item.revision,
+            memory_chunk_ids: ranked.chunk_ids,
+            score: ranked.score,
+            method: ranked.method,
+          })),
+        },
+        context,
+      ),
+    );
+    const trace = (await this.executor.load(streams.recallTrace(trace_id), recallTraceDecider)).state.trace;
+    const nowMs = this.clock.nowMs();
+    const scope = { organization_id: connector.organization_id, connector_id: connector.connector_id };
+    const evidence = found.items
+      .filter((ranked) => isGroundingEligible(ranked.item, nowMs))
+      .map((ranked) => toEvidence(ranked, trace, scope, nowMs));
+    const corpus = await this.readStore.get<MemoryCorpusDocument>(
+      MEMORY_CORPUS,
+      String(connector.organization_id),
+    );
+    return {
+      trace_id,
+      evidence,
+      corpus_revision: corpus?.corpus_revision ?? 'corpus_empty',
+      index_revision: found.index_revision,
+      evidence_as_of: new Date(nowMs).toISOString(),
+    };
+  }
+
+  /**
+   * The cited items that changed since retrieval (revised, archived or no longer eligible), read from their own
+   * streams' projections at commit time. Empty when all still stand.
+   */
+  async changedSince(cited: readonly EvidenceItem[]): Promise<number[]> {
+    const items = await this.readStore.getMany<MemoryItemDocument>(
+      MEMORY_ITEMS,
+      cited.map((e) => String(e.reference.memory_item_id)),
+    );
+    const nowMs = this.clock.nowMs();
+    return cited
+      .filter((e) => {
+        const item = items.get(String(e.reference.memory_item_id));
+        return !item || item.revision !== e.revision || !isGroundingEligible(item, nowMs);
+      })
+      .map((e) => e.reference.memory_item_id);
+  }
+}

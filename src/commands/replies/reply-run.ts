@@ -1,0 +1,201 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../common/clock';
+import { IdGenerator } from '../../common/id-generator';
+import type { ReplyRequested } from '../../events/replies/reply-request.events';
+import type { ConnectorPrincipal } from '../../http/auth/connector-principal';
+import { contextForConnector } from './reply-context';
+import { draftAndReview } from './reply-drafting';
+import { isAuthoritativeGround, type EvidenceItem } from './reply-evidence';
+import { ReplyAbort } from './reply-abort';
+import { ReplyConversation } from './reply-conversation';
+import { ReplyModels } from './reply-models';
+import { OUTCOME_POLICY_VERSION } from './outcome-policy';
+import {
+  buildReceiptV2,
+  CONTRACT_VERSION,
+  GROUNDING_POLICY_VERSION,
+  REVIEW_POLICY_VERSION,
+  SOURCE_LINK_POLICY_VERSION,
+  type ReceiptReference,
+  type ReplyReceiptV2,
+} from './reply-receipt';
+import { ReplyRetrieval } from './reply-retrieval';
+import type { ReplyRequestInput } from './request-reply.command';
+import { selectSourceLinks, unsafeLinkReason } from './source-links';
+import { threadContext } from './thread-context';
+
+function receiptReference(e: EvidenceItem): ReceiptReference {
+  return { ...e.reference, revision: e.revision };
+}
+
+/** One run of a reply: conversation, evidence, drafting and review, links, assistant message, receipt. */
+@Injectable()
+export class ReplyRun {
+  constructor(
+    private readonly conversation: ReplyConversation,
+    private readonly retrieval: ReplyRetrieval,
+    private readonly models: ReplyModels,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
+
+  async run(args: {
+    connector: ConnectorPrincipal;
+    chatbot_id: number;
+    input: ReplyRequestInput;
+    request: ReplyRequested['data'];
+    fingerprint: string;
+  }): Promise<ReplyReceiptV2> {
+    const { connector, chatbot_id, input, request, fingerprint } = args;
+    const context = contextForConnector(connector);
+    const scope = {
+      organization_id: connector.organization_id,
+      connector_id: connector.connector_id,
+      chatbot_id,
+      external_thread_id: input.external_thread_id,
+    };
+    const { conversation_id, user_message_id } = await this.conversation.open(
+      scope,
+      {
+        reply_id: request.reply_id,
+        text: input.payload.text,
+        external_message_id: request.external_message_id,
+      },
+      context,
+    );
+    const agent_run_id = await this.ids.next('agent_run');
+    const retrieved = await this.retrieval.retrieve(connector, input.payload.text, context);
+    const policy = connector.grounding_policy;
+    if (policy === 'strict' && !retrieved.evidence.some((e) => isAuthoritativeGround(e.reference))) {
+      throw new ReplyAbort(
+        'authoritative_evidence_insufficient',
+        'no authoritative, eligible evidence was found',
+      );
+    }
+    if (retrieved.evidence.length === 0) {
+      throw new ReplyAbort('authoritative_evidence_insufficient', 'no customer-safe evidence was found');
+    }
+    const drafted = await draftAndReview(this.models, {
+      question: input.payload.text,
+      thread: threadContext({ ...input.payload, channel: input.channel ?? 'email' }),
+      evidence: retrieved.evidence,
+      policy,
+    });
+    const changed = await this.retrieval.changedSince(drafted.cited);
+    if (changed.length > 0) {
+      throw new ReplyAbort('evidence_changed', `cited items changed since retrieval: ${changed.join(', ')}`);
+    }
+    const source_links = selectSourceLinks(
+      drafted.cited.map((e) => ({ label: e.reference.title, url: e.reference.source_uri })),
+    );
+    const assistant_message_id = await this.conversation.recordAssistant(
+      { organization_id: connector.organization_id, conversation_id },
+      { reply_id: request.reply_id, text: drafted.draft.answer },
+      context,
+    );
+    const authoritative = drafted.cited.filter((e) => isAuthoritativeGround(e.reference)).length;
+    const review = drafted.review;
+    const semantic_sufficiency = {
+      sufficient: review.sufficient,
+      answers_as_asked: review.answers_as_asked,
+      all_claims_supported: review.claims.every((c) => c.supported),
+      reviewer_model: drafted.reviewerModel,
+      review_input_sha256: drafted.reviewInputSha256,
+      reason: review.reason || null,
+    };
+    return buildReceiptV2({
+      request_fingerprint: fingerprint,
+      identity_digest: request.identity_digest,
+      reply_id: request.reply_id,
+      external_thread_id: request.external_thread_id,
+      external_message_id: request.external_message_id,
+      organization_id: connector.organization_id,
+      chatbot_id,
+      conversation_id,
+      user_message_id,
+      assistant_message_id,
+      connector_id: connector.connector_id,
+      original_token_id: request.token_id,
+      current_token_id: connector.token_id,
+      agent_run_id,
+      final_text: drafted.draft.answer,
+      references: drafted.cited.map(receiptReference),
+      tool_evidence: [],
+      review_ledger: [
+        {
+          model: drafted.reviewerModel,
+          review_input_sha256: drafted.reviewInputSha256,
+          sufficient: review.sufficient,
+          answers_as_asked: review.answers_as_asked,
+          claims: review.claims,
+          reason: review.reason || null,
+        },
+      ],
+      final_review_input_sha256: drafted.reviewInputSha256,
+      evidence_fingerprints: drafted.cited.map((e) => ({
+        reference_id: e.reference.reference_id,
+        memory_item_id: e.reference.memory_item_id,
+        revision: e.revision,
+        content_sha256: e.content_sha256,
+      })),
+      reviewer_confirmations: {
+        sufficient: true,
+        answers_as_asked: true,
+        all_claims_supported: true,
+        citations_within_evidence: true,
+      },
+      policy_versions: {
+        grounding_policy: policy,
+        grounding_policy_version: GROUNDING_POLICY_VERSION,
+        outcome_policy_version: OUTCOME_POLICY_VERSION,
+        review_policy_version: REVIEW_POLICY_VERSION,
+        source_link_policy_version: SOURCE_LINK_POLICY_VERSION,
+      },
+      source_links,
+      usage: drafted.usage,
+      grounding: {
+        status: policy === 'strict' ? 'grounded' : 'reviewed',
+        reason: null,
+        trace_id: retrieved.trace_id,
+        evidence_as_of: retrieved.evidence_as_of,
+        corpus_revision: retrieved.corpus_revision,
+        index_revision: retrieved.index_revision,
+        authoritative_reference_count: authoritative,
+        supporting_reference_count: drafted.cited.length - authoritative,
+        inferences: drafted.draft.inferences,
+        uncertainties: drafted.draft.uncertainties,
+        gaps: drafted.draft.gaps,
+        generated_at: new Date(this.clock.nowMs()).toISOString(),
+        semantic_sufficiency,
+      },
+      memory_recall_trace_id: retrieved.trace_id,
+      answer_mode: drafted.draft.answer_mode,
+      answer_intent: drafted.draft.answer_intent,
+      contract_version: CONTRACT_VERSION,
+    });
+  }
+
+  /**
+   * Before a completed reply is replayed (spec §3, §9.3): the caller is the same connector (a rotated token of it
+   * may replay) and every bound reference still stands (same revision, still eligible) and every link is still
+   * safe. Returns what fails, or null.
+   */
+  async revalidate(receipt: ReplyReceiptV2, connector: ConnectorPrincipal): Promise<string | null> {
+    if (
+      receipt.connector_id !== connector.connector_id ||
+      receipt.organization_id !== connector.organization_id
+    )
+      return 'another connector';
+    const changed = await this.retrieval.changedSince(
+      receipt.references.map((reference) => ({
+        reference: { ...reference, source_uri: reference.source_uri ?? '' } as EvidenceItem['reference'],
+        revision: reference.revision,
+        content_sha256: '',
+      })),
+    );
+    if (changed.length > 0) return `references changed: ${changed.join(', ')}`;
+    if (receipt.source_links.some((link) => unsafeLinkReason(link.url) !== null))
+      return 'a link is no longer safe';
+    return null;
+  }
+}

@@ -1,0 +1,213 @@
+import { Inject, Logger } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { randomUUID } from 'node:crypto';
+import { Clock } from '../../common/clock';
+import { ConflictError, NotFoundError, ValidationFailedError } from '../../common/errors';
+import { IdGenerator } from '../../common/id-generator';
+import { streams } from '../../events/domain-event';
+import type { ReplyOutcome } from '../../events/replies/reply-request.events';
+import type { ConnectorPrincipal } from '../../http/auth/connector-principal';
+import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
+import { CHATBOTS, type ChatbotDocument } from '../../projections/chatbots.projection';
+import { chatbotDecider } from '../chatbots/chatbot.decider';
+import { OrganizationLoader } from '../shared/organization-loader';
+import { StreamCommandExecutor } from '../shared/stream-command-executor';
+import { systemStatus } from './outcome-policy';
+import { ReplyAbort } from './reply-abort';
+import { requestFingerprint, replyIdentity } from './reply-identity';
+import { classifyRepeat, replyRequestDecider, type ReplyRequestState } from './reply-request.decider';
+import { successBody, systemStatusBody } from './reply-response';
+import { ReplyRun } from './reply-run';
+import { RequestReplyCommand, type ReplyResultBody } from './request-reply.command';
+
+/** How long a request's process holds it: after that, a repeated request may reclaim it (a crashed process). */
+export const REPLY_LEASE_MS = 180_000;
+
+/**
+ * Spec §4.6 and the §3 table: one request record per idempotency identity, decided on its own stream. The
+ * winner of a new (or reclaimed) request runs it and records the outcome; everyone else gets a replay, the stored
+ * outcome or a 409, from the stream.
+ */
+@CommandHandler(RequestReplyCommand)
+export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand, ReplyResultBody> {
+  private readonly logger = new Logger('replies');
+  private readonly owner = `replies:${process.pid}:${randomUUID()}`;
+
+  constructor(
+    private readonly executor: StreamCommandExecutor,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+    private readonly organizations: OrganizationLoader,
+    private readonly run: ReplyRun,
+  ) {}
+
+  async execute(command: RequestReplyCommand): Promise<ReplyResultBody> {
+    const { connector, input, context } = command;
+    const chatbot = await this.resolveChatbot(connector, input.chatbot_id);
+    const identity = replyIdentity({
+      organization_id: connector.organization_id,
+      connector_id: connector.connector_id,
+      chatbot_id: chatbot.chatbot_id,
+      idempotency_key: input.idempotency_key,
+      external_message_id: input.external_message_id,
+    });
+    const fingerprint = requestFingerprint({
+      chatbot_id: chatbot.chatbot_id,
+      external_thread_id: input.external_thread_id,
+      external_message_id: input.external_message_id ?? null,
+      idempotency_key: input.idempotency_key ?? null,
+      channel: input.channel ?? null,
+      response_mode: input.response_mode ?? null,
+      payload: input.payload as unknown as Record<string, unknown>,
+    });
+    const stream = streams.replyRequest(identity.digest);
+    const loaded = await this.executor.load(stream, replyRequestDecider);
+    const early = await this.answerRepeat(loaded.state, fingerprint, connector);
+    if (early) return early;
+
+    const reply_id = loaded.state.reply_id ?? (await this.ids.next('reply'));
+    // A concurrent same-identity request makes this append fail; deciding again on the fresh stream turns the
+    // loser into a 409 (pending) or a replay (completed).
+    const requested = await this.executor.executeOn(
+      stream,
+      replyRequestDecider,
+      loaded,
+      {
+        type: 'Request',
+        now_ms: this.clock.nowMs(),
+        lease_ms: REPLY_LEASE_MS,
+        lease_owner: this.owner,
+        request: {
+          reply_id,
+          organization_id: connector.organization_id,
+          connector_id: connector.connector_id,
+          chatbot_id: chatbot.chatbot_id,
+          identity_digest: identity.digest,
+          key_kind: identity.key_kind,
+          key: identity.key,
+          fingerprint,
+          external_thread_id: input.external_thread_id,
+          external_message_id: input.external_message_id ?? null,
+          token_id: connector.token_id,
+        },
+      },
+      context,
+      { organizationId: connector.organization_id, waitFor: [] },
+    );
+    if (requested.events.length === 0) {
+      const again = await this.answerRepeat(requested.state, fingerprint, connector);
+      if (again) return again;
+      throw new ConflictError('reply_request_pending', 'a request with this identity is in progress');
+    }
+    const attempt = requested.state.attempt;
+    const request = requested.state.request;
+    if (!request) throw new Error('reply request state without its request');
+    const finish = { stream, attempt, organizationId: connector.organization_id, context };
+    try {
+      await this.gate(connector.organization_id, chatbot.chatbot_id);
+      const receipt = await this.run.run({
+        connector,
+        chatbot_id: chatbot.chatbot_id,
+        input,
+        request,
+        fingerprint,
+      });
+      await this.executor.execute(
+        stream,
+        replyRequestDecider,
+        { type: 'Complete', attempt, receipt, now_ms: this.clock.nowMs() },
+        context,
+        { organizationId: connector.organization_id, waitFor: [] },
+      );
+      return successBody(receipt, false);
+    } catch (error) {
+      const abort =
+        error instanceof ReplyAbort ? error : new ReplyAbort('assistant_runtime_failed', String(error));
+      if (!(error instanceof ReplyAbort)) this.logger.error(`reply ${reply_id} failed`, error as Error);
+      const outcome = systemStatus(abort.code, null);
+      await this.executor.execute(
+        finish.stream,
+        replyRequestDecider,
+        {
+          type: 'Fail',
+          attempt: finish.attempt,
+          outcome,
+          assistant_message_persisted: false,
+          now_ms: this.clock.nowMs(),
+          detail: abort.detail.slice(0, 2000),
+        },
+        finish.context,
+        { organizationId: finish.organizationId, waitFor: [] },
+      );
+      return systemStatusBody(outcome, reply_id);
+    }
+  }
+
+  /** What a repeated request gets without running anything; null when it must run (new or reclaimed). */
+  private async answerRepeat(
+    state: ReplyRequestState,
+    fingerprint: string,
+    connector: ConnectorPrincipal,
+  ): Promise<ReplyResultBody | null> {
+    const verdict = classifyRepeat(state, fingerprint, this.clock.nowMs());
+    switch (verdict.kind) {
+      case 'new':
+      case 'reclaim':
+        return null;
+      case 'conflict':
+        throw new ConflictError(verdict.code, verdict.message);
+      case 'stored_failure':
+        return systemStatusBody(verdict.outcome, state.reply_id);
+      case 'requires_regeneration':
+        return systemStatusBody(
+          systemStatus('completed_reply_requires_regeneration', null) as ReplyOutcome,
+          state.reply_id,
+        );
+      case 'replay': {
+        const problem = await this.run.revalidate(verdict.receipt, connector);
+        if (problem !== null) {
+          return systemStatusBody(
+            systemStatus('completed_reply_no_longer_available', null) as ReplyOutcome,
+            state.reply_id,
+          );
+        }
+        return successBody(verdict.receipt, true);
+      }
+    }
+  }
+
+  /** Pauses are decided on the organization's and the chatbot's own streams. */
+  private async gate(organizationId: number, chatbotId: number): Promise<void> {
+    const organization = await this.organizations.require(organizationId);
+    if (organization.agent_activity_paused)
+      throw new ReplyAbort('organization_agent_activity_paused', 'the organization paused agent activity');
+    const chatbot = (await this.executor.load(streams.chatbot(chatbotId), chatbotDecider)).state;
+    if (chatbot.exists && chatbot.paused) throw new ReplyAbort('assistant_paused', 'the assistant is paused');
+  }
+
+  /** The named assistant of the caller's organization, or its only one (spec §4.6: required when several). */
+  private async resolveChatbot(
+    connector: ConnectorPrincipal,
+    chatbotId: number | undefined,
+  ): Promise<ChatbotDocument> {
+    if (chatbotId !== undefined) {
+      const chatbot = await this.readStore.get<ChatbotDocument>(CHATBOTS, String(chatbotId));
+      if (!chatbot || chatbot.organization_id !== connector.organization_id) {
+        throw new NotFoundError('assistant not found', 'chatbot_not_found');
+      }
+      return chatbot;
+    }
+    const { items } = await this.readStore.find<ChatbotDocument>(CHATBOTS, {
+      filter: { organization_id: connector.organization_id },
+      limit: 2,
+    });
+    if (items.length === 1) return items[0];
+    throw new ValidationFailedError(
+      items.length === 0
+        ? 'the organization has no assistant'
+        : 'the organization has more than one assistant: send chatbot_id',
+      [{ field: 'chatbot_id', message: items.length === 0 ? 'no assistant exists' : 'required' }],
+    );
+  }
+}
