@@ -21,6 +21,7 @@ import { ReplyConversation } from './replies/reply-conversation';
 import { ReplyRetrieval } from './replies/reply-retrieval';
 import { ReplyRun } from './replies/reply-run';
 import { RequestReplyHandler } from './replies/request-reply.handler';
+import { SubmitFeedbackHandler } from './replies/submit-feedback.handler';
 import type { CairnConfig } from '../config/config';
 import { CONFIG } from '../core.module';
 
@@ -45,6 +46,7 @@ import { CONFIG } from '../core.module';
     RecordRecallTraceHandler,
     ReportUsageHandler,
     RequestReplyHandler,
+    SubmitFeedbackHandler,
     ReplyRun,
     ReplyConversation,
     ReplyRetrieval,

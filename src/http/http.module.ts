@@ -7,12 +7,19 @@ import { ConnectorSelfController } from './connectors/connector-self.controller'
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
 import { HealthController } from './health/health.controller';
 import { MemoryController } from './memory/memory.controller';
+import { FeedbackController } from './replies/feedback.controller';
 import { ReplyController } from './replies/reply.controller';
 
 /** Thin controllers: parse, authorize, dispatch. */
 @Module({
   imports: [CqrsModule],
-  controllers: [HealthController, ConnectorSelfController, MemoryController, ReplyController],
+  controllers: [
+    HealthController,
+    ConnectorSelfController,
+    MemoryController,
+    ReplyController,
+    FeedbackController,
+  ],
   providers: [
     ConnectorAuthenticator,
     ConnectorAuthGuard,

@@ -1,5 +1,6 @@
 import type { Embeddings } from '../ai/embeddings';
 import { chatbotsProjection } from './chatbots.projection';
+import { conversationsProjection } from './conversations.projection';
 import { connectorsProjection } from './connectors.projection';
 import { memoryProposalsProjection } from './memory-proposals.projection';
 import { memoryUsageProjection } from './memory-usage.projection';
@@ -16,6 +17,7 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   memoryProjection,
   memoryUsageProjection,
   memoryProposalsProjection,
+  conversationsProjection,
 ];
 
 /** The projections for a configuration: chunk embeddings only when an embedding model is configured. */

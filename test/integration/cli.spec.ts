@@ -136,6 +136,7 @@ describe('operator CLI (real processes, embedded store, no server)', () => {
       'memory',
       'memory-usage',
       'memory-proposals',
+      'conversations',
     ]);
     for (const p of status.json.projections) expect(p.lag).toBe(0);
     const rebuilt = await run('projections:rebuild', 'connectors');

@@ -39,6 +39,7 @@ describe('HTTP conventions (one error shape, explicit statuses)', () => {
       'memory',
       'memory-usage',
       'memory-proposals',
+      'conversations',
     ]);
     for (const p of res.body.projections)
       expect(p).toEqual({

@@ -97,6 +97,7 @@ describe('projections: rebuild', () => {
       'memory',
       'memory-usage',
       'memory-proposals',
+      'conversations',
     ]);
     expect(await snapshot(runner)).toEqual(live);
     const status = await runner.status();

@@ -71,6 +71,18 @@ describe('assistant replies over HTTP (spec §4.6, §3, §7)', () => {
     expect(replay.body.reply_id).toBe(res.body.reply_id);
     expect(replay.body.message_id).toBe(res.body.message_id);
     expect(model.calls.chat).toBe(calls); // no model call on replay
+
+    const feedback = await http(t.baseUrl, 'POST', `${REPLIES}/${res.body.message_id}/feedback`, {
+      token,
+      body: { rating: 'up', external_feedback_id: 'fb-1' },
+    });
+    expect(feedback.status).toBe(200);
+    expect(feedback.body).toMatchObject({
+      ok: true,
+      outcome: 'accepted',
+      rating: 'up',
+      idempotent_replay: false,
+    });
   });
 
   it('a reused key with changed content is a 409 naming the key', async () => {

@@ -1,0 +1,174 @@
+import { Inject } from '@nestjs/common';
+import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Clock } from '../../common/clock';
+import { InternalError, NotFoundError, UnsafeContentError } from '../../common/errors';
+import { IdGenerator } from '../../common/id-generator';
+import { streams } from '../../events/domain-event';
+import type { ReplyFeedbackSubmitted } from '../../events/replies/feedback.events';
+import type { ConnectorPrincipal } from '../../http/auth/connector-principal';
+import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
+import {
+  ASSISTANT_MESSAGES,
+  type AssistantMessageDocument,
+} from '../../projections/conversations.projection';
+import { ProposeMemoryCommand, type ProposeMemoryResult } from '../memory/propose-memory.command';
+import { UnsafeContentScanner } from '../memory/unsafe-content/unsafe-content-scanner';
+import { StreamCommandExecutor } from '../shared/stream-command-executor';
+import { assistantMessageById, conversationDecider } from './conversation.decider';
+import { assertSameSubmission, feedbackDecider } from './feedback.decider';
+import { feedbackFingerprint, feedbackIdentity, hasText, resolveFeedback } from './feedback-rules';
+import { SubmitFeedbackCommand, type SubmitFeedbackResult } from './submit-feedback.command';
+
+/**
+ * Feedback on a suggested reply (spec §4.7). Resolves outcome and rating, finds the assistant message (a read-model
+ * look-up names its conversation; the conversation stream decides whether the caller may see it), then claims the
+ * retry identity's stream: a retry with the same content replays the first result, other content is a 409.
+ *
+ * A `corrected` outcome creates a pending memory proposal through ProposeMemoryCommand (the normal safety and
+ * review flow; never approved here) BEFORE the feedback is recorded, so the recorded feedback always names an
+ * existing proposal. A crash between the two, or a concurrent duplicate that loses the append, leaves a captured
+ * proposal that no feedback names; an operator rejects it like any other.
+ */
+@CommandHandler(SubmitFeedbackCommand)
+export class SubmitFeedbackHandler implements ICommandHandler<SubmitFeedbackCommand, SubmitFeedbackResult> {
+  constructor(
+    private readonly executor: StreamCommandExecutor,
+    private readonly commands: CommandBus,
+    private readonly ids: IdGenerator,
+    private readonly scanner: UnsafeContentScanner,
+    private readonly clock: Clock,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+  ) {}
+
+  async execute(command: SubmitFeedbackCommand): Promise<SubmitFeedbackResult> {
+    const { connector, messageId, input, context } = command;
+    const resolved = resolveFeedback(input);
+    const identity = feedbackIdentity({
+      organization_id: connector.organization_id,
+      connector_id: connector.connector_id,
+      message_id: messageId,
+      external_feedback_id: input.external_feedback_id,
+      idempotency_key: input.idempotency_key,
+    });
+    const message = await this.requireAssistantMessage(connector, messageId);
+    const fingerprint = feedbackFingerprint({ ...input, ...resolved });
+
+    const stream = streams.replyFeedback(identity.digest);
+    const loaded = await this.executor.load(stream, feedbackDecider);
+    if (loaded.state.submitted) {
+      assertSameSubmission(loaded.state.submitted, fingerprint);
+      return resultOf(loaded.state.submitted, true);
+    }
+
+    // Everything stored (the event, and a proposal) is scanned first; unsafe content stores nothing.
+    const scanned: Record<string, string> = {};
+    if (input.suggested_answer !== null) scanned.suggested_answer = input.suggested_answer;
+    if (input.note !== null) scanned.note = input.note;
+    const flags = Object.keys(scanned).length > 0 ? await this.scanner.scan(scanned) : [];
+    if (flags.length > 0) throw new UnsafeContentError(flags);
+
+    const feedback_id = await this.ids.next('reply_feedback');
+    const response_review_id = await this.ids.next('response_review');
+    const proposal_id =
+      resolved.outcome === 'corrected' ? await this.proposeCorrection(command, message.reply_id) : null;
+
+    const executed = await this.executor.executeOn(
+      stream,
+      feedbackDecider,
+      loaded,
+      {
+        type: 'SubmitFeedback',
+        feedback: {
+          feedback_id,
+          response_review_id,
+          proposal_id,
+          organization_id: connector.organization_id,
+          connector_id: connector.connector_id,
+          message_id: messageId,
+          reply_id: message.reply_id,
+          conversation_id: message.conversation_id,
+          retry_key_kind: identity.key_kind,
+          retry_key: identity.key,
+          fingerprint,
+          outcome: resolved.outcome,
+          rating: resolved.rating,
+          feedback_kind: input.feedback_kind,
+          feedback_issue: input.feedback_issue,
+          suggested_answer: input.suggested_answer,
+          note: input.note,
+          submitted_at: this.clock.nowIso(),
+        },
+      },
+      context,
+      { organizationId: connector.organization_id },
+    );
+    const submitted = executed.state.submitted;
+    if (!submitted) throw new InternalError('feedback not recorded');
+    // No events: a concurrent duplicate with the same content won the append; answer with its result.
+    return resultOf(submitted, executed.events.length === 0);
+  }
+
+  /**
+   * The assistant message `messageId` if the caller may give feedback on it: created by the external reply
+   * endpoint in a conversation of the caller's organization AND connector. Anything else, a user message included,
+   * is the same 404 (another tenant's ids are never revealed).
+   */
+  private async requireAssistantMessage(
+    connector: ConnectorPrincipal,
+    messageId: number,
+  ): Promise<{ conversation_id: number; reply_id: number }> {
+    const notFound = new NotFoundError(`message ${messageId} not found`, 'message_not_found');
+    const lookup = await this.readStore.get<AssistantMessageDocument>(ASSISTANT_MESSAGES, String(messageId));
+    if (!lookup || lookup.organization_id !== connector.organization_id) throw notFound;
+    const { state } = await this.executor.load(
+      streams.conversation(lookup.conversation_id),
+      conversationDecider,
+    );
+    const conversation = state.conversation;
+    const message = assistantMessageById(state, messageId);
+    if (
+      !conversation ||
+      !message ||
+      conversation.organization_id !== connector.organization_id ||
+      conversation.connector_id !== connector.connector_id
+    ) {
+      throw notFound;
+    }
+    return { conversation_id: conversation.conversation_id, reply_id: message.reply_id };
+  }
+
+  /** A pending `correction` proposal with the suggested answer, through the normal proposal flow. */
+  private async proposeCorrection(command: SubmitFeedbackCommand, replyId: number): Promise<number> {
+    const { connector, input, context } = command;
+    if (!hasText(input.suggested_answer)) throw new InternalError('corrected feedback without an answer');
+    const proposed = await this.commands.execute<ProposeMemoryCommand, ProposeMemoryResult>(
+      new ProposeMemoryCommand(
+        connector,
+        {
+          title: `Correction to reply ${replyId}`,
+          content: input.suggested_answer,
+          proposed_type: 'correction',
+          source_uri: null,
+          proposed_policy: { review_required: true, customer_safe_candidate: false },
+        },
+        context,
+      ),
+    );
+    return proposed.proposal_id;
+  }
+}
+
+function resultOf(
+  feedback: ReplyFeedbackSubmitted['data'],
+  idempotent_replay: boolean,
+): SubmitFeedbackResult {
+  return {
+    ok: true,
+    outcome: feedback.outcome,
+    rating: feedback.rating,
+    feedback_id: feedback.feedback_id,
+    response_review_id: feedback.response_review_id,
+    ...(feedback.proposal_id !== null ? { proposal_id: feedback.proposal_id } : {}),
+    idempotent_replay,
+  };
+}
