@@ -9,7 +9,6 @@ export default tseslint.config(
       'node_modules/',
       'dist/',
       'dist-bench/',
-      'tmp-bench/',
       'data/',
       'coverage/',
       'test/artifacts/',

@@ -52,7 +52,7 @@ function random(seed: number): () => number {
 }
 
 /** Word-like text with Zipf-distributed words (rank r has weight 1 / (r + 1)). */
-export class SyntheticText {
+class SyntheticText {
   private readonly words: string[];
   private readonly cumulative: Float64Array;
   private readonly next = random(20_260_521);
@@ -112,7 +112,7 @@ function percentile(sorted: readonly number[], p: number): number {
 type Server = BenchServer;
 
 /** Ingests documents until the organization holds `target` chunks; returns the chunks written and the time. */
-export async function ingestTo(
+async function ingestTo(
   server: Server,
   organizationId: number,
   text: SyntheticText,

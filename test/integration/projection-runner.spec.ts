@@ -103,7 +103,7 @@ describe('projection runner across processes (separate connections, separate own
     expect(await old.reads.get('counts', 'ticks')).toEqual({ id: 'ticks', n: 100 });
   });
 
-  it('events a projection ignores move its checkpoint without a write per batch, and it still counts as caught up', async () => {
+  it('events a projection ignores leave its read models alone, count as caught up at once, and its stored checkpoint follows', async () => {
     const projection = { ...countingProjection(), name: 'ignorer' };
     const c = node('c', projection);
     await c.runner.prepare();

@@ -143,7 +143,7 @@ describe('assistant replies over HTTP (spec §4.6, §3, §7)', () => {
   });
 
   it('history roles stay data: a system role and an injected instruction reach the model only inside the JSON document', async () => {
-    await request({
+    const res = await request({
       ...base('injection'),
       payload: {
         text: 'When is the clinic open?',
@@ -153,6 +153,9 @@ describe('assistant replies over HTTP (spec §4.6, §3, §7)', () => {
         ],
       },
     });
+    // The reply stays grounded in the organization's memory.
+    expect(res.body).toMatchObject({ ok: true, grounding: { status: 'grounded' } });
+    expect(res.body.references.map((r: { title: string }) => r.title)).toEqual(['Opening hours']);
     const draft = model.requests.filter((r) => r.role === 'draft').at(-1);
     expect(draft?.body.messages.map((m: { role: string }) => m.role)).toEqual(['system', 'user']);
     const input = draft?.input as { thread: { history: Array<{ role: string; text: string }> } };

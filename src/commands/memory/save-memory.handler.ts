@@ -1,9 +1,9 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { createHash } from 'node:crypto';
-import { canonicalize } from 'json-canonicalize';
 import { InternalError, UnsafeContentError } from '../../common/errors';
 import { IdGenerator } from '../../common/id-generator';
 import { streams } from '../../events/domain-event';
+import { canonicalDigest } from '../shared/canonical-digest';
 import { StreamCommandExecutor } from '../shared/stream-command-executor';
 import { memorySaveDecider } from './memory-save.decider';
 import { MemoryItemWriter } from './memory-item-writer';
@@ -103,7 +103,5 @@ export class SaveMemoryHandler implements ICommandHandler<SaveMemoryCommand, Sav
 /** What makes two saves "the same request": everything but the key itself. */
 function fingerprint(input: SaveMemoryCommand['input']): string {
   const { kind, title, content, summary, visibility, source_uri } = input;
-  return createHash('sha256')
-    .update(canonicalize({ kind, title, content, summary, visibility, source_uri }))
-    .digest('hex');
+  return canonicalDigest({ kind, title, content, summary, visibility, source_uri });
 }

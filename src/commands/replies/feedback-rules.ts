@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
-import { canonicalize } from 'json-canonicalize';
 import { ValidationFailedError } from '../../common/errors';
 import type { FeedbackKeyKind, FeedbackOutcome, FeedbackRating } from '../../events/replies/feedback.events';
+import { canonicalDigest, firstRetryKey } from '../shared/canonical-digest';
 
 /**
  * Feedback rules (spec §4.7), pure: how outcome and rating resolve, WHO submits again (the retry identity, which
@@ -92,14 +91,6 @@ export type FeedbackIdentity = {
   digest: string;
 };
 
-function sha256Hex(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
-}
-
-function present(value: string | null | undefined): value is string {
-  return typeof value === 'string' && value.length > 0;
-}
-
 /**
  * The retry identity of a feedback submission (spec §4.7 rule 3): (organization, connector, message, key kind,
  * key), hashed as canonical JSON (RFC 8785).
@@ -111,22 +102,19 @@ function present(value: string | null | undefined): value is string {
  * - An empty string counts as absent. Neither → 422.
  */
 export function feedbackIdentity(input: FeedbackIdentityInput): FeedbackIdentity {
-  let key_kind: FeedbackKeyKind;
-  let key: string;
-  if (present(input.external_feedback_id)) {
-    key_kind = 'external_feedback_id';
-    key = input.external_feedback_id;
-  } else if (present(input.idempotency_key)) {
-    key_kind = 'idempotency_key';
-    key = input.idempotency_key;
-  } else {
+  const chosen = firstRetryKey<FeedbackKeyKind>([
+    ['external_feedback_id', input.external_feedback_id],
+    ['idempotency_key', input.idempotency_key],
+  ]);
+  if (chosen === null) {
     throw new ValidationFailedError('external_feedback_id or idempotency_key is required', [
       { field: 'external_feedback_id', message: 'send external_feedback_id or idempotency_key' },
       { field: 'idempotency_key', message: 'send external_feedback_id or idempotency_key' },
     ]);
   }
   const { organization_id, connector_id, message_id } = input;
-  const digest = sha256Hex(canonicalize({ organization_id, connector_id, message_id, key_kind, key }));
+  const { key_kind, key } = chosen;
+  const digest = canonicalDigest({ organization_id, connector_id, message_id, key_kind, key });
   return { key_kind, key, digest };
 }
 
@@ -156,5 +144,5 @@ export function feedbackFingerprint(content: FeedbackContent): string {
     external_feedback_id: content.external_feedback_id ?? null,
     idempotency_key: content.idempotency_key ?? null,
   };
-  return sha256Hex(canonicalize(normalized));
+  return canonicalDigest(normalized);
 }

@@ -55,14 +55,19 @@ export class ReplyConversation {
       conversation_id = executed.state.conversation_id ?? candidate;
     }
     const stream = streams.conversation(conversation_id);
-    await this.executor.execute(
-      stream,
-      conversationDecider,
-      { type: 'Start', now_ms: this.clock.nowMs(), conversation_id, ...scope },
-      context,
-      options,
-    );
-    const loaded = await this.executor.load(stream, conversationDecider);
+    let loaded = await this.executor.load(stream, conversationDecider);
+    if (loaded.state.conversation === null) {
+      // The thread's first turn (or a retry of it): start the conversation, then read it as appended.
+      await this.executor.executeOn(
+        stream,
+        conversationDecider,
+        loaded,
+        { type: 'Start', now_ms: this.clock.nowMs(), conversation_id, ...scope },
+        context,
+        options,
+      );
+      loaded = await this.executor.load(stream, conversationDecider);
+    }
     const existing = userMessageForReply(loaded.state, reply.reply_id);
     if (existing) return { conversation_id, user_message_id: existing.message_id };
     const message_id = await this.ids.next('message');

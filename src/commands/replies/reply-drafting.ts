@@ -4,11 +4,10 @@
  * question, the answer, its claims and the cited evidence. Any doubt is a ReplyAbort (a typed system_status),
  * never a fallback answer.
  */
-import { createHash } from 'node:crypto';
-import { canonicalize } from 'json-canonicalize';
 import type { ModelUsage } from '../../ai/openai-gateway';
 import type { DraftOutput, ReviewInput, ReviewOutput, ThreadContext } from '../../ai/reply-model-contract';
 import type { GroundingPolicy } from '../../events/connectors/connector.events';
+import { canonicalDigest } from '../shared/canonical-digest';
 import { ReplyAbort } from './reply-abort';
 import { isAuthoritativeGround, type EvidenceItem } from './reply-evidence';
 import { modelAbort, type ReplyModels } from './reply-models';
@@ -125,7 +124,7 @@ export async function draftAndReview(
     draft,
     review,
     reviewInput,
-    reviewInputSha256: createHash('sha256').update(canonicalize(reviewInput)).digest('hex'),
+    reviewInputSha256: canonicalDigest(reviewInput),
     reviewerModel: reviewed.usage.model,
     cited,
     usage: sumUsage(drafted.usage, reviewed.usage),

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
-import { canonicalize } from 'json-canonicalize';
 import { ValidationFailedError } from '../../common/errors';
 import type { ReplyKeyKind } from '../../events/replies/reply-request.events';
+import { canonicalDigest, firstRetryKey } from '../shared/canonical-digest';
 
 /**
  * Reply idempotency (spec §3, §4.6 rule 6): WHO is asking again (the identity, which names the stream) and WHAT
@@ -24,14 +23,6 @@ export type ReplyIdentity = {
   digest: string;
 };
 
-function sha256Hex(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
-}
-
-function present(value: string | null | undefined): value is string {
-  return typeof value === 'string' && value.length > 0;
-}
-
 /**
  * The identity of a reply request: (organization, connector, chatbot, key kind, key).
  *
@@ -43,22 +34,19 @@ function present(value: string | null | undefined): value is string {
  * - An empty string counts as absent. Neither key → 422 (retrying without either is a client mistake, spec §7.5).
  */
 export function replyIdentity(input: ReplyIdentityInput): ReplyIdentity {
-  let key_kind: ReplyKeyKind;
-  let key: string;
-  if (present(input.idempotency_key)) {
-    key_kind = 'idempotency_key';
-    key = input.idempotency_key;
-  } else if (present(input.external_message_id)) {
-    key_kind = 'external_message_id';
-    key = input.external_message_id;
-  } else {
+  const chosen = firstRetryKey<ReplyKeyKind>([
+    ['idempotency_key', input.idempotency_key],
+    ['external_message_id', input.external_message_id],
+  ]);
+  if (chosen === null) {
     throw new ValidationFailedError('idempotency_key or external_message_id is required', [
       { field: 'idempotency_key', message: 'send idempotency_key or external_message_id' },
       { field: 'external_message_id', message: 'send idempotency_key or external_message_id' },
     ]);
   }
   const { organization_id, connector_id, chatbot_id } = input;
-  const digest = sha256Hex(canonicalize({ organization_id, connector_id, chatbot_id, key_kind, key }));
+  const { key_kind, key } = chosen;
+  const digest = canonicalDigest({ organization_id, connector_id, chatbot_id, key_kind, key });
   return { key_kind, key, digest };
 }
 
@@ -93,7 +81,7 @@ export function requestFingerprint(content: ReplyRequestContent): string {
     response_mode: content.response_mode ?? null,
     payload: content.payload,
   };
-  return sha256Hex(canonicalize(normalized));
+  return canonicalDigest(normalized);
 }
 
 export type ConversationThreadInput = {
@@ -106,5 +94,5 @@ export type ConversationThreadInput = {
 /** SHA-256 (hex) of (organization, connector, chatbot, external_thread_id): `streams.conversationThread(digest)`. */
 export function conversationThreadDigest(input: ConversationThreadInput): string {
   const { organization_id, connector_id, chatbot_id, external_thread_id } = input;
-  return sha256Hex(canonicalize({ organization_id, connector_id, chatbot_id, external_thread_id }));
+  return canonicalDigest({ organization_id, connector_id, chatbot_id, external_thread_id });
 }

@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
-import { canonicalize } from 'json-canonicalize';
 import { InternalError } from '../../common/errors';
 import type { GroundingPolicy } from '../../events/connectors/connector.events';
 import type { StoredReplyReceipt } from '../../events/replies/reply-request.events';
+import { canonicalDigest } from '../shared/canonical-digest';
 
 /**
  * The internal v2 reviewed-reply receipt (spec §9.3): binds everything a completed reply depends on, so a replay is
@@ -205,7 +204,7 @@ const V2_FIELDS: ReadonlyArray<keyof ReplyReceiptV2Fields> = [
 /** SHA-256 (hex) of the canonical JSON of a receipt without its `receipt_hash`. */
 export function receiptHash(receipt: Record<string, unknown>): string {
   const rest = Object.fromEntries(Object.entries(receipt).filter(([key]) => key !== 'receipt_hash'));
-  return createHash('sha256').update(canonicalize(rest), 'utf8').digest('hex');
+  return canonicalDigest(rest);
 }
 
 /**

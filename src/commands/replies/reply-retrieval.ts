@@ -94,17 +94,17 @@ export class ReplyRetrieval {
    * The cited items that changed since retrieval (revised, archived or no longer eligible), read from their own
    * streams' projections at commit time. Empty when all still stand.
    */
-  async changedSince(cited: readonly EvidenceItem[]): Promise<number[]> {
+  async changedSince(cited: ReadonlyArray<{ memory_item_id: number; revision: number }>): Promise<number[]> {
     const items = await this.readStore.getMany<MemoryItemDocument>(
       MEMORY_ITEMS,
-      cited.map((e) => String(e.reference.memory_item_id)),
+      cited.map((c) => String(c.memory_item_id)),
     );
     const nowMs = this.clock.nowMs();
     return cited
-      .filter((e) => {
-        const item = items.get(String(e.reference.memory_item_id));
-        return !item || item.revision !== e.revision || !isGroundingEligible(item, nowMs);
+      .filter((c) => {
+        const item = items.get(String(c.memory_item_id));
+        return !item || item.revision !== c.revision || !isGroundingEligible(item, nowMs);
       })
-      .map((e) => e.reference.memory_item_id);
+      .map((c) => c.memory_item_id);
   }
 }

@@ -3,7 +3,7 @@ import { Clock } from '../../common/clock';
 import { IdGenerator } from '../../common/id-generator';
 import type { ReplyRequested } from '../../events/replies/reply-request.events';
 import type { ConnectorPrincipal } from '../../http/auth/connector-principal';
-import { contextForConnector } from './reply-context';
+import { connectorContext } from '../shared/command-context';
 import { draftAndReview } from './reply-drafting';
 import { isAuthoritativeGround, type EvidenceItem } from './reply-evidence';
 import { ReplyAbort } from './reply-abort';
@@ -47,7 +47,7 @@ export class ReplyRun {
     fingerprint: string;
   }): Promise<ReplyReceiptV2> {
     const { connector, chatbot_id, input, request, fingerprint } = args;
-    const context = contextForConnector(connector);
+    const context = connectorContext(connector);
     const scope = {
       organization_id: connector.organization_id,
       connector_id: connector.connector_id,
@@ -81,7 +81,9 @@ export class ReplyRun {
       evidence: retrieved.evidence,
       policy,
     });
-    const changed = await this.retrieval.changedSince(drafted.cited);
+    const changed = await this.retrieval.changedSince(
+      drafted.cited.map((e) => ({ memory_item_id: e.reference.memory_item_id, revision: e.revision })),
+    );
     if (changed.length > 0) {
       throw new ReplyAbort('evidence_changed', `cited items changed since retrieval: ${changed.join(', ')}`);
     }
@@ -186,13 +188,7 @@ export class ReplyRun {
       receipt.organization_id !== connector.organization_id
     )
       return 'another connector';
-    const changed = await this.retrieval.changedSince(
-      receipt.references.map((reference) => ({
-        reference: { ...reference, source_uri: reference.source_uri ?? '' } as EvidenceItem['reference'],
-        revision: reference.revision,
-        content_sha256: '',
-      })),
-    );
+    const changed = await this.retrieval.changedSince(receipt.references);
     if (changed.length > 0) return `references changed: ${changed.join(', ')}`;
     if (receipt.source_links.some((link) => unsafeLinkReason(link.url) !== null))
       return 'a link is no longer safe';

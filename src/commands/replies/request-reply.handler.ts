@@ -5,7 +5,6 @@ import { Clock } from '../../common/clock';
 import { ConflictError, NotFoundError, ValidationFailedError } from '../../common/errors';
 import { IdGenerator } from '../../common/id-generator';
 import { streams } from '../../events/domain-event';
-import type { ReplyOutcome } from '../../events/replies/reply-request.events';
 import type { ConnectorPrincipal } from '../../http/auth/connector-principal';
 import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
 import { CHATBOTS, type ChatbotDocument } from '../../projections/chatbots.projection';
@@ -103,7 +102,6 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
     const attempt = requested.state.attempt;
     const request = requested.state.request;
     if (!request) throw new Error('reply request state without its request');
-    const finish = { stream, attempt, organizationId: connector.organization_id, context };
     try {
       await this.gate(connector.organization_id, chatbot.chatbot_id);
       const receipt = await this.run.run({
@@ -127,18 +125,18 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
       if (!(error instanceof ReplyAbort)) this.logger.error(`reply ${reply_id} failed`, error as Error);
       const outcome = systemStatus(abort.code, null);
       await this.executor.execute(
-        finish.stream,
+        stream,
         replyRequestDecider,
         {
           type: 'Fail',
-          attempt: finish.attempt,
+          attempt,
           outcome,
           assistant_message_persisted: false,
           now_ms: this.clock.nowMs(),
           detail: abort.detail.slice(0, 2000),
         },
-        finish.context,
-        { organizationId: finish.organizationId, waitFor: [] },
+        context,
+        { organizationId: connector.organization_id, waitFor: [] },
       );
       return systemStatusBody(outcome, reply_id);
     }
@@ -160,17 +158,11 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
       case 'stored_failure':
         return systemStatusBody(verdict.outcome, state.reply_id);
       case 'requires_regeneration':
-        return systemStatusBody(
-          systemStatus('completed_reply_requires_regeneration', null) as ReplyOutcome,
-          state.reply_id,
-        );
+        return systemStatusBody(systemStatus('completed_reply_requires_regeneration', null), state.reply_id);
       case 'replay': {
         const problem = await this.run.revalidate(verdict.receipt, connector);
         if (problem !== null) {
-          return systemStatusBody(
-            systemStatus('completed_reply_no_longer_available', null) as ReplyOutcome,
-            state.reply_id,
-          );
+          return systemStatusBody(systemStatus('completed_reply_no_longer_available', null), state.reply_id);
         }
         return successBody(verdict.receipt, true);
       }

@@ -12,6 +12,11 @@ export function operatorContext(name = process.env.USER ?? 'cli'): CommandContex
   return { actor: `operator:${name}`, correlation_id: randomUUID(), causation_id: null };
 }
 
+/** What a connector's request appends: the connector is the actor. */
+export function connectorContext(connector: { connector_id: number }): CommandContext {
+  return { actor: `connector:${connector.connector_id}`, correlation_id: randomUUID(), causation_id: null };
+}
+
 export function systemContext(component: string): CommandContext {
   return { actor: `system:${component}`, correlation_id: randomUUID(), causation_id: null };
 }

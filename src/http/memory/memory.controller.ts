@@ -1,12 +1,11 @@
 import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { randomUUID } from 'node:crypto';
 import { ProposeMemoryCommand, type ProposeMemoryResult } from '../../commands/memory/propose-memory.command';
 import { RecordRecallTraceCommand } from '../../commands/memory/record-recall-trace.command';
 import { ReportUsageCommand } from '../../commands/memory/report-usage.command';
 import { SaveMemoryCommand, type SaveMemoryResult } from '../../commands/memory/save-memory.command';
-import type { CommandContext } from '../../commands/shared/command-context';
+import { connectorContext } from '../../commands/shared/command-context';
 import { NotFoundError } from '../../common/errors';
 import { GetMemoryItemQuery } from '../../queries/memory/get-memory-item.query';
 import { SearchMemoryQuery, type SearchMemoryResult } from '../../queries/memory/search-memory.query';
@@ -14,10 +13,6 @@ import { ConnectorAuthGuard, CurrentConnector, RequireCapabilities } from '../au
 import type { ConnectorPrincipal } from '../auth/connector-principal';
 import { ProposeMemoryBody, ReportUsageBody, SaveMemoryBody, SearchMemoryBody } from './memory.dto';
 import { searchResponse } from './search-response';
-
-function contextOf(connector: ConnectorPrincipal): CommandContext {
-  return { actor: `connector:${connector.connector_id}`, correlation_id: randomUUID(), causation_id: null };
-}
 
 /** Spec §4.1–4.5: connector memory. The organization always comes from the token. */
 @ApiTags('memory')
@@ -62,7 +57,7 @@ export class MemoryController {
             method: ranked.method,
           })),
         },
-        contextOf(connector),
+        connectorContext(connector),
       ),
     );
     return searchResponse(traceId, body.query, found, body.include_context_package ?? false);
@@ -105,7 +100,7 @@ export class MemoryController {
           idempotency_key: body.idempotency_key ?? null,
           source_uri: body.source_uri ?? null,
         },
-        contextOf(connector),
+        connectorContext(connector),
       ),
     );
   }
@@ -133,7 +128,7 @@ export class MemoryController {
             customer_safe_candidate: body.proposed_policy?.customer_safe_candidate ?? false,
           },
         },
-        contextOf(connector),
+        connectorContext(connector),
       ),
     );
   }
@@ -154,7 +149,7 @@ export class MemoryController {
         body.trace_id,
         body.used_item_ids ?? [],
         body.ignored_item_ids ?? [],
-        contextOf(connector),
+        connectorContext(connector),
       ),
     );
   }

@@ -1,20 +1,15 @@
 import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { randomUUID } from 'node:crypto';
 import {
   SubmitFeedbackCommand,
   type SubmitFeedbackResult,
 } from '../../commands/replies/submit-feedback.command';
-import type { CommandContext } from '../../commands/shared/command-context';
+import { connectorContext } from '../../commands/shared/command-context';
 import { NotFoundError } from '../../common/errors';
 import { ConnectorAuthGuard, CurrentConnector, RequireCapabilities } from '../auth/connector-auth.guard';
 import type { ConnectorPrincipal } from '../auth/connector-principal';
 import { SubmitFeedbackBody } from './feedback.dto';
-
-function contextOf(connector: ConnectorPrincipal): CommandContext {
-  return { actor: `connector:${connector.connector_id}`, correlation_id: randomUUID(), causation_id: null };
-}
 
 /** Spec §4.7: feedback on a suggested reply. The organization always comes from the token. */
 @ApiTags('assistant')
@@ -54,7 +49,7 @@ export class FeedbackController {
           external_feedback_id: body.external_feedback_id ?? null,
           idempotency_key: body.idempotency_key ?? null,
         },
-        contextOf(connector),
+        connectorContext(connector),
       ),
     );
   }

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { contextForConnector } from '../../commands/replies/reply-context';
+import { connectorContext } from '../../commands/shared/command-context';
 import { RequestReplyCommand, type ReplyResultBody } from '../../commands/replies/request-reply.command';
 import { ConnectorAuthGuard, CurrentConnector, RequireCapabilities } from '../auth/connector-auth.guard';
 import type { ConnectorPrincipal } from '../auth/connector-principal';
@@ -23,6 +23,6 @@ export class ReplyController {
     @CurrentConnector() connector: ConnectorPrincipal,
     @Body() body: ReplyRequestBody,
   ): Promise<ReplyResultBody> {
-    return this.commands.execute(new RequestReplyCommand(connector, body, contextForConnector(connector)));
+    return this.commands.execute(new RequestReplyCommand(connector, body, connectorContext(connector)));
   }
 }

@@ -166,10 +166,12 @@ export class SqliteSearchIndex implements SearchIndex {
       { documents: org.documents, titleTokens: org.title_tokens, bodyTokens: org.body_tokens },
       q.titleBoost,
     );
-    const parts = JSON.stringify(Array.from({ length: partitionOf(org.next_doc_no - 1) + 1 }, (_, i) => i));
+    let parts: string | undefined;
     for (const { term, weight } of q.terms) {
       let blocks = this.postings.get(org.org_key, org.generation, term);
       if (blocks === undefined) {
+        // The organization's partitions, as the JSON list the bucket statement takes (only on a cache miss).
+        parts ??= JSON.stringify(Array.from({ length: partitionOf(org.next_doc_no - 1) + 1 }, (_, i) => i));
         const termBytes = Buffer.from(term, 'utf8');
         blocks = this.statements.buckets
           .all(org.org_key, parts, bucketOf(term))
