@@ -12,7 +12,7 @@ export interface ModelEndpoint {
 }
 
 export type ModelCallErrorKind =
-  'timeout' | 'unreachable' | 'rate_limited' | 'server_error' | 'rejected' | 'malformed';
+  'timeout' | 'unreachable' | 'rate_limited' | 'server_error' | 'rejected' | 'malformed' | 'canceled';
 
 /** Errors of the model endpoint, classified for the outcome policy. */
 export class ModelCallError extends Error {
@@ -45,6 +45,8 @@ export interface ChatJsonOptions {
   system: string;
   /** The last (and only) user message: one JSON document. */
   user: string;
+  /** Cancels the call (e.g. shutdown): the call fails with ModelCallError('canceled'). */
+  signal?: AbortSignal;
 }
 
 export class OpenAiGateway {
@@ -68,11 +70,14 @@ export class OpenAiGateway {
    * `timeout`: the SDK recognises its abort by the error's name, which is lost when the abort error comes from
    * another realm (e.g. under jest), and the call would then be misreported as `unreachable`.
    */
-  private async call<T>(run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  private async call<T>(run: (signal: AbortSignal) => Promise<T>, cancel?: AbortSignal): Promise<T> {
     const deadline = AbortSignal.timeout(this.timeoutMs);
     try {
-      return await run(deadline);
+      if (cancel?.aborted) throw new ModelCallError('canceled', 'the model call was canceled');
+      return await run(cancel ? AbortSignal.any([deadline, cancel]) : deadline);
     } catch (error) {
+      if (cancel?.aborted && !(error instanceof ModelCallError))
+        throw new ModelCallError('canceled', 'the model call was canceled');
       if (deadline.aborted && !(error instanceof ModelCallError))
         throw new ModelCallError('timeout', 'the model endpoint timed out');
       throw classify(error);
@@ -149,7 +154,7 @@ export class OpenAiGateway {
           total_tokens: usage?.total_tokens === undefined ? input + output : count(usage.total_tokens),
         },
       };
-    });
+    }, options.signal);
   }
 }
 

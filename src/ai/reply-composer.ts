@@ -32,12 +32,16 @@ export class ReplyComposer {
   ) {}
 
   /** Throws ModelCallError (any kind; `malformed` when the answer breaks the contract). */
-  async compose(input: DraftInput): Promise<{ output: DraftOutput; usage: ModelUsage }> {
+  async compose(
+    input: DraftInput,
+    signal?: AbortSignal,
+  ): Promise<{ output: DraftOutput; usage: ModelUsage }> {
     const { content, usage } = await this.gateway.chatJson({
       model: this.model,
       schemaName: DRAFT_SCHEMA_NAME,
       schema: DRAFT_OUTPUT_SCHEMA,
       system: COMPOSER_SYSTEM_PROMPT,
+      signal,
       user: JSON.stringify(draftPayload(input)),
     });
     return { output: parseDraftOutput(content), usage };

@@ -31,12 +31,16 @@ export class ReplyReviewer {
   ) {}
 
   /** Throws ModelCallError (any kind; `malformed` when the answer breaks the contract). */
-  async review(input: ReviewInput): Promise<{ output: ReviewOutput; usage: ModelUsage }> {
+  async review(
+    input: ReviewInput,
+    signal?: AbortSignal,
+  ): Promise<{ output: ReviewOutput; usage: ModelUsage }> {
     const { content, usage } = await this.gateway.chatJson({
       model: this.model,
       schemaName: REVIEW_SCHEMA_NAME,
       schema: REVIEW_OUTPUT_SCHEMA,
       system: REVIEWER_SYSTEM_PROMPT,
+      signal,
       user: JSON.stringify(reviewPayload(input)),
     });
     return { output: parseReviewOutput(content), usage };

@@ -19,6 +19,9 @@ import { RegisterOrganizationHandler } from './organizations/register-organizati
 import { ConfiguredReplyModels, ReplyModels } from './replies/reply-models';
 import { ReplyConversation } from './replies/reply-conversation';
 import { ReplyRetrieval } from './replies/reply-retrieval';
+import { ReplyCancellation } from './replies/reply-cancellation';
+import { ReplyGate } from './replies/reply-gate';
+import { ReplyQuota } from './replies/reply-quota';
 import { ReplyRun } from './replies/reply-run';
 import { RequestReplyHandler } from './replies/request-reply.handler';
 import { SubmitFeedbackHandler } from './replies/submit-feedback.handler';
@@ -50,6 +53,9 @@ import { CONFIG } from '../core.module';
     ReplyRun,
     ReplyConversation,
     ReplyRetrieval,
+    ReplyGate,
+    ReplyQuota,
+    ReplyCancellation,
     {
       provide: ReplyModels,
       useFactory: (config: CairnConfig) => new ConfiguredReplyModels(config),

@@ -20,6 +20,17 @@ export interface CairnConfig {
   maxBodyBytes: number;
   /** How long an HTTP write waits for its projections (CAIRN_CONSISTENCY_WAIT_MS, default 5000). */
   consistencyWaitMs: number;
+  /**
+   * How long a reply request's process holds it before a repeated request may reclaim it, i.e. how long a crashed
+   * process blocks its request (CAIRN_REPLY_LEASE_MS, default 180000; must outlast a run's two model calls).
+   */
+  replyLeaseMs: number;
+  /**
+   * Safety limit: assistant replies per external thread (CAIRN_REPLY_THREAD_LIMIT, default 50). Stops two
+   * auto-responders from replying to each other forever; the next request in that thread is
+   * `assistant_safety_limit_reached`.
+   */
+  replyThreadLimit: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -84,6 +95,8 @@ export function loadConfig(env: Env = process.env): CairnConfig {
     embeddingModel: optional(env, 'CAIRN_EMBEDDING_MODEL'),
     maxBodyBytes: integer(env, 'CAIRN_MAX_BODY_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024, errors),
     consistencyWaitMs: integer(env, 'CAIRN_CONSISTENCY_WAIT_MS', 5000, 0, 120_000, errors),
+    replyLeaseMs: integer(env, 'CAIRN_REPLY_LEASE_MS', 180_000, 1000, 3_600_000, errors),
+    replyThreadLimit: integer(env, 'CAIRN_REPLY_THREAD_LIMIT', 50, 1, 100_000, errors),
   };
   if (errors.length > 0) {
     throw new ValidationFailedError(

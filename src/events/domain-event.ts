@@ -30,4 +30,6 @@ export const streams = {
   conversationThread: (digest: string) => `conversation-thread-${digest}`,
   /** Keyed by SHA-256 of (organization, connector, message, retry id). */
   replyFeedback: (digest: string) => `reply-feedback-${digest}`,
+  /** One per organization and UTC calendar month (`YYYY-MM`): the monthly reply quota (spec §7 plan limit). */
+  replyQuota: (organizationId: number, period: string) => `reply-quota-${organizationId}-${period}`,
 } as const;

@@ -5,6 +5,8 @@ export class ReplyAbort extends Error {
   constructor(
     readonly code: SystemStatusCode,
     readonly detail: string,
+    /** The reply's assistant message is already stored: the request can never be processed again (spec §3). */
+    readonly assistantMessagePersisted = false,
   ) {
     super(`${code}: ${detail}`);
     this.name = 'ReplyAbort';

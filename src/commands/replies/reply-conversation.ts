@@ -19,6 +19,15 @@ export interface ConversationScope {
   external_thread_id: string;
 }
 
+export interface OpenedConversation {
+  conversation_id: number;
+  user_message_id: number;
+  /** Assistant messages already in the conversation (the thread safety limit counts them). */
+  assistant_replies: number;
+  /** This reply's assistant message is already stored. */
+  reply_already_answered: boolean;
+}
+
 /**
  * The conversation of an external thread (spec §4.6 rule 4): bound once per (organization, connector, chatbot,
  * external_thread_id), reused by every later turn. Recording is idempotent per reply, so a reclaimed request
@@ -32,12 +41,16 @@ export class ReplyConversation {
     private readonly clock: Clock,
   ) {}
 
-  /** The thread's conversation (created on its first turn) with this reply's user message recorded. */
+  /**
+   * The thread's conversation (created on its first turn) with this reply's user message recorded, how many
+   * assistant replies it holds, and whether this reply's assistant message is already among them (an earlier
+   * attempt of it stored one and then died).
+   */
   async open(
     scope: ConversationScope,
     reply: { reply_id: number; text: string; external_message_id: string | null },
     context: CommandContext,
-  ): Promise<{ conversation_id: number; user_message_id: number }> {
+  ): Promise<OpenedConversation> {
     const options = { organizationId: scope.organization_id, waitFor: [] };
     const threadStream = streams.conversationThread(conversationThreadDigest(scope));
     const bound = await this.executor.load(threadStream, conversationThreadDecider);
@@ -68,8 +81,11 @@ export class ReplyConversation {
       );
       loaded = await this.executor.load(stream, conversationDecider);
     }
+    const assistant_replies = Object.keys(loaded.state.assistant_message_by_reply).length;
+    const reply_already_answered = assistantMessageForReply(loaded.state, reply.reply_id) !== null;
+    const known = { conversation_id, assistant_replies, reply_already_answered };
     const existing = userMessageForReply(loaded.state, reply.reply_id);
-    if (existing) return { conversation_id, user_message_id: existing.message_id };
+    if (existing) return { ...known, user_message_id: existing.message_id };
     const message_id = await this.ids.next('message');
     const executed = await this.executor.executeOn(
       stream,
@@ -80,7 +96,7 @@ export class ReplyConversation {
       options,
     );
     return {
-      conversation_id,
+      ...known,
       user_message_id: userMessageForReply(executed.state, reply.reply_id)?.message_id ?? message_id,
     };
   }

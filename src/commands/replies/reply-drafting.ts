@@ -37,7 +37,14 @@ function sumUsage(a: ModelUsage, b: ModelUsage): ModelUsage {
 
 export async function draftAndReview(
   models: ReplyModels,
-  input: { question: string; thread: ThreadContext; evidence: EvidenceItem[]; policy: GroundingPolicy },
+  input: {
+    question: string;
+    thread: ThreadContext;
+    evidence: EvidenceItem[];
+    policy: GroundingPolicy;
+    /** Cancels the run (shutdown): a pending model call ends as `assistant_run_canceled`. */
+    signal?: AbortSignal;
+  },
 ): Promise<Drafted> {
   const { composer, reviewer } = models;
   if (!composer || !reviewer) {
@@ -46,25 +53,28 @@ export async function draftAndReview(
       'no model configured (CAIRN_COMPOSER_MODEL and CAIRN_REVIEWER_MODEL)',
     );
   }
-  const { question, thread, evidence, policy } = input;
+  const { question, thread, evidence, policy, signal } = input;
   const byId = new Map(evidence.map((e) => [e.reference.reference_id, e]));
 
   let drafted: { output: DraftOutput; usage: ModelUsage };
   try {
-    drafted = await composer.compose({
-      task: 'draft_reply',
-      question,
-      thread,
-      evidence: evidence.map(({ reference: r }) => ({
-        reference_id: r.reference_id,
-        title: r.title,
-        excerpt: r.excerpt,
-        authority: { level: r.authority.level, role: r.authority.role },
-        freshness: r.freshness,
-        source_date: r.source_date,
-      })),
-      tool_results: [],
-    });
+    drafted = await composer.compose(
+      {
+        task: 'draft_reply',
+        question,
+        thread,
+        evidence: evidence.map(({ reference: r }) => ({
+          reference_id: r.reference_id,
+          title: r.title,
+          excerpt: r.excerpt,
+          authority: { level: r.authority.level, role: r.authority.role },
+          freshness: r.freshness,
+          source_date: r.source_date,
+        })),
+        tool_results: [],
+      },
+      signal,
+    );
   } catch (error) {
     throw modelAbort('composer', error);
   }
@@ -104,7 +114,7 @@ export async function draftAndReview(
   }
   let reviewed: { output: ReviewOutput; usage: ModelUsage };
   try {
-    reviewed = await reviewer.review(reviewInput);
+    reviewed = await reviewer.review(reviewInput, signal);
   } catch (error) {
     throw modelAbort('reviewer', error);
   }

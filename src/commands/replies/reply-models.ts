@@ -55,5 +55,7 @@ export function modelAbort(role: 'composer' | 'reviewer', error: unknown): Reply
         role === 'composer' ? 'assistant_answer_incomplete' : 'semantic_review_failed',
         detail,
       );
+    case 'canceled':
+      return new ReplyAbort('assistant_run_canceled', detail);
   }
 }

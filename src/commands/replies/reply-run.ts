@@ -1,5 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
+import type { CairnConfig } from '../../config/config';
+import { CONFIG } from '../../core.module';
 import { IdGenerator } from '../../common/id-generator';
 import type { ReplyRequested } from '../../events/replies/reply-request.events';
 import type { ConnectorPrincipal } from '../../http/auth/connector-principal';
@@ -8,6 +10,7 @@ import { draftAndReview } from './reply-drafting';
 import { isAuthoritativeGround, type EvidenceItem } from './reply-evidence';
 import { ReplyAbort } from './reply-abort';
 import { ReplyConversation } from './reply-conversation';
+import { ReplyGate } from './reply-gate';
 import { ReplyModels } from './reply-models';
 import { OUTCOME_POLICY_VERSION } from './outcome-policy';
 import {
@@ -37,6 +40,8 @@ export class ReplyRun {
     private readonly models: ReplyModels,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
+    private readonly gate: ReplyGate,
+    @Inject(CONFIG) private readonly config: Pick<CairnConfig, 'replyThreadLimit'>,
   ) {}
 
   async run(args: {
@@ -45,8 +50,10 @@ export class ReplyRun {
     input: ReplyRequestInput;
     request: ReplyRequested['data'];
     fingerprint: string;
+    /** Aborted when the process shuts down: the run ends as `assistant_run_canceled`. */
+    signal: AbortSignal;
   }): Promise<ReplyReceiptV2> {
-    const { connector, chatbot_id, input, request, fingerprint } = args;
+    const { connector, chatbot_id, input, request, fingerprint, signal } = args;
     const context = connectorContext(connector);
     const scope = {
       organization_id: connector.organization_id,
@@ -54,7 +61,7 @@ export class ReplyRun {
       chatbot_id,
       external_thread_id: input.external_thread_id,
     };
-    const { conversation_id, user_message_id } = await this.conversation.open(
+    const opened = await this.conversation.open(
       scope,
       {
         reply_id: request.reply_id,
@@ -63,6 +70,22 @@ export class ReplyRun {
       },
       context,
     );
+    const { conversation_id, user_message_id } = opened;
+    if (opened.reply_already_answered) {
+      // An earlier attempt stored this reply's assistant message and died before completing: the message may
+      // differ from anything drafted now, so the request is never answered again (spec §3: 409 from now on).
+      throw new ReplyAbort(
+        'assistant_runtime_failed',
+        'an earlier attempt stored its assistant message but did not complete',
+        true,
+      );
+    }
+    if (opened.assistant_replies >= this.config.replyThreadLimit) {
+      throw new ReplyAbort(
+        'assistant_safety_limit_reached',
+        `the thread already has ${opened.assistant_replies} assistant replies (limit ${this.config.replyThreadLimit})`,
+      );
+    }
     const agent_run_id = await this.ids.next('agent_run');
     const retrieved = await this.retrieval.retrieve(connector, input.payload.text, context);
     const policy = connector.grounding_policy;
@@ -80,6 +103,7 @@ export class ReplyRun {
       thread: threadContext({ ...input.payload, channel: input.channel ?? 'email' }),
       evidence: retrieved.evidence,
       policy,
+      signal,
     });
     const changed = await this.retrieval.changedSince(
       drafted.cited.map((e) => ({ memory_item_id: e.reference.memory_item_id, revision: e.revision })),
@@ -87,6 +111,12 @@ export class ReplyRun {
     if (changed.length > 0) {
       throw new ReplyAbort('evidence_changed', `cited items changed since retrieval: ${changed.join(', ')}`);
     }
+    // Operators may pause while the models work: nothing is recorded for a paused assistant or organization.
+    const gate = await this.gate.check(connector.organization_id, chatbot_id);
+    if (gate.paused !== null) {
+      throw new ReplyAbort('assistant_run_canceled', `canceled during the run: ${gate.paused}`);
+    }
+    if (signal.aborted) throw new ReplyAbort('assistant_run_canceled', 'canceled during the run: shutdown');
     const source_links = selectSourceLinks(
       drafted.cited.map((e) => ({ label: e.reference.title, url: e.reference.source_uri })),
     );

@@ -2,25 +2,27 @@ import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { Clock } from '../../common/clock';
+import type { CairnConfig } from '../../config/config';
+import { CONFIG } from '../../core.module';
 import { ConflictError, NotFoundError, ValidationFailedError } from '../../common/errors';
 import { IdGenerator } from '../../common/id-generator';
 import { streams } from '../../events/domain-event';
 import type { ConnectorPrincipal } from '../../http/auth/connector-principal';
 import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
 import { CHATBOTS, type ChatbotDocument } from '../../projections/chatbots.projection';
-import { chatbotDecider } from '../chatbots/chatbot.decider';
-import { OrganizationLoader } from '../shared/organization-loader';
 import { StreamCommandExecutor } from '../shared/stream-command-executor';
 import { systemStatus } from './outcome-policy';
+import type { ReplyRequested } from '../../events/replies/reply-request.events';
 import { ReplyAbort } from './reply-abort';
+import { ReplyCancellation } from './reply-cancellation';
+import { ReplyGate } from './reply-gate';
+import { ReplyQuota, type QuotaHold } from './reply-quota';
+import { quotaPeriod } from './reply-quota.decider';
 import { requestFingerprint, replyIdentity } from './reply-identity';
 import { classifyRepeat, replyRequestDecider, type ReplyRequestState } from './reply-request.decider';
 import { successBody, systemStatusBody } from './reply-response';
 import { ReplyRun } from './reply-run';
 import { RequestReplyCommand, type ReplyResultBody } from './request-reply.command';
-
-/** How long a request's process holds it: after that, a repeated request may reclaim it (a crashed process). */
-export const REPLY_LEASE_MS = 180_000;
 
 /**
  * Spec §4.6 and the §3 table: one request record per idempotency identity, decided on its own stream. The
@@ -37,8 +39,11 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
-    private readonly organizations: OrganizationLoader,
     private readonly run: ReplyRun,
+    private readonly gate: ReplyGate,
+    private readonly quota: ReplyQuota,
+    private readonly cancellation: ReplyCancellation,
+    @Inject(CONFIG) private readonly config: Pick<CairnConfig, 'replyLeaseMs'>,
   ) {}
 
   async execute(command: RequestReplyCommand): Promise<ReplyResultBody> {
@@ -75,7 +80,7 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
       {
         type: 'Request',
         now_ms: this.clock.nowMs(),
-        lease_ms: REPLY_LEASE_MS,
+        lease_ms: this.config.replyLeaseMs,
         lease_owner: this.owner,
         request: {
           reply_id,
@@ -102,27 +107,84 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
     const attempt = requested.state.attempt;
     const request = requested.state.request;
     if (!request) throw new Error('reply request state without its request');
-    try {
-      await this.gate(connector.organization_id, chatbot.chatbot_id);
-      const receipt = await this.run.run({
-        connector,
-        chatbot_id: chatbot.chatbot_id,
-        input,
+    const reclaimed = requested.events.find((e) => e.type === 'ReplyRequestReclaimed');
+    return this.cancellation.track((signal) =>
+      this.runAttempt({
+        stream,
+        attempt,
         request,
         fingerprint,
+        chatbot_id: chatbot.chatbot_id,
+        command,
+        signal,
+        crashedAttempt: reclaimed?.data.previous_outcome === 'lease_expired' ? attempt - 1 : null,
+      }),
+    );
+  }
+
+  /** Runs an attempt this process won, and records how it ended (Complete or Fail, naming the attempt). */
+  private async runAttempt(args: {
+    stream: string;
+    attempt: number;
+    request: ReplyRequested['data'];
+    fingerprint: string;
+    chatbot_id: number;
+    command: RequestReplyCommand;
+    signal: AbortSignal;
+    /** The attempt whose process died holding the lease (its quota slot is given back), or null. */
+    crashedAttempt: number | null;
+  }): Promise<ReplyResultBody> {
+    const { stream, attempt, request, chatbot_id, signal } = args;
+    const { connector, input, context } = args.command;
+    const organization_id = connector.organization_id;
+    const reply_id = request.reply_id;
+    const options = { organizationId: organization_id, waitFor: [] };
+    let hold: QuotaHold | null = null;
+    let assistantMessageStored = false;
+    try {
+      if (args.crashedAttempt !== null) {
+        await this.quota.release(
+          {
+            organization_id,
+            reply_id,
+            attempt: args.crashedAttempt,
+            period: quotaPeriod(this.clock.nowMs()),
+          },
+          'lease_expired',
+          context,
+        );
+      }
+      const gate = await this.gate.check(organization_id, chatbot_id);
+      if (gate.paused !== null) throw new ReplyAbort(gate.paused, `${gate.paused.replaceAll('_', ' ')}`);
+      hold = await this.quota.reserve(
+        { organization_id, reply_id, attempt },
+        gate.monthly_reply_limit,
+        context,
+      );
+      const receipt = await this.run.run({
+        connector,
+        chatbot_id,
+        input,
+        request,
+        fingerprint: args.fingerprint,
+        signal,
       });
+      assistantMessageStored = true;
       await this.executor.execute(
         stream,
         replyRequestDecider,
         { type: 'Complete', attempt, receipt, now_ms: this.clock.nowMs() },
         context,
-        { organizationId: connector.organization_id, waitFor: [] },
+        options,
       );
+      await this.quota.consume(hold, context);
       return successBody(receipt, false);
     } catch (error) {
       const abort =
         error instanceof ReplyAbort ? error : new ReplyAbort('assistant_runtime_failed', String(error));
       if (!(error instanceof ReplyAbort)) this.logger.error(`reply ${reply_id} failed`, error as Error);
+      if (hold) await this.quota.release(hold, abort.code, context);
+      const persisted = assistantMessageStored || abort.assistantMessagePersisted;
       const outcome = systemStatus(abort.code, null);
       await this.executor.execute(
         stream,
@@ -131,13 +193,19 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
           type: 'Fail',
           attempt,
           outcome,
-          assistant_message_persisted: false,
+          assistant_message_persisted: persisted,
           now_ms: this.clock.nowMs(),
           detail: abort.detail.slice(0, 2000),
         },
         context,
-        { organizationId: connector.organization_id, waitFor: [] },
+        options,
       );
+      if (persisted) {
+        throw new ConflictError(
+          'reply_request_failed_after_message',
+          'this reply request failed after its assistant message was stored',
+        );
+      }
       return systemStatusBody(outcome, reply_id);
     }
   }
@@ -167,15 +235,6 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
         return successBody(verdict.receipt, true);
       }
     }
-  }
-
-  /** Pauses are decided on the organization's and the chatbot's own streams. */
-  private async gate(organizationId: number, chatbotId: number): Promise<void> {
-    const organization = await this.organizations.require(organizationId);
-    if (organization.agent_activity_paused)
-      throw new ReplyAbort('organization_agent_activity_paused', 'the organization paused agent activity');
-    const chatbot = (await this.executor.load(streams.chatbot(chatbotId), chatbotDecider)).state;
-    if (chatbot.exists && chatbot.paused) throw new ReplyAbort('assistant_paused', 'the assistant is paused');
   }
 
   /** The named assistant of the caller's organization, or its only one (spec §4.6: required when several). */

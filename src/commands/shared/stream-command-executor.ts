@@ -127,6 +127,39 @@ export class StreamCommandExecutor {
     }
   }
 
+  /**
+   * Like execute(), but reads with loadLatest(): only the events this process has not folded yet. For long, hot
+   * streams appended by every request of an organization (its monthly reply quota). The decider's evolve must not
+   * mutate the state it is given (the folded state is cached).
+   */
+  async executeLatest<C, S, E extends DomainEvent>(
+    stream: string,
+    decider: Decider<C, S, E>,
+    command: C,
+    context: CommandContext,
+    options: ExecuteOptions,
+  ): Promise<Executed<S, E>> {
+    const attempts = options.maxAttempts ?? 5;
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.loadLatest(stream, decider);
+      const events = decider.decide(command, current.state);
+      if (events.length === 0) return { state: current.state, events, position: null };
+      try {
+        const position = await this.append(
+          stream,
+          events,
+          current.revision ?? 'no_stream',
+          context,
+          options.organizationId,
+        );
+        await this.settle(position, options.waitFor);
+        return { state: events.reduce(decider.evolve, current.state), events, position };
+      } catch (error) {
+        if (!(error instanceof WrongExpectedVersionError) || attempt >= attempts) throw error;
+      }
+    }
+  }
+
   /** Appends already-decided events with an explicit expected revision (for streams that are claimed once). */
   async append(
     stream: string,
