@@ -63,10 +63,10 @@ export async function draftAndReview(
         task: 'draft_reply',
         question,
         thread,
-        evidence: evidence.map(({ reference: r }) => ({
+        evidence: evidence.map(({ reference: r, text }) => ({
           reference_id: r.reference_id,
           title: r.title,
-          excerpt: r.excerpt,
+          excerpt: text,
           authority: { level: r.authority.level, role: r.authority.role },
           freshness: r.freshness,
           source_date: r.source_date,
@@ -103,7 +103,7 @@ export async function draftAndReview(
     question,
     answer: draft.answer,
     claims: draft.claims,
-    evidence: cited.map(({ reference: r }) => ({ reference_id: r.reference_id, excerpt: r.excerpt })),
+    evidence: cited.map(({ reference: r, text }) => ({ reference_id: r.reference_id, excerpt: text })),
   };
   const evidenceChars = reviewInput.evidence.reduce((n, e) => n + e.excerpt.length, 0);
   if (evidenceChars > MAX_REVIEW_EVIDENCE_CHARS) {

@@ -44,6 +44,25 @@ export interface EvidenceItem {
   reference: ReplyReference;
   revision: number;
   content_sha256: string;
+  /**
+   * What the models read: the text of the item's matched chunks (under their headings), in document order, at
+   * most MAX_EVIDENCE_TEXT_CHARS. The reference's `excerpt` is only the highlight shown to clients.
+   */
+  text: string;
+}
+
+/** Bound of one evidence item's text given to the models (ten full chunks). */
+export const MAX_EVIDENCE_TEXT_CHARS = 12_000;
+
+function evidenceText(ranked: RankedEvidence): string {
+  const matched = new Set(ranked.chunk_ids);
+  const text = ranked.item.chunks
+    .filter((chunk) => matched.has(chunk.memory_chunk_id))
+    .sort((a, b) => a.ordinal - b.ordinal)
+    .map((chunk) => (chunk.heading ? `${chunk.heading}\n${chunk.text}` : chunk.text))
+    .join('\n\n');
+  const bounded = text.length > MAX_EVIDENCE_TEXT_CHARS ? text.slice(0, MAX_EVIDENCE_TEXT_CHARS) : text;
+  return bounded.trim() === '' ? ranked.excerpt : bounded;
 }
 
 export interface RankedEvidence {
@@ -106,6 +125,7 @@ export function toEvidence(
   return {
     revision: item.revision,
     content_sha256: item.content_sha256,
+    text: evidenceText(ranked),
     reference: {
       reference_id: referenceId(item.memory_item_id, item.revision, ranked.chunk_ids),
       memory_item_id: item.memory_item_id,
