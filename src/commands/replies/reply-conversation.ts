@@ -10,6 +10,7 @@ import {
   conversationThreadDecider,
   userMessageForReply,
 } from './conversation.decider';
+import { ReplyAbort } from './reply-abort';
 import { conversationThreadDigest } from './reply-identity';
 
 export interface ConversationScope {
@@ -101,7 +102,10 @@ export class ReplyConversation {
     };
   }
 
-  /** Records the assistant message of a reply once; returns its id. */
+  /**
+   * Records the assistant message of a reply once; returns its id. The same text again (a retried append) is the
+   * same message; different text already stored for this reply is an abort with the message persisted.
+   */
   async recordAssistant(
     scope: { organization_id: number; conversation_id: number },
     reply: { reply_id: number; text: string },
@@ -110,7 +114,15 @@ export class ReplyConversation {
     const stream = streams.conversation(scope.conversation_id);
     const loaded = await this.executor.load(stream, conversationDecider);
     const existing = assistantMessageForReply(loaded.state, reply.reply_id);
-    if (existing) return existing.message_id;
+    if (existing) {
+      if (existing.text === reply.text) return existing.message_id;
+      // Another attempt of this reply (one that outlived its lease) stored different text first.
+      throw new ReplyAbort(
+        'assistant_runtime_failed',
+        'another attempt of this reply stored a different assistant message',
+        true,
+      );
+    }
     const message_id = await this.ids.next('message');
     // Read models wait: feedback on this message must find it as soon as the reply is answered.
     const executed = await this.executor.executeOn(

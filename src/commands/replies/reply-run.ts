@@ -52,6 +52,8 @@ export class ReplyRun {
     fingerprint: string;
     /** Aborted when the process shuts down: the run ends as `assistant_run_canceled`. */
     signal: AbortSignal;
+    /** Whether this attempt still holds the request (a slow run may outlive its lease and be reclaimed). */
+    stillOwner: () => Promise<boolean>;
   }): Promise<ReplyReceiptV2> {
     const { connector, chatbot_id, input, request, fingerprint, signal } = args;
     const context = connectorContext(connector);
@@ -117,6 +119,12 @@ export class ReplyRun {
       throw new ReplyAbort('assistant_run_canceled', `canceled during the run: ${gate.paused}`);
     }
     if (signal.aborted) throw new ReplyAbort('assistant_run_canceled', 'canceled during the run: shutdown');
+    if (!(await args.stillOwner())) {
+      throw new ReplyAbort(
+        'assistant_run_canceled',
+        'the lease expired and another attempt took the request over',
+      );
+    }
     const source_links = selectSourceLinks(
       drafted.cited.map((e) => ({ label: e.reference.title, url: e.reference.source_uri })),
     );

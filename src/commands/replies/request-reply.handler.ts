@@ -168,6 +168,10 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
         request,
         fingerprint: args.fingerprint,
         signal,
+        stillOwner: async () => {
+          const { state } = await this.executor.load(stream, replyRequestDecider);
+          return state.status === 'pending' && state.attempt === attempt;
+        },
       });
       assistantMessageStored = true;
       await this.executor.execute(
