@@ -91,7 +91,7 @@ function spellings(url: string): string[] {
 const HOSTILE_SPELLINGS = new Set(HOSTILE.flatMap(([, url]) => spellings(url)));
 
 type Link = { label: string; url: string };
-type Reference = { memory_item_id: number };
+type Reference = { memory_item_id: number; title: string; source_uri: string; limitations: string[] };
 
 describe('source links of replies withhold hostile URLs (invariant 5, spec §4.6 rule 7)', () => {
   let h: ReplyHarness;
@@ -156,8 +156,17 @@ describe('source links of replies withhold hostile URLs (invariant 5, spec §4.6
         ...rows.map(([, url]) => url),
         CONTROL_URL(g),
       ]);
-      const { links } = await askGroup(g, ids);
+      const { links, references, body } = await askGroup(g, ids);
       expect(links).toEqual([{ label: `Control ${g}`, url: CONTROL_URL(g) }]);
+      // Invariant 5 covers the whole reply: a withheld URI is not in references[].source_uri either.
+      const control = references.find((r) => r.title === `Control ${g}`);
+      expect(control?.source_uri).toBe(CONTROL_URL(g));
+      for (const reference of references.filter((r) => r !== control)) {
+        expect(reference.source_uri).toBe('');
+        expect(reference.limitations).toContainEqual(expect.stringMatching(/^source link withheld: /));
+      }
+      const text = JSON.stringify(body);
+      for (const [, url] of rows) expect(text.includes(JSON.stringify(url).slice(1, -1))).toBe(false);
     },
   );
 

@@ -9,6 +9,8 @@ import {
   conversationDecider,
   conversationThreadDecider,
   userMessageForReply,
+  type ConversationMessage,
+  type ConversationState,
 } from './conversation.decider';
 import { ReplyAbort } from './reply-abort';
 import { conversationThreadDigest } from './reply-identity';
@@ -99,6 +101,23 @@ export class ReplyConversation {
     return {
       ...known,
       user_message_id: userMessageForReply(executed.state, reply.reply_id)?.message_id ?? message_id,
+    };
+  }
+
+  /** The conversation's key and the reply's messages as stored now (replay revalidates a receipt against them). */
+  async boundMessages(
+    conversationId: number,
+    replyId: number,
+  ): Promise<{
+    conversation: ConversationState['conversation'];
+    user: ConversationMessage | null;
+    assistant: ConversationMessage | null;
+  }> {
+    const { state } = await this.executor.load(streams.conversation(conversationId), conversationDecider);
+    return {
+      conversation: state.conversation,
+      user: userMessageForReply(state, replyId),
+      assistant: assistantMessageForReply(state, replyId),
     };
   }
 

@@ -15,6 +15,7 @@ import type { RecallTraceRecorded } from '../../events/memory/recall.events';
 import type { MemoryItemDocument } from '../../projections/memory.projection';
 import { freshnessOf, type FreshnessCategory } from '../../queries/memory/freshness';
 import type { RelevanceMethod } from '../../queries/memory/rank-fusion';
+import { unsafeLinkReason } from './source-links';
 
 export type AuthorityRole = 'authoritative' | 'supporting' | 'unverified';
 
@@ -122,6 +123,9 @@ export function toEvidence(
   const limitations: string[] = [];
   if (status === 'stale') limitations.push('stale: not revised or re-dated for over a year');
   if (item.audience !== 'customer_safe') limitations.push('internal: not for customers');
+  // Invariant 5: a source URI that is not a public http(s) URL never leaves the service, not even as a reference.
+  const withheld = item.source_uri ? unsafeLinkReason(item.source_uri) : null;
+  if (withheld !== null) limitations.push(`source link withheld: ${withheld}`);
   return {
     revision: item.revision,
     content_sha256: item.content_sha256,
@@ -132,7 +136,7 @@ export function toEvidence(
       memory_source_id: item.memory_source_id,
       memory_chunk_ids: ranked.chunk_ids,
       title: item.title,
-      source_uri: item.source_uri ?? '',
+      source_uri: withheld === null ? (item.source_uri ?? '') : '',
       source_date: item.source_date ?? item.revision_date,
       revision_date: item.revision_date,
       visibility: item.visibility,

@@ -91,10 +91,12 @@ export class ReplyRetrieval {
   }
 
   /**
-   * The cited items that changed since retrieval (revised, archived or no longer eligible), read from their own
-   * streams' projections at commit time. Empty when all still stand.
+   * The cited items that changed since retrieval (revised, archived, no longer eligible, or, when the content
+   * digest is given, with other content), read from their projections at commit time. Empty when all still stand.
    */
-  async changedSince(cited: ReadonlyArray<{ memory_item_id: number; revision: number }>): Promise<number[]> {
+  async changedSince(
+    cited: ReadonlyArray<{ memory_item_id: number; revision: number; content_sha256?: string }>,
+  ): Promise<number[]> {
     const items = await this.readStore.getMany<MemoryItemDocument>(
       MEMORY_ITEMS,
       cited.map((c) => String(c.memory_item_id)),
@@ -103,7 +105,12 @@ export class ReplyRetrieval {
     return cited
       .filter((c) => {
         const item = items.get(String(c.memory_item_id));
-        return !item || item.revision !== c.revision || !isGroundingEligible(item, nowMs);
+        return (
+          !item ||
+          item.revision !== c.revision ||
+          (c.content_sha256 !== undefined && item.content_sha256 !== c.content_sha256) ||
+          !isGroundingEligible(item, nowMs)
+        );
       })
       .map((c) => c.memory_item_id);
   }

@@ -217,8 +217,9 @@ export class ReplyRun {
 
   /**
    * Before a completed reply is replayed (spec §3, §9.3): the caller is the same connector (a rotated token of it
-   * may replay) and every bound reference still stands (same revision, still eligible) and every link is still
-   * safe. Returns what fails, or null.
+   * may replay); the bound conversation still belongs to this tenant, connector, assistant and thread and still
+   * holds the bound user message and the assistant message with the final text; every bound reference still
+   * stands (same revision and content, still eligible); every link is still safe. Returns what fails, or null.
    */
   async revalidate(receipt: ReplyReceiptV2, connector: ConnectorPrincipal): Promise<string | null> {
     if (
@@ -226,7 +227,29 @@ export class ReplyRun {
       receipt.organization_id !== connector.organization_id
     )
       return 'another connector';
-    const changed = await this.retrieval.changedSince(receipt.references);
+    const bound = await this.conversation.boundMessages(receipt.conversation_id, receipt.reply_id);
+    const c = bound.conversation;
+    if (
+      !c ||
+      c.organization_id !== receipt.organization_id ||
+      c.connector_id !== receipt.connector_id ||
+      c.chatbot_id !== receipt.chatbot_id ||
+      c.external_thread_id !== receipt.external_thread_id
+    )
+      return 'the conversation does not match';
+    if (bound.user?.message_id !== receipt.user_message_id) return 'the user message does not match';
+    if (
+      bound.assistant?.message_id !== receipt.assistant_message_id ||
+      bound.assistant.text !== receipt.final_text
+    )
+      return 'the assistant message does not match';
+    const changed = await this.retrieval.changedSince(
+      receipt.evidence_fingerprints.map((f) => ({
+        memory_item_id: f.memory_item_id,
+        revision: f.revision,
+        content_sha256: f.content_sha256,
+      })),
+    );
     if (changed.length > 0) return `references changed: ${changed.join(', ')}`;
     if (receipt.source_links.some((link) => unsafeLinkReason(link.url) !== null))
       return 'a link is no longer safe';

@@ -23,7 +23,12 @@
  *   `localdomain`, `internal`, `intranet`, `private`, `corp`, `home`, `lan`, `arpa` (incl. `home.arpa`),
  *   `svc` (Kubernetes, `*.svc.cluster.local` is caught by `local`), `onion`, `alt`, and the RFC 2606 TLDs
  *   `test`, `invalid`, `example` (the public domains `example.com/.org/.net` are allowed);
- * - a name that spells a non-public IPv4 (`127.0.0.1.nip.io`, `10-0-0-1.sslip.io`) gets that IP's reason.
+ * - `internal_name` also: a name whose suffix is not on the Public Suffix List (tldts), e.g. `kubernetes.default`,
+ *   `service.namespace`, `intranet.acme`: it cannot be a public site;
+ * - `wildcard_dns` names under services that resolve any name to an IP spelled inside it, in any spelling
+ *   (`nip.io`, `sslip.io`, `xip.io`, `nip.direct`) or always to loopback (`localtest.me`, `lvh.me`, `vcap.me`,
+ *   `lacolhost.com`, `localhost.direct`, `traefik.me`): never a citation source;
+ * - a name that spells a non-public IPv4 (`127.0.0.1.example.com`, `10-0-0-1.example.net`) gets that IP's reason.
  * Ports are allowed. Names that merely resolve to private IPs cannot be detected without DNS.
  *
  * `selectSourceLinks` keeps safe links in input order, deduplicated by the normalized href without its
@@ -33,6 +38,7 @@
  * an empty label becomes the URL's host.
  */
 import * as ipaddr from 'ipaddr.js';
+import { parse as parseDomain } from 'tldts';
 
 /** Maximum label length in characters (JS string length); longer labels are cut at a word and end with '…'. */
 export const SOURCE_LINK_LABEL_MAX = 120;
@@ -53,13 +59,18 @@ const words = (list: string): string[] => list.trim().split(/\s+/);
 const INTERNAL_SUFFIXES = words(
   'local localdomain internal intranet private corp home lan arpa svc onion alt test invalid example',
 );
+const WILDCARD_DNS_DOMAINS = words(
+  'nip.io sslip.io xip.io nip.direct localtest.me lvh.me vcap.me lacolhost.com localhost.direct traefik.me',
+);
 const METADATA_NAMES = new Set(
   words('metadata.google.internal metadata instance-data instance-data.ec2.internal'),
 );
 const METADATA_IPS = new Set(words('169.254.169.254 169.254.170.2 100.100.100.200 fd00:ec2:0:0:0:0:0:254'));
 const CREDENTIAL_PARAMS = new Set(
   words(`x-amz-signature x-amz-credential x-amz-security-token x-goog-signature x-goog-credential sig signature
-    token access_token refresh_token id_token client_secret api_key apikey password`),
+    token access_token refresh_token id_token client_secret api_key apikey api-key x-api-key password passwd pwd
+    key secret secret_key access_key private_token auth_token auth authorization code jwt session sessionid sid
+    credential credentials`),
 );
 const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
 const RANGE_REASONS: Record<string, string> = {
@@ -129,6 +140,10 @@ function hostNameReason(hostname: string): string | null {
       if (reason !== null) return reason;
     }
   }
+  if (WILDCARD_DNS_DOMAINS.some((domain) => name === domain || name.endsWith(`.${domain}`)))
+    return 'wildcard_dns';
+  const domain = parseDomain(name, { allowPrivateDomains: true });
+  if (!domain.isIcann && !domain.isPrivate) return 'internal_name';
   return null;
 }
 

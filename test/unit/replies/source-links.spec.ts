@@ -9,6 +9,18 @@ import {
 const HOSTILE: Array<[string, string]> = [
   // IPv4 loopback, however spelled (WHATWG normalizes all of these to 127.0.0.1)
   ['http://127.0.0.1/', 'loopback'],
+  // Wildcard DNS in spellings no pattern catches, and names outside the Public Suffix List.
+  ['http://7f000001.nip.io/', 'wildcard_dns'],
+  ['http://a9fe-a9fe.sslip.io/', 'wildcard_dns'],
+  ['http://anything.localtest.me/', 'wildcard_dns'],
+  ['http://app.lvh.me:3000/', 'wildcard_dns'],
+  ['http://kubernetes.default/', 'internal_name'],
+  ['http://billing.payments-namespace/', 'internal_name'],
+  ['http://wiki.acme/', 'internal_name'],
+  ['https://clinic.example.com/faq?key=AIzaSyA-secret', 'credentials'],
+  ['https://clinic.example.com/cb?code=4/0AfJ', 'credentials'],
+  ['https://clinic.example.com/x?jwt=eyJhbGciOi', 'credentials'],
+  ['https://clinic.example.com/x?session=abc', 'credentials'],
   ['http://2130706433/', 'loopback'],
   ['http://0x7f000001/', 'loopback'],
   ['http://0177.0.0.1/', 'loopback'],
@@ -139,6 +151,12 @@ const PUBLIC: string[] = [
   'HTTPS://EXAMPLE.COM/UPPER',
   'https://localhost.example.com/',
   'https://10.example.com/',
+  'https://user.github.io/docs/',
+  'https://www.nhs.uk/conditions/',
+  'https://clinic.co.uk/hours',
+  'https://docs.example.dev/',
+  'https://xn--mnchen-3ya.de/',
+  'https://clinic.example.com/faq?page=2&lang=en',
 ];
 
 describe('unsafeLinkReason', () => {
