@@ -227,6 +227,9 @@ export class ReplyRun {
       receipt.organization_id !== connector.organization_id
     )
       return 'another connector';
+    // A reply grounded under the standard policy is not replayed to a connector that now requires strict grounding.
+    if (connector.grounding_policy === 'strict' && receipt.policy_versions.grounding_policy !== 'strict')
+      return 'the connector now requires strict grounding';
     const bound = await this.conversation.boundMessages(receipt.conversation_id, receipt.reply_id);
     const c = bound.conversation;
     if (
