@@ -2,18 +2,36 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchEventCore } from './event-core.bench';
+import { benchReplies } from './replies.bench';
 import { benchSearch } from './search.bench';
 import { printTable, type BenchRow } from './table';
 
-/** `npm run bench`: every benchmark on temporary data, then one table. */
+const BENCHMARKS: Array<{ name: string; label: string; run: (dir: string) => Promise<BenchRow[]> }> = [
+  { name: 'event-core', label: 'event store and projections', run: benchEventCore },
+  { name: 'search', label: 'memory search and ingestion', run: benchSearch },
+  { name: 'replies', label: 'assistant replies', run: benchReplies },
+];
+
+/**
+ * `npm run bench [-- NAME...]`: the named benchmarks (default: every one) on temporary data, then one table.
+ * Names: event-core, search, replies.
+ */
 async function main(): Promise<void> {
+  const names = process.argv.slice(2);
+  const unknown = names.filter((name) => !BENCHMARKS.some((b) => b.name === name));
+  if (unknown.length > 0) {
+    const known = BENCHMARKS.map((b) => b.name).join(', ');
+    process.stderr.write(`unknown benchmark: ${unknown.join(', ')} (known: ${known})\n`);
+    process.exit(2);
+  }
+  const selected = names.length === 0 ? BENCHMARKS : BENCHMARKS.filter((b) => names.includes(b.name));
   const dir = mkdtempSync(join(tmpdir(), 'cairn-bench-'));
   const rows: BenchRow[] = [];
   try {
-    process.stderr.write('event store and projections…\n');
-    rows.push(...(await benchEventCore(dir)));
-    process.stderr.write('memory search and ingestion…\n');
-    rows.push(...(await benchSearch(dir)));
+    for (const bench of selected) {
+      process.stderr.write(`${bench.label}…\n`);
+      rows.push(...(await bench.run(dir)));
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

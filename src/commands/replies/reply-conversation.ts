@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
+import { conversationsProjection } from '../../projections/conversations.projection';
 import { IdGenerator } from '../../common/id-generator';
 import { streams } from '../../events/domain-event';
 import type { CommandContext } from '../shared/command-context';
@@ -71,30 +72,23 @@ export class ReplyConversation {
       conversation_id = executed.state.conversation_id ?? candidate;
     }
     const stream = streams.conversation(conversation_id);
-    let loaded = await this.executor.load(stream, conversationDecider);
-    if (loaded.state.conversation === null) {
-      // The thread's first turn (or a retry of it): start the conversation, then read it as appended.
-      await this.executor.executeOn(
-        stream,
-        conversationDecider,
-        loaded,
-        { type: 'Start', now_ms: this.clock.nowMs(), conversation_id, ...scope },
-        context,
-        options,
-      );
-      loaded = await this.executor.load(stream, conversationDecider);
-    }
+    const loaded = await this.executor.load(stream, conversationDecider);
     const assistant_replies = Object.keys(loaded.state.assistant_message_by_reply).length;
     const reply_already_answered = assistantMessageForReply(loaded.state, reply.reply_id) !== null;
     const known = { conversation_id, assistant_replies, reply_already_answered };
     const existing = userMessageForReply(loaded.state, reply.reply_id);
     if (existing) return { ...known, user_message_id: existing.message_id };
     const message_id = await this.ids.next('message');
+    const now_ms = this.clock.nowMs();
+    const record = { type: 'RecordUserMessage' as const, message_id, now_ms, ...reply };
+    // The thread's first turn starts the conversation and records its user message in one append.
     const executed = await this.executor.executeOn(
       stream,
       conversationDecider,
       loaded,
-      { type: 'RecordUserMessage', message_id, now_ms: this.clock.nowMs(), ...reply },
+      loaded.state.conversation === null
+        ? [{ type: 'Start', now_ms, conversation_id, ...scope }, record]
+        : record,
       context,
       options,
     );
@@ -143,14 +137,14 @@ export class ReplyConversation {
       );
     }
     const message_id = await this.ids.next('message');
-    // Read models wait: feedback on this message must find it as soon as the reply is answered.
+    // The conversations read model waits: feedback on this message must find it as soon as the reply is answered.
     const executed = await this.executor.executeOn(
       stream,
       conversationDecider,
       loaded,
       { type: 'RecordAssistantMessage', message_id, now_ms: this.clock.nowMs(), ...reply },
       context,
-      { organizationId: scope.organization_id },
+      { organizationId: scope.organization_id, waitFor: [conversationsProjection.name] },
     );
     return assistantMessageForReply(executed.state, reply.reply_id)?.message_id ?? message_id;
   }

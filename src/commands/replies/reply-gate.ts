@@ -26,7 +26,7 @@ export class ReplyGate {
     const monthly_reply_limit = organization.monthly_reply_limit;
     if (organization.agent_activity_paused)
       return { paused: 'organization_agent_activity_paused', monthly_reply_limit };
-    const chatbot = (await this.executor.load(streams.chatbot(chatbotId), chatbotDecider)).state;
+    const chatbot = (await this.executor.loadLatest(streams.chatbot(chatbotId), chatbotDecider)).state;
     if (chatbot.exists && chatbot.paused) return { paused: 'assistant_paused', monthly_reply_limit };
     return { paused: null, monthly_reply_limit };
   }

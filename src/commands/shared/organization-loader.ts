@@ -10,7 +10,10 @@ export class OrganizationLoader {
   constructor(private readonly executor: StreamCommandExecutor) {}
 
   async require(organizationId: number): Promise<Extract<OrganizationState, { exists: true }>> {
-    const { state } = await this.executor.load(streams.organization(organizationId), organizationDecider);
+    const { state } = await this.executor.loadLatest(
+      streams.organization(organizationId),
+      organizationDecider,
+    );
     if (!state.exists) throw new NotFoundError('organization not found');
     return state;
   }

@@ -37,6 +37,26 @@ export interface ExecuteOptions {
 }
 
 /**
+ * Decides one command, or several in order, each on the state the previous ones' events leave: their events are
+ * appended together, atomically (one commit).
+ */
+function decideAll<C, S, E extends DomainEvent>(
+  decider: Decider<C, S, E>,
+  command: C | readonly C[],
+  state: S,
+): E[] {
+  if (!Array.isArray(command)) return decider.decide(command as C, state);
+  const events: E[] = [];
+  let current = state;
+  for (const each of command as readonly C[]) {
+    const decided = decider.decide(each, current);
+    current = decided.reduce(decider.evolve, current);
+    events.push(...decided);
+  }
+  return events;
+}
+
+/**
  * The one way commands change state: read the stream, fold it, decide (pure), append with the revision read as
  * the expected revision. A concurrent writer makes the append fail; the command is then decided again on the
  * fresh state, so decisions are always made on the latest stream. Returns after the read models caught up.
@@ -108,13 +128,13 @@ export class StreamCommandExecutor {
     stream: string,
     decider: Decider<C, S, E>,
     loaded: Loaded<S>,
-    command: C,
+    command: C | readonly C[],
     context: CommandContext,
     options: ExecuteOptions,
   ): Promise<Executed<S, E>> {
     const attempts = options.maxAttempts ?? 5;
     for (let attempt = 1, current = loaded; ; attempt++, current = await this.load(stream, decider)) {
-      const events = decider.decide(command, current.state);
+      const events = decideAll(decider, command, current.state);
       if (events.length === 0) return { state: current.state, events, position: null };
       const expected: ExpectedRevision = current.revision ?? 'no_stream';
       try {
