@@ -31,6 +31,8 @@ export interface CairnConfig {
    * `assistant_safety_limit_reached`.
    */
   replyThreadLimit: number;
+  /** Deadline of one model call (CAIRN_MODEL_TIMEOUT_MS, default 60000); past it the call is a timeout. */
+  modelTimeoutMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -97,6 +99,7 @@ export function loadConfig(env: Env = process.env): CairnConfig {
     consistencyWaitMs: integer(env, 'CAIRN_CONSISTENCY_WAIT_MS', 5000, 0, 120_000, errors),
     replyLeaseMs: integer(env, 'CAIRN_REPLY_LEASE_MS', 180_000, 1000, 3_600_000, errors),
     replyThreadLimit: integer(env, 'CAIRN_REPLY_THREAD_LIMIT', 50, 1, 100_000, errors),
+    modelTimeoutMs: integer(env, 'CAIRN_MODEL_TIMEOUT_MS', 60_000, 100, 600_000, errors),
   };
   if (errors.length > 0) {
     throw new ValidationFailedError(

@@ -5,6 +5,7 @@ import { operatorContext } from '../../src/commands/shared/command-context';
 import { streams } from '../../src/events/domain-event';
 import type { DraftInput } from '../../src/ai/reply-model-contract';
 import { ingest } from '../support/memory-fixtures';
+import { modelFailures } from '../support/reply-model-failures';
 import { defaultDraft, reply, startModelServer, type ModelServer } from '../support/model-server';
 import {
   createReplyTenant,
@@ -35,7 +36,12 @@ describe('reply outcomes over HTTP (spec §7, one test per producible code)', ()
 
   beforeAll(async () => {
     model = await startModelServer();
-    t = await startTestApp({ ...MODELS, OPENAI_BASE_URL: model.url, CAIRN_REPLY_THREAD_LIMIT: '3' });
+    t = await startTestApp({
+      ...MODELS,
+      OPENAI_BASE_URL: model.url,
+      CAIRN_REPLY_THREAD_LIMIT: '3',
+      CAIRN_MODEL_TIMEOUT_MS: '1500',
+    });
     clinic = await createReplyTenant(t);
   });
   afterAll(async () => {
@@ -78,53 +84,7 @@ describe('reply outcomes over HTTP (spec §7, one test per producible code)', ()
     }
   }
 
-  const MODEL_FAILURES: Array<{ code: SystemStatusCode; why: string; script: () => void }> = [
-    {
-      code: 'ai_temporarily_unavailable',
-      why: 'composer 500',
-      script: () => model.script.draft(reply.status(500)),
-    },
-    {
-      code: 'provider_unavailable',
-      why: 'composer 429',
-      script: () => model.script.draft(reply.status(429)),
-    },
-    {
-      code: 'provider_unavailable',
-      why: 'composer 401 (bad key)',
-      script: () => model.script.draft(reply.status(401)),
-    },
-    {
-      code: 'assistant_answer_incomplete',
-      why: 'composer answers non-JSON',
-      script: () => model.script.draft(reply.raw('not json at all')),
-    },
-    {
-      code: 'assistant_answer_incomplete',
-      why: 'composer output truncated',
-      script: () => model.script.draft(reply.raw('{"answer":', { finishReason: 'length' })),
-    },
-    {
-      code: 'selected_references_invalid',
-      why: 'the draft cites an id outside its evidence',
-      script: () => model.script.draft(reply.citeUnknown()),
-    },
-    {
-      code: 'semantic_review_failed',
-      why: 'the reviewer finds unsupported claims',
-      script: () => model.script.review(reply.unsupported()),
-    },
-    {
-      code: 'semantic_review_failed',
-      why: 'the reviewer answers garbage',
-      script: () => model.script.review(reply.raw('[]')),
-    },
-    {
-      code: 'semantic_review_unavailable',
-      why: 'the reviewer answers 503',
-      script: () => model.script.review(reply.status(503)),
-    },
-  ];
+  const MODEL_FAILURES = modelFailures(() => model);
 
   it.each(MODEL_FAILURES.map((f, i) => [f.code, f.why, i] as const))('%s (%s)', async (code, _why, i) => {
     MODEL_FAILURES[i].script();

@@ -4,9 +4,6 @@ import { ReplyReviewer } from '../../ai/reply-reviewer';
 import type { CairnConfig } from '../../config/config';
 import { ReplyAbort } from './reply-abort';
 
-/** Per model call. */
-export const MODEL_TIMEOUT_MS = 60_000;
-
 /** The two model roles of a reply, or null when not configured (then every reply is `assistant_runtime_unavailable`). */
 export abstract class ReplyModels {
   abstract readonly composer: ReplyComposer | null;
@@ -18,13 +15,16 @@ export class ConfiguredReplyModels extends ReplyModels {
   readonly reviewer: ReplyReviewer | null;
 
   constructor(
-    config: Pick<CairnConfig, 'openaiBaseUrl' | 'openaiApiKey' | 'composerModel' | 'reviewerModel'>,
+    config: Pick<
+      CairnConfig,
+      'openaiBaseUrl' | 'openaiApiKey' | 'composerModel' | 'reviewerModel' | 'modelTimeoutMs'
+    >,
   ) {
     super();
     const gateway = new OpenAiGateway({
       baseUrl: config.openaiBaseUrl,
       apiKey: config.openaiApiKey,
-      timeoutMs: MODEL_TIMEOUT_MS,
+      timeoutMs: config.modelTimeoutMs,
     });
     this.composer = config.composerModel ? new ReplyComposer(gateway, config.composerModel) : null;
     this.reviewer = config.reviewerModel ? new ReplyReviewer(gateway, config.reviewerModel) : null;
