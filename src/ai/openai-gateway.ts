@@ -47,7 +47,33 @@ export interface ChatJsonOptions {
   user: string;
   /** Cancels the call (e.g. shutdown): the call fails with ModelCallError('canceled'). */
   signal?: AbortSignal;
+  /** Functions the model may call instead of answering (OpenAI `tools`); none when absent or empty. */
+  tools?: readonly ChatTool[];
 }
+
+/** A function offered to the model: `parameters` is a closed, bounded JSON schema. */
+export interface ChatTool {
+  name: string;
+  description: string;
+  parameters: Readonly<Record<string, unknown>>;
+}
+
+/** A function call the model asked for; `arguments` is the model's raw JSON text (untrusted). */
+export interface ChatToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** Either JSON content (no tool calls) or tool calls (content null). */
+export interface ChatJsonResult {
+  content: unknown;
+  toolCalls: ChatToolCall[];
+  usage: ModelUsage;
+}
+
+/** Most tool calls accepted from one model answer; more is a malformed answer. */
+export const MAX_TOOL_CALLS_PER_ANSWER = 8;
 
 export class OpenAiGateway {
   private readonly client: OpenAI;
@@ -109,8 +135,11 @@ export class OpenAiGateway {
    * One `POST /chat/completions` with a strict `json_schema` response format: a system message, then the user
    * message. Returns the parsed JSON content (NOT yet checked against the schema: that is the caller's
    * validator) and the usage. Refusals, truncation, empty or non-JSON content → ModelCallError('malformed').
+   * With `tools`, the model may answer with function calls instead (content null); calls of functions that were
+   * not offered, or more than MAX_TOOL_CALLS_PER_ANSWER, are malformed.
    */
-  async chatJson(options: ChatJsonOptions): Promise<{ content: unknown; usage: ModelUsage }> {
+  async chatJson(options: ChatJsonOptions): Promise<ChatJsonResult> {
+    const tools = options.tools ?? [];
     return this.call(async (signal) => {
       const response = await this.client.chat.completions.create(
         {
@@ -123,6 +152,20 @@ export class OpenAiGateway {
             type: 'json_schema',
             json_schema: { name: options.schemaName, strict: true, schema: { ...options.schema } },
           },
+          ...(tools.length > 0
+            ? {
+                tools: tools.map((tool) => ({
+                  type: 'function' as const,
+                  function: {
+                    name: tool.name,
+                    description: tool.description,
+                    parameters: { ...tool.parameters },
+                    strict: true,
+                  },
+                })),
+                parallel_tool_calls: true,
+              }
+            : {}),
         },
         { signal },
       );
@@ -133,6 +176,9 @@ export class OpenAiGateway {
         throw new ModelCallError('malformed', 'the model refused to answer');
       if (choice.finish_reason === 'length' || choice.finish_reason === 'content_filter')
         throw new ModelCallError('malformed', `the model answer is incomplete (${choice.finish_reason})`);
+      const usage = usageOf(response, options.model);
+      const toolCalls = toolCallsOf(message?.tool_calls, tools);
+      if (toolCalls.length > 0) return { content: null, toolCalls, usage };
       const text = message?.content;
       if (typeof text !== 'string' || text.trim() === '')
         throw new ModelCallError('malformed', 'the model returned no content');
@@ -142,20 +188,46 @@ export class OpenAiGateway {
       } catch {
         throw new ModelCallError('malformed', 'the model content is not JSON');
       }
-      const usage = response.usage;
-      const input = count(usage?.prompt_tokens);
-      const output = count(usage?.completion_tokens);
-      return {
-        content,
-        usage: {
-          model: typeof response.model === 'string' && response.model !== '' ? response.model : options.model,
-          input_tokens: input,
-          output_tokens: output,
-          total_tokens: usage?.total_tokens === undefined ? input + output : count(usage.total_tokens),
-        },
-      };
+      return { content, toolCalls: [], usage };
     }, options.signal);
   }
+}
+
+function usageOf(
+  response: {
+    model?: unknown;
+    usage?: { prompt_tokens?: unknown; completion_tokens?: unknown; total_tokens?: unknown } | null;
+  },
+  requested: string,
+): ModelUsage {
+  const usage = response.usage ?? undefined;
+  const input = count(usage?.prompt_tokens);
+  const output = count(usage?.completion_tokens);
+  return {
+    model: typeof response.model === 'string' && response.model !== '' ? response.model : requested,
+    input_tokens: input,
+    output_tokens: output,
+    total_tokens: usage?.total_tokens === undefined ? input + output : count(usage.total_tokens),
+  };
+}
+
+/** The function calls of an answer, checked against what was offered. */
+function toolCallsOf(raw: unknown, offered: readonly ChatTool[]): ChatToolCall[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) throw new ModelCallError('malformed', 'tool_calls is not a list');
+  if (raw.length > MAX_TOOL_CALLS_PER_ANSWER)
+    throw new ModelCallError('malformed', `more than ${MAX_TOOL_CALLS_PER_ANSWER} tool calls in one answer`);
+  const names = new Set(offered.map((tool) => tool.name));
+  return raw.map((call: unknown) => {
+    const c = call as { id?: unknown; type?: unknown; function?: { name?: unknown; arguments?: unknown } };
+    const name = c?.function?.name;
+    const args = c?.function?.arguments;
+    if (typeof c?.id !== 'string' || typeof name !== 'string' || typeof args !== 'string')
+      throw new ModelCallError('malformed', 'a tool call lacks its id, name or arguments');
+    if (!names.has(name))
+      throw new ModelCallError('malformed', `a tool call names a tool not offered: ${name}`);
+    return { id: c.id, name, arguments: args };
+  });
 }
 
 function count(value: unknown): number {

@@ -1,4 +1,4 @@
-import type { OpenAiGateway } from './openai-gateway';
+import type { ChatTool, ChatToolCall, OpenAiGateway } from './openai-gateway';
 import {
   DRAFT_OUTPUT_SCHEMA,
   DRAFT_SCHEMA_NAME,
@@ -31,19 +31,30 @@ export class ReplyComposer {
     readonly model: string,
   ) {}
 
-  /** Throws ModelCallError (any kind; `malformed` when the answer breaks the contract). */
+  /**
+   * One drafting call. With `tools`, the model may ask for tool calls instead of a draft; the caller runs them and
+   * drafts again with their results in `tool_results`. Throws ModelCallError (any kind; `malformed` when the answer
+   * breaks the contract).
+   */
   async compose(
     input: DraftInput,
     signal?: AbortSignal,
-  ): Promise<{ output: DraftOutput; usage: ModelUsage }> {
-    const { content, usage } = await this.gateway.chatJson({
+    tools: readonly ChatTool[] = [],
+  ): Promise<ComposeResult> {
+    const { content, toolCalls, usage } = await this.gateway.chatJson({
       model: this.model,
       schemaName: DRAFT_SCHEMA_NAME,
       schema: DRAFT_OUTPUT_SCHEMA,
       system: COMPOSER_SYSTEM_PROMPT,
       signal,
+      tools,
       user: JSON.stringify(draftPayload(input)),
     });
-    return { output: parseDraftOutput(content), usage };
+    if (toolCalls.length > 0) return { kind: 'tool_calls', calls: toolCalls, usage };
+    return { kind: 'draft', output: parseDraftOutput(content), usage };
   }
 }
+
+export type ComposeResult =
+  | { kind: 'draft'; output: DraftOutput; usage: ModelUsage }
+  | { kind: 'tool_calls'; calls: ChatToolCall[]; usage: ModelUsage };

@@ -60,6 +60,8 @@ export interface ThreadContext {
 
 /** Customer-safe projected output of a read-only assistant tool; untrusted data. */
 export interface ToolResult {
+  /** What a claim cites to rely on this result. */
+  reference_id: string;
   tool_key: string;
   output: JsonValue;
 }
@@ -295,7 +297,11 @@ export function draftPayload(input: DraftInput): DraftInput {
       },
       source_date: e.source_date,
     })),
-    tool_results: input.tool_results.map((r) => ({ tool_key: r.tool_key, output: r.output })),
+    tool_results: input.tool_results.map((r) => ({
+      reference_id: r.reference_id,
+      tool_key: r.tool_key,
+      output: r.output,
+    })),
   };
 }
 

@@ -23,6 +23,7 @@ import {
 import { ProjectionsRebuildCommand, ProjectionsStatusCommand } from './projection.commands';
 import { ProposalsApproveCommand, ProposalsListCommand, ProposalsRejectCommand } from './proposal.commands';
 import { QueriesModule } from '../queries/queries.module';
+import { ToolDisableCommand, ToolEnableCommand, ToolListCommand, ToolRegisterCommand } from './tool.commands';
 
 /** The operator CLI: the same core and write side as the server, no HTTP. */
 @Module({})
@@ -57,6 +58,10 @@ export class CliModule {
         ProposalsListCommand,
         ProposalsApproveCommand,
         ProposalsRejectCommand,
+        ToolRegisterCommand,
+        ToolEnableCommand,
+        ToolDisableCommand,
+        ToolListCommand,
       ],
     };
   }

@@ -22,9 +22,12 @@ import { ReplyRetrieval } from './replies/reply-retrieval';
 import { ReplyCancellation } from './replies/reply-cancellation';
 import { ReplyGate } from './replies/reply-gate';
 import { ReplyQuota } from './replies/reply-quota';
+import { ReplyTools } from './replies/reply-tools';
 import { ReplyRun } from './replies/reply-run';
 import { RequestReplyHandler } from './replies/request-reply.handler';
 import { SubmitFeedbackHandler } from './replies/submit-feedback.handler';
+import { RegisterToolHandler } from './tools/register-tool.handler';
+import { SetToolEnabledHandler } from './tools/set-tool-enabled.handler';
 import type { CairnConfig } from '../config/config';
 import { CONFIG } from '../core.module';
 
@@ -50,12 +53,15 @@ import { CONFIG } from '../core.module';
     ReportUsageHandler,
     RequestReplyHandler,
     SubmitFeedbackHandler,
+    RegisterToolHandler,
+    SetToolEnabledHandler,
     ReplyRun,
     ReplyConversation,
     ReplyRetrieval,
     ReplyGate,
     ReplyQuota,
     ReplyCancellation,
+    ReplyTools,
     {
       provide: ReplyModels,
       useFactory: (config: CairnConfig) => new ConfiguredReplyModels(config),

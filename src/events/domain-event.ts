@@ -32,4 +32,8 @@ export const streams = {
   replyFeedback: (digest: string) => `reply-feedback-${digest}`,
   /** One per organization and UTC calendar month (`YYYY-MM`): the monthly reply quota (spec §7 plan limit). */
   replyQuota: (organizationId: number, period: string) => `reply-quota-${organizationId}-${period}`,
+  /** One per organization and assistant tool key: the tool's definition versions and enabled state. */
+  tool: (organizationId: number, key: string) => `tool-${organizationId}-${key}`,
+  /** Keyed by SHA-256 of (organization, connector, reply, tool key, canonical input). */
+  toolRun: (digest: string) => `tool-run-${digest}`,
 } as const;

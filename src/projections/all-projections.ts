@@ -8,6 +8,7 @@ import { memoryVectorsProjection } from './memory-vectors.projection';
 import { memoryProjection } from './memory.projection';
 import { organizationsProjection } from './organizations.projection';
 import type { Projection } from './projection';
+import { toolsProjection } from './tools.projection';
 
 /** Every projection this build always runs, in a stable order. */
 export const ALL_PROJECTIONS: readonly Projection[] = [
@@ -18,6 +19,7 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   memoryUsageProjection,
   memoryProposalsProjection,
   conversationsProjection,
+  toolsProjection,
 ];
 
 /** The projections for a configuration: chunk embeddings only when an embedding model is configured. */

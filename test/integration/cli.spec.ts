@@ -137,6 +137,7 @@ describe('operator CLI (real processes, embedded store, no server)', () => {
       'memory-usage',
       'memory-proposals',
       'conversations',
+      'assistant-tools',
     ]);
     for (const p of status.json.projections) expect(p.lag).toBe(0);
     const rebuilt = await run('projections:rebuild', 'connectors');

@@ -40,6 +40,7 @@ describe('HTTP conventions (one error shape, explicit statuses)', () => {
       'memory-usage',
       'memory-proposals',
       'conversations',
+      'assistant-tools',
     ]);
     for (const p of res.body.projections)
       expect(p).toEqual({

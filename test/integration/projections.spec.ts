@@ -98,6 +98,7 @@ describe('projections: rebuild', () => {
       'memory-usage',
       'memory-proposals',
       'conversations',
+      'assistant-tools',
     ]);
     expect(await snapshot(runner)).toEqual(live);
     const status = await runner.status();

@@ -11,6 +11,7 @@ import { isAuthoritativeGround, type EvidenceItem } from './reply-evidence';
 import { ReplyAbort } from './reply-abort';
 import { ReplyConversation } from './reply-conversation';
 import { ReplyGate } from './reply-gate';
+import { ReplyTools } from './reply-tools';
 import { ReplyModels } from './reply-models';
 import { OUTCOME_POLICY_VERSION } from './outcome-policy';
 import {
@@ -41,6 +42,7 @@ export class ReplyRun {
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
     private readonly gate: ReplyGate,
+    private readonly tools: ReplyTools,
     @Inject(CONFIG) private readonly config: Pick<CairnConfig, 'replyThreadLimit'>,
   ) {}
 
@@ -106,6 +108,7 @@ export class ReplyRun {
       evidence: retrieved.evidence,
       policy,
       signal,
+      toolbox: await this.tools.toolboxFor(connector, request.reply_id, context),
     });
     const changed = await this.retrieval.changedSince(
       drafted.cited.map((e) => ({ memory_item_id: e.reference.memory_item_id, revision: e.revision })),
@@ -160,7 +163,13 @@ export class ReplyRun {
       agent_run_id,
       final_text: drafted.draft.answer,
       references: drafted.cited.map(receiptReference),
-      tool_evidence: [],
+      tool_evidence: drafted.toolEvidence.map((t) => ({
+        tool_key: t.tool_key,
+        tool_run_id: t.tool_run_id,
+        input_sha256: t.input_sha256,
+        output_sha256: t.output_sha256,
+        output_schema_sha256: t.output_schema_sha256,
+      })),
       review_ledger: [
         {
           model: drafted.reviewerModel,
@@ -230,6 +239,11 @@ export class ReplyRun {
     // A reply grounded under the standard policy is not replayed to a connector that now requires strict grounding.
     if (connector.grounding_policy === 'strict' && receipt.policy_versions.grounding_policy !== 'strict')
       return 'the connector now requires strict grounding';
+    // A reply that used a tool replays only while the connector still holds that tool's capability.
+    const revoked = receipt.tool_evidence.filter(
+      (t) => !connector.capabilities.includes(`assistant_tool:${t.tool_key}`),
+    );
+    if (revoked.length > 0) return `tool capability revoked: ${revoked.map((t) => t.tool_key).join(', ')}`;
     const bound = await this.conversation.boundMessages(receipt.conversation_id, receipt.reply_id);
     const c = bound.conversation;
     if (

@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import { ModelCallError, OpenAiGateway } from '../../../src/ai/openai-gateway';
 import { COMPOSER_SYSTEM_PROMPT, ReplyComposer } from '../../../src/ai/reply-composer';
+import { draftOnly } from '../../support/draft-only';
 import {
   DRAFT_OUTPUT_SCHEMA,
   REVIEW_OUTPUT_SCHEMA,
@@ -36,7 +37,7 @@ const DRAFT: DraftInput = {
     evidence('mi_1:r1:c0', 'Staff', STAFF, 'approved_source', 'authoritative'),
     evidence('mi_2:r1:c0', 'Parking', 'Free parking behind the building.', 'reference', 'supporting'),
   ],
-  tool_results: [{ tool_key: 'calendar', output: { next_slot: 'Monday 10:00' } }],
+  tool_results: [{ reference_id: 'tool-run:1', tool_key: 'calendar', output: { next_slot: 'Monday 10:00' } }],
 };
 
 const REVIEW: ReviewInput = {
@@ -155,7 +156,7 @@ describe('model contract: composer and reviewer through the openai SDK', () => {
 
   describe('answers', () => {
     it('returns the default draft and its usage', async () => {
-      const { output, usage } = await composer.compose(DRAFT);
+      const { output, usage } = await draftOnly(composer.compose(DRAFT));
       expect(output).toEqual(defaultDraft(DRAFT));
       expect(output).toMatchObject({ answer: 'The physician sees patients on Mondays.', abstain: false });
       expect(output.claims).toEqual([{ text: output.answer, reference_ids: ['mi_1:r1:c0'] }]);
@@ -189,14 +190,14 @@ describe('model contract: composer and reviewer through the openai SDK', () => {
 
     it('passes abstentions and unknown citations through for the reply policy to judge', async () => {
       server.script.draft(reply.abstain(['no opening hours in evidence']), reply.citeUnknown('mi_9:r1:c0'));
-      const abstained = (await composer.compose(DRAFT)).output;
+      const abstained = (await draftOnly(composer.compose(DRAFT))).output;
       expect(abstained).toMatchObject({
         abstain: true,
         answer: '',
         claims: [],
         gaps: ['no opening hours in evidence'],
       });
-      const cited = (await composer.compose(DRAFT)).output;
+      const cited = (await draftOnly(composer.compose(DRAFT))).output;
       expect(unknownReferenceIds(cited.claims, DRAFT.evidence)).toEqual(['mi_9:r1:c0']);
       expect(unknownReferenceIds(defaultDraft(DRAFT).claims, DRAFT.evidence)).toEqual([]);
     });
@@ -229,7 +230,7 @@ describe('model contract: composer and reviewer through the openai SDK', () => {
     it('waits for a slow answer within the timeout', async () => {
       server.script.draft(reply.slow(150, reply.draft()));
       const started = Date.now();
-      expect((await composer.compose(DRAFT)).output.abstain).toBe(false);
+      expect((await draftOnly(composer.compose(DRAFT))).output.abstain).toBe(false);
       expect(Date.now() - started).toBeGreaterThanOrEqual(140);
     });
   });

@@ -1,0 +1,3 @@
+export class ListToolsQuery {
+  constructor(readonly organizationId: number) {}
+}

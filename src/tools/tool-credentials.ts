@@ -1,0 +1,56 @@
+/**
+ * Credentials and other unsafe content in tool output text ("credentials are rejected", interface §4.6 rule 10).
+ * Reuses the pure, synchronous detectors of the memory UnsafeContentScanner (src/commands/memory/unsafe-content):
+ * private keys, provider tokens, JWTs, URL credentials, password hashes, card numbers, inline credentials,
+ * secret assignments, high-entropy strings and bulk personal data. Any finding rejects the output: a tool result
+ * is rejected whole, so the scanner's overlap de-duplication and positions are not needed.
+ * Not included: the scanner's secretlint pass, which is asynchronous. A caller that can await may additionally
+ * run `UnsafeContentScanner.scan(toolOutputStrings(output))` on the projected output (tool-output.ts).
+ */
+import { detectCardNumbers } from '../commands/memory/unsafe-content/rules/card-number.rule';
+import { CREDENTIAL_KINDS, type RawFinding } from '../commands/memory/unsafe-content/rules/finding';
+import { detectHighEntropyStrings } from '../commands/memory/unsafe-content/rules/high-entropy.rule';
+import { detectInlineCredentials } from '../commands/memory/unsafe-content/rules/inline-credentials.rule';
+import { detectJwts } from '../commands/memory/unsafe-content/rules/jwt.rule';
+import { detectPasswordHashes } from '../commands/memory/unsafe-content/rules/password-hash.rule';
+import { detectPersonalDataDumps } from '../commands/memory/unsafe-content/rules/personal-data-dump.rule';
+import { detectPrivateKeys } from '../commands/memory/unsafe-content/rules/private-key.rule';
+import { detectProviderTokens } from '../commands/memory/unsafe-content/rules/provider-tokens.rule';
+import { detectSecretAssignments } from '../commands/memory/unsafe-content/rules/secret-assignment.rule';
+import { detectUrlCredentials } from '../commands/memory/unsafe-content/rules/url-credentials.rule';
+
+const DETECTORS: ReadonlyArray<(text: string) => RawFinding[]> = [
+  detectPrivateKeys,
+  detectProviderTokens,
+  detectJwts,
+  detectUrlCredentials,
+  detectPasswordHashes,
+  detectCardNumbers,
+  detectInlineCredentials,
+  detectSecretAssignments,
+  detectHighEntropyStrings,
+  detectPersonalDataDumps,
+];
+
+export interface ToolTextFinding {
+  /** `credential` for secrets, private keys and password hashes; `sensitive_data` for card numbers and dumps. */
+  reason: 'credential' | 'sensitive_data';
+  /** The detector rule, e.g. `github_token`, `jwt`, `luhn_card_number`; never the matched text. */
+  rule: string;
+}
+
+/** The first unsafe finding in `text`, or null. Line ends are normalized as the scanner does. */
+export function findUnsafeText(text: string): ToolTextFinding | null {
+  if (text.length === 0) return null;
+  const normalized = text.replace(/\r\n?/g, (crlf) => (crlf.length === 2 ? ' \n' : '\n'));
+  for (const detect of DETECTORS) {
+    const finding = detect(normalized).find((candidate) => candidate.end > candidate.start);
+    if (finding !== undefined) {
+      return {
+        reason: CREDENTIAL_KINDS.has(finding.kind) ? 'credential' : 'sensitive_data',
+        rule: finding.rule,
+      };
+    }
+  }
+  return null;
+}
