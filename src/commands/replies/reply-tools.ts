@@ -7,7 +7,8 @@ import { streams } from '../../events/domain-event';
 import type { ConnectorPrincipal } from '../../http/auth/connector-principal';
 import { callTool, ToolCallError } from '../../tools/tool-client';
 import { checkToolDefinition, type ToolDefinition } from '../../tools/tool-definition';
-import { projectToolOutput, validateToolInput } from '../../tools/tool-output';
+import { projectToolOutput, toolOutputStrings, validateToolInput } from '../../tools/tool-output';
+import { UnsafeContentScanner } from '../memory/unsafe-content/unsafe-content-scanner';
 import { canonicalDigest } from '../shared/canonical-digest';
 import type { CommandContext } from '../shared/command-context';
 import { StreamCommandExecutor } from '../shared/stream-command-executor';
@@ -43,6 +44,7 @@ export class ReplyTools {
     private readonly executor: StreamCommandExecutor,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
+    private readonly scanner: UnsafeContentScanner,
   ) {}
 
   /** The tools of one reply attempt, or undefined when the connector may use none. */
@@ -178,6 +180,13 @@ export class ReplyTools {
         'external_tool_output_unsafe',
         `tool ${tool.key}: ${projected.reason} at ${projected.path}`,
       );
+    }
+    // The full scanner of memory writes (incl. secretlint) over every string of the projected output.
+    const findings = await this.scanner.scan(toolOutputStrings(projected.output));
+    if (findings.length > 0) {
+      const [flag] = findings;
+      await fail('output_unsafe', `${flag.kind} (${flag.rule})`, flag.field);
+      throw new ReplyAbort('external_tool_output_unsafe', `tool ${tool.key}: ${flag.kind} at ${flag.field}`);
     }
     const output_sha256 = canonicalDigest(projected.output);
     await this.executor.execute(
