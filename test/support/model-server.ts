@@ -2,6 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createHash } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { DraftInput, DraftOutput, ReviewInput, ReviewOutput } from '../../src/ai/reply-model-contract';
+import { assistantMessage, toolCallsAnswer, type OfferedTool, type ScriptedToolCall } from './tool-calls';
+
+export { offeredTools, type OfferedTool, type ScriptedToolCall } from './tool-calls';
 
 /**
  * A local OpenAI-compatible server for tests (driven through the real `openai` SDK). Embeddings: a deterministic
@@ -14,6 +17,8 @@ import type { DraftInput, DraftOutput, ReviewInput, ReviewOutput } from '../../s
  * else the role's handler (`script.respond(role, fn)`), else the default: the draft answers with the first
  * evidence excerpt citing it (one claim; abstains without evidence), the review marks every claim supported,
  * sufficient and answered as asked. Build steps with `reply.*`. Every chat request is recorded in `requests`.
+ * A draft call may also be answered with OpenAI function calls (`reply.toolCalls([...])`: content null,
+ * finish_reason `tool_calls`); the functions a request offered are in `body.tools` (see `offeredTools`).
  */
 export const DIMS = 64;
 const SYNONYMS: Record<string, string> = {
@@ -33,6 +38,8 @@ export interface ChatRequestBody {
   model: string;
   messages: Array<{ role: string; content: string }>;
   response_format?: { type: string; json_schema?: { name: string; strict?: boolean; schema?: unknown } };
+  /** The functions offered to the model (absent when none). */
+  tools?: OfferedTool[];
   [key: string]: unknown;
 }
 
@@ -60,6 +67,8 @@ export type ChatAnswer =
       refusal?: string | null;
       finishReason?: string;
     } & AnswerOptions)
+  /** 200 with `tool_calls` (content null, finish_reason `tool_calls` unless told otherwise). */
+  | ({ kind: 'tool_calls'; calls: ScriptedToolCall[]; finishReason?: string } & AnswerOptions)
   | { kind: 'http'; status: number; headers?: Record<string, string>; body?: unknown; delayMs?: number }
   /** Never answers (until the client gives up or the server closes). */
   | { kind: 'hang' };
@@ -205,6 +214,8 @@ export const reply = {
     },
   }),
   hang: (): ChatAnswer => ({ kind: 'hang' }),
+  /** 200 asking for function calls instead of content (OpenAI `tool_calls`). */
+  toolCalls: toolCallsAnswer,
   /** `step` answered after `ms`. */
   slow:
     (ms: number, step: ChatStep): ChatStep =>
@@ -217,7 +228,7 @@ export const reply = {
     (step: ChatStep, options: AnswerOptions): ChatStep =>
     (request) => {
       const answer = resolveStep(step, request);
-      return answer.kind === 'content' ? { ...answer, ...options } : answer;
+      return answer.kind === 'content' || answer.kind === 'tool_calls' ? { ...answer, ...options } : answer;
     },
 };
 
@@ -266,20 +277,20 @@ export async function startModelServer(): Promise<ModelServer> {
     if (answer.kind === 'hang') return;
     if (answer.kind === 'http')
       return later(answer.delayMs ?? 0, () => send(answer.status, answer.body ?? {}, answer.headers));
-    const [prompt, completion] = [Math.ceil(raw.length / 4), Math.ceil((answer.content ?? '').length / 4)];
+    const { message, finishReason, text } = assistantMessage(answer, calls.chat);
+    const [prompt, completion] = [Math.ceil(raw.length / 4), Math.ceil(text.length / 4)];
     const tokens = {
       prompt_tokens: prompt,
       completion_tokens: completion,
       total_tokens: prompt + completion,
     };
-    const message = { role: 'assistant', content: answer.content, refusal: answer.refusal ?? null };
     later(answer.delayMs ?? 0, () =>
       send(200, {
         id: `chatcmpl-test-${calls.chat}`,
         object: 'chat.completion',
         created: Math.floor(Date.now() / 1000),
         model: answer.model ?? body.model,
-        choices: [{ index: 0, message, finish_reason: answer.finishReason ?? 'stop', logprobs: null }],
+        choices: [{ index: 0, message, finish_reason: finishReason, logprobs: null }],
         ...(answer.usage === false ? {} : { usage: tokens }),
       }),
     );

@@ -239,11 +239,9 @@ export class ReplyRun {
     // A reply grounded under the standard policy is not replayed to a connector that now requires strict grounding.
     if (connector.grounding_policy === 'strict' && receipt.policy_versions.grounding_policy !== 'strict')
       return 'the connector now requires strict grounding';
-    // A reply that used a tool replays only while the connector still holds that tool's capability.
-    const revoked = receipt.tool_evidence.filter(
-      (t) => !connector.capabilities.includes(`assistant_tool:${t.tool_key}`),
-    );
-    if (revoked.length > 0) return `tool capability revoked: ${revoked.map((t) => t.tool_key).join(', ')}`;
+    // A reply that used tools replays only while each tool is still granted, enabled and its run still valid.
+    const tools = await this.tools.revalidateRuns(connector, receipt.reply_id, receipt.tool_evidence);
+    if (tools !== null) return tools;
     const bound = await this.conversation.boundMessages(receipt.conversation_id, receipt.reply_id);
     const c = bound.conversation;
     if (

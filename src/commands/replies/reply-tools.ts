@@ -244,4 +244,49 @@ export class ReplyTools {
       output_sha256: result.output_sha256,
     };
   }
+
+  /**
+   * Replay of a reply that used tools (spec §3 "tool checks"): each bound run is still the connector's, its tool is
+   * still granted, registered and enabled, and its stored output still passes the tool's current contract with the
+   * bound digest. Returns what fails, or null.
+   */
+  async revalidateRuns(
+    connector: ConnectorPrincipal,
+    reply_id: number,
+    runs: ReadonlyArray<{
+      tool_key: string;
+      tool_run_id: number;
+      input_sha256: string;
+      output_sha256: string;
+    }>,
+  ): Promise<string | null> {
+    for (const bound of runs) {
+      if (!connector.capabilities.includes(`${TOOL_PREFIX}${bound.tool_key}`))
+        return `tool capability revoked: ${bound.tool_key}`;
+      const tool = (
+        await this.executor.loadLatest(streams.tool(connector.organization_id, bound.tool_key), toolDecider)
+      ).state;
+      if (!tool.exists || !tool.enabled) return `tool ${bound.tool_key} is no longer enabled`;
+      const stream = streams.toolRun(
+        canonicalDigest({
+          organization_id: connector.organization_id,
+          connector_id: connector.connector_id,
+          reply_id,
+          tool_key: bound.tool_key,
+          input_sha256: bound.input_sha256,
+        }),
+      );
+      const { state } = await this.executor.load(stream, toolRunDecider);
+      if (
+        state.status !== 'succeeded' ||
+        state.run?.tool_run_id !== bound.tool_run_id ||
+        state.result?.output_sha256 !== bound.output_sha256
+      )
+        return `tool run ${bound.tool_run_id} does not match`;
+      const projected = projectToolOutput(tool.definition, state.result.output);
+      if (!projected.ok || canonicalDigest(projected.output) !== bound.output_sha256)
+        return `tool run ${bound.tool_run_id} no longer passes the current schema of ${bound.tool_key}`;
+    }
+    return null;
+  }
 }
