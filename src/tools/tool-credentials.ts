@@ -7,30 +7,11 @@
  * Not included: the scanner's secretlint pass, which is asynchronous. A caller that can await may additionally
  * run `UnsafeContentScanner.scan(toolOutputStrings(output))` on the projected output (tool-output.ts).
  */
-import { detectCardNumbers } from '../commands/memory/unsafe-content/rules/card-number.rule';
 import { CREDENTIAL_KINDS, type RawFinding } from '../commands/memory/unsafe-content/rules/finding';
-import { detectHighEntropyStrings } from '../commands/memory/unsafe-content/rules/high-entropy.rule';
-import { detectInlineCredentials } from '../commands/memory/unsafe-content/rules/inline-credentials.rule';
-import { detectJwts } from '../commands/memory/unsafe-content/rules/jwt.rule';
-import { detectPasswordHashes } from '../commands/memory/unsafe-content/rules/password-hash.rule';
-import { detectPersonalDataDumps } from '../commands/memory/unsafe-content/rules/personal-data-dump.rule';
 import { detectPrivateKeys } from '../commands/memory/unsafe-content/rules/private-key.rule';
-import { detectProviderTokens } from '../commands/memory/unsafe-content/rules/provider-tokens.rule';
-import { detectSecretAssignments } from '../commands/memory/unsafe-content/rules/secret-assignment.rule';
-import { detectUrlCredentials } from '../commands/memory/unsafe-content/rules/url-credentials.rule';
+import { TEXT_DETECTORS } from '../commands/memory/unsafe-content/rules/text-detectors';
 
-const DETECTORS: ReadonlyArray<(text: string) => RawFinding[]> = [
-  detectPrivateKeys,
-  detectProviderTokens,
-  detectJwts,
-  detectUrlCredentials,
-  detectPasswordHashes,
-  detectCardNumbers,
-  detectInlineCredentials,
-  detectSecretAssignments,
-  detectHighEntropyStrings,
-  detectPersonalDataDumps,
-];
+const DETECTORS: ReadonlyArray<(text: string) => RawFinding[]> = [detectPrivateKeys, ...TEXT_DETECTORS];
 
 export interface ToolTextFinding {
   /** `credential` for secrets, private keys and password hashes; `sensitive_data` for card numbers and dumps. */

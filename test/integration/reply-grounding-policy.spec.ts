@@ -1,8 +1,8 @@
 import { ingest } from '../support/memory-fixtures';
-import { startModelServer, type ModelServer } from '../support/model-server';
+import { startModelApp } from '../support/reply-fixtures';
 import { cairn } from '../support/cli';
 import { createReplyTenant, expectedNonAnswer, type ReplyTenant } from '../support/reply-tenant';
-import { http, startTestApp, type TestApp } from '../support/test-app';
+import { http, type TestApp } from '../support/test-app';
 
 /**
  * `tool-connectors:set-grounding-policy` (spec §4.6 operator command) run as the real CLI process against the data
@@ -11,29 +11,20 @@ import { http, startTestApp, type TestApp } from '../support/test-app';
  */
 describe('tool-connectors:set-grounding-policy with replies', () => {
   jest.setTimeout(120_000);
-  let model: ModelServer;
   let t: TestApp;
+  let close: () => Promise<void>;
   let tenant: ReplyTenant;
   const supporting = { payload: { text: 'Is there a pharmacy nearby?' } };
 
   beforeAll(async () => {
-    model = await startModelServer();
-    t = await startTestApp({
-      OPENAI_BASE_URL: model.url,
-      OPENAI_API_KEY: 'test',
-      CAIRN_COMPOSER_MODEL: 'test-composer',
-      CAIRN_REVIEWER_MODEL: 'test-reviewer',
-    });
+    ({ t, close } = await startModelApp());
     tenant = await createReplyTenant(t, 'Policy');
     // Supporting evidence only: a `reference` item is never authoritative.
     await ingest(t.commands, tenant.organization_id, 'Neighbourhood', 'A pharmacy is two doors down.', {
       authority_level: 'reference',
     });
   });
-  afterAll(async () => {
-    await t.close();
-    await model.close();
-  });
+  afterAll(() => close());
 
   /** Every event in the store, as (stream, revision, type, id): what must survive the policy change untouched. */
   async function allEvents(): Promise<string[]> {

@@ -1,9 +1,10 @@
 import { StreamCommandExecutor } from '../../src/commands/shared/stream-command-executor';
 import { operatorContext } from '../../src/commands/shared/command-context';
 import { streams } from '../../src/events/domain-event';
-import { reply, startModelServer, type ModelServer } from '../support/model-server';
+import { reply, type ModelServer } from '../support/model-server';
+import { startModelApp } from '../support/reply-fixtures';
 import { createReplyTenant, expectedNonAnswer, until, type ReplyTenant } from '../support/reply-tenant';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 
 /**
  * Spec §3 table, the rows not covered elsewhere (replay, legacy receipts and rotated tokens: reply-replay.spec.ts;
@@ -13,22 +14,14 @@ import { startTestApp, type TestApp } from '../support/test-app';
 describe('reply idempotency (spec §3)', () => {
   let model: ModelServer;
   let t: TestApp;
+  let close: () => Promise<void>;
   let tenant: ReplyTenant;
 
   beforeAll(async () => {
-    model = await startModelServer();
-    t = await startTestApp({
-      OPENAI_BASE_URL: model.url,
-      OPENAI_API_KEY: 'test',
-      CAIRN_COMPOSER_MODEL: 'test-composer',
-      CAIRN_REVIEWER_MODEL: 'test-reviewer',
-    });
+    ({ model, t, close } = await startModelApp());
     tenant = await createReplyTenant(t, 'Idempotency');
   });
-  afterAll(async () => {
-    await t.close();
-    await model.close();
-  });
+  afterAll(() => close());
   beforeEach(() => model.script.reset());
 
   const types = async (key: string) => (await tenant.requestEvents(key)).map((e) => e.type);

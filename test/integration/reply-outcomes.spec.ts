@@ -6,7 +6,8 @@ import { streams } from '../../src/events/domain-event';
 import type { DraftInput } from '../../src/ai/reply-model-contract';
 import { ingest } from '../support/memory-fixtures';
 import { modelFailures } from '../support/reply-model-failures';
-import { defaultDraft, reply, startModelServer, type ModelServer } from '../support/model-server';
+import { defaultDraft, reply, type ModelServer } from '../support/model-server';
+import { startModelApp } from '../support/reply-fixtures';
 import {
   createReplyTenant,
   expectedNonAnswer as expected,
@@ -23,31 +24,20 @@ import { startTestApp, type TestApp } from '../support/test-app';
  * produced: no fallback answer exists to reject (ARCHITECTURE.md invariant 3).
  */
 const ctx = operatorContext('test');
-const MODELS = {
-  OPENAI_API_KEY: 'test',
-  CAIRN_COMPOSER_MODEL: 'test-composer',
-  CAIRN_REVIEWER_MODEL: 'test-reviewer',
-};
-
 describe('reply outcomes over HTTP (spec §7, one test per producible code)', () => {
   let model: ModelServer;
   let t: TestApp;
+  let close: () => Promise<void>;
   let clinic: ReplyTenant;
 
   beforeAll(async () => {
-    model = await startModelServer();
-    t = await startTestApp({
-      ...MODELS,
-      OPENAI_BASE_URL: model.url,
+    ({ model, t, close } = await startModelApp({
       CAIRN_REPLY_THREAD_LIMIT: '3',
       CAIRN_MODEL_TIMEOUT_MS: '1500',
-    });
+    }));
     clinic = await createReplyTenant(t);
   });
-  afterAll(async () => {
-    await t.close();
-    await model.close();
-  });
+  afterAll(() => close());
   beforeEach(() => model.script.reset());
 
   /** The request's stream ends in one ReplyFailed with the body's outcome, and its thread has no assistant message. */

@@ -1,21 +1,17 @@
 import { OUTCOME_POLICY } from '../../src/commands/replies/outcome-policy';
 import { reply, startModelServer } from '../support/model-server';
 import { createReplyTenant, nonAnswer, replyTenantOn, until } from '../support/reply-tenant';
+import { MODEL_ENV } from '../support/reply-fixtures';
 import { makeTempDir } from '../support/temp-dir';
 import { startTestApp } from '../support/test-app';
 
-const MODELS = {
-  OPENAI_API_KEY: 'test',
-  CAIRN_COMPOSER_MODEL: 'test-composer',
-  CAIRN_REVIEWER_MODEL: 'test-reviewer',
-};
 const { retryable, retry_after_ms } = OUTCOME_POLICY.assistant_run_canceled;
 
 describe('assistant_run_canceled on shutdown', () => {
   it('a run in flight when the server stops records assistant_run_canceled; after a restart the same request is answered', async () => {
     const model = await startModelServer();
     const dir = makeTempDir();
-    const env = { ...MODELS, OPENAI_BASE_URL: model.url };
+    const env = { ...MODEL_ENV, OPENAI_BASE_URL: model.url };
     try {
       const first = await startTestApp(env, dir.dir);
       const tenant = await createReplyTenant(first, 'Shutdown');

@@ -23,15 +23,32 @@ export interface ReplyHarness {
   close(): Promise<void>;
 }
 
+/** The env naming the test models (add OPENAI_BASE_URL). */
+export const MODEL_ENV = {
+  OPENAI_API_KEY: 'test',
+  CAIRN_COMPOSER_MODEL: 'test-composer',
+  CAIRN_REVIEWER_MODEL: 'test-reviewer',
+};
+
+/** A scripted model server and a real app wired to it (`env` adds or overrides settings). */
+export async function startModelApp(
+  env: Record<string, string> = {},
+): Promise<{ model: ModelServer; t: TestApp; close(): Promise<void> }> {
+  const model = await startModelServer();
+  const t = await startTestApp({ ...MODEL_ENV, OPENAI_BASE_URL: model.url, ...env });
+  return {
+    model,
+    t,
+    async close() {
+      await t.close();
+      await model.close();
+    },
+  };
+}
+
 /** A model server, a real app wired to it, one organization with one assistant. */
 export async function startReplyHarness(orgName = 'Replies'): Promise<ReplyHarness> {
-  const model = await startModelServer();
-  const t = await startTestApp({
-    OPENAI_BASE_URL: model.url,
-    OPENAI_API_KEY: 'test',
-    CAIRN_COMPOSER_MODEL: 'test-composer',
-    CAIRN_REVIEWER_MODEL: 'test-reviewer',
-  });
+  const { model, t, close } = await startModelApp();
   const organizationId = (await createOrganization(t.commands, orgName)).organization_id;
   const { chatbot_id: chatbotId } = await t.commands.execute<CreateChatbotCommand, { chatbot_id: number }>(
     new CreateChatbotCommand(organizationId, 'Front desk', null, operatorContext('test')),
@@ -41,10 +58,7 @@ export async function startReplyHarness(orgName = 'Replies'): Promise<ReplyHarne
     t,
     organizationId,
     chatbotId,
-    async close() {
-      await t.close();
-      await model.close();
-    },
+    close,
   };
 }
 

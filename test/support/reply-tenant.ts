@@ -6,10 +6,8 @@ import { streams } from '../../src/events/domain-event';
 import type { RecordedEvent } from '../../src/infrastructure/event-store/event-store.port';
 import { createConnector, createOrganization } from './fixtures';
 import { ingest } from './memory-fixtures';
+import { REPLIES, REPLY_CAPABILITIES } from './reply-fixtures';
 import { http, type TestApp } from './test-app';
-
-export const REPLIES = '/app/api/tool-connectors/v1/assistant/replies';
-export const REPLY_CAPABILITIES = ['assistant_reply', 'assistant_feedback', 'memory_search'];
 
 /** An organization with one assistant, one strict connector and one authoritative memory item. */
 export interface ReplyTenant {

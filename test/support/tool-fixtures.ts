@@ -1,3 +1,4 @@
+import { toolRunStream as productToolRunStream } from '../../src/commands/replies/reply-tools';
 import type { DraftInput } from '../../src/ai/reply-model-contract';
 import { RegisterToolCommand, type RegisterToolResult } from '../../src/commands/tools/register-tool.command';
 import { SetToolEnabledCommand } from '../../src/commands/tools/set-tool-enabled.command';
@@ -7,7 +8,8 @@ import { streams } from '../../src/events/domain-event';
 import type { RecordedEvent } from '../../src/infrastructure/event-store/event-store.port';
 import { changeConnector } from './fixtures';
 import { defaultDraft, reply, type ChatStep, type ModelServer } from './model-server';
-import { REPLY_CAPABILITIES, type ReplyTenant } from './reply-tenant';
+import { REPLY_CAPABILITIES } from './reply-fixtures';
+import type { ReplyTenant } from './reply-tenant';
 import type { TestApp } from './test-app';
 
 /** Assistant tools in reply tests: definitions, registration through the real commands, run streams, drafts. */
@@ -82,15 +84,13 @@ export function toolRunStream(
   tool_key: string,
   input: unknown,
 ): string {
-  return streams.toolRun(
-    canonicalDigest({
-      organization_id: tenant.organization_id,
-      connector_id: tenant.connector_id,
-      reply_id,
-      tool_key,
-      input_sha256: canonicalDigest(input),
-    }),
-  );
+  return productToolRunStream({
+    organization_id: tenant.organization_id,
+    connector_id: tenant.connector_id,
+    reply_id,
+    tool_key,
+    input_sha256: canonicalDigest(input),
+  });
 }
 
 /** Every event of every tool-run stream of one reply of the tenant (any input), in global order. */

@@ -1,6 +1,7 @@
-import { reply, startModelServer, type ChatAnswer, type ModelServer } from './model-server';
+import { reply, type ChatAnswer, type ModelServer } from './model-server';
+import { startModelApp } from './reply-fixtures';
 import { createReplyTenant, type ReplyTenant } from './reply-tenant';
-import { startTestApp, type TestApp } from './test-app';
+import type { TestApp } from './test-app';
 import { grantTools, ORDER_TOOL, orderToolDefinition, registerTool } from './tool-fixtures';
 import { startToolServer, type ToolServer } from './tool-server';
 
@@ -22,15 +23,8 @@ export const A1 = { order_id: 'A1' };
 export const askA1 = (): ChatAnswer => reply.toolCalls([{ name: ORDER_TOOL, arguments: A1 }]);
 
 export async function startToolHarness(): Promise<ToolHarness> {
-  const model = await startModelServer();
+  const { model, t, close } = await startModelApp({ CAIRN_MODEL_TIMEOUT_MS: '1500' });
   const tools = await startToolServer();
-  const t = await startTestApp({
-    OPENAI_BASE_URL: model.url,
-    OPENAI_API_KEY: 'test',
-    CAIRN_COMPOSER_MODEL: 'test-composer',
-    CAIRN_REVIEWER_MODEL: 'test-reviewer',
-    CAIRN_MODEL_TIMEOUT_MS: '1500',
-  });
   return {
     model,
     tools,
@@ -46,8 +40,7 @@ export async function startToolHarness(): Promise<ToolHarness> {
       tools.reset();
     },
     async close() {
-      await t.close();
-      await model.close();
+      await close();
       await tools.close();
     },
   };

@@ -24,9 +24,27 @@ const TOOL_PREFIX = 'assistant_tool:';
 
 interface UsableTool {
   key: string;
-  /** As stored; checked against the current contract on every call. */
+  /** As stored; it passed the current contract when the toolbox was built, apart from `refusal`. */
   definition: ToolDefinition;
+  /** Why a call is refused before any run (approval required, write risk), or null. */
+  refusal: string | null;
 }
+
+/** The run stream of one call: per (organization, connector, reply, tool, canonical input). */
+export function toolRunStream(key: {
+  organization_id: number;
+  connector_id: number;
+  reply_id: number;
+  tool_key: string;
+  input_sha256: string;
+}): string {
+  const { organization_id, connector_id, reply_id, tool_key, input_sha256 } = key;
+  return streams.toolRun(
+    canonicalDigest({ organization_id, connector_id, reply_id, tool_key, input_sha256 }),
+  );
+}
+
+const isCallRefusal = (code: string): boolean => code === 'approval_required' || code === 'write_risk';
 
 /**
  * Assistant tools in replies (spec §4.6 rule 10). A connector reaches a tool only with `assistant_reply` and
@@ -66,8 +84,13 @@ export class ReplyTools {
       if (!state.exists || !state.enabled) continue;
       const problems = checkToolDefinition(state.definition).problems;
       // Approval and write flags are refused at call time (a typed outcome); any other breach is never offered.
-      if (problems.every((p) => p.code === 'approval_required' || p.code === 'write_risk'))
-        usable.set(key, { key, definition: state.definition });
+      if (!problems.every((p) => isCallRefusal(p.code))) continue;
+      const refusals = problems.map((p) => p.message);
+      usable.set(key, {
+        key,
+        definition: state.definition,
+        refusal: refusals.length > 0 ? refusals.join('; ') : null,
+      });
     }
     if (usable.size === 0) return undefined;
     return {
@@ -92,14 +115,8 @@ export class ReplyTools {
     const tool = usable.get(call.name);
     if (!tool)
       throw new ReplyAbort('assistant_answer_incomplete', `the composer called an unknown tool ${call.name}`);
-    const flags = checkToolDefinition(tool.definition).problems.filter(
-      (p) => p.code === 'approval_required' || p.code === 'write_risk',
-    );
-    if (flags.length > 0) {
-      throw new ReplyAbort(
-        'external_tool_approval_unsupported',
-        `tool ${tool.key}: ${flags.map((p) => p.message).join('; ')}`,
-      );
+    if (tool.refusal !== null) {
+      throw new ReplyAbort('external_tool_approval_unsupported', `tool ${tool.key}: ${tool.refusal}`);
     }
     const definition = tool.definition;
     let input: unknown;
@@ -116,15 +133,13 @@ export class ReplyTools {
       );
     }
     const input_sha256 = canonicalDigest(input);
-    const stream = streams.toolRun(
-      canonicalDigest({
-        organization_id: connector.organization_id,
-        connector_id: connector.connector_id,
-        reply_id,
-        tool_key: tool.key,
-        input_sha256,
-      }),
-    );
+    const stream = toolRunStream({
+      organization_id: connector.organization_id,
+      connector_id: connector.connector_id,
+      reply_id,
+      tool_key: tool.key,
+      input_sha256,
+    });
     const options = { organizationId: connector.organization_id, waitFor: [] };
     const loaded = await this.executor.load(stream, toolRunDecider);
     const schemaDigest = canonicalDigest(definition.output_schema);
@@ -267,15 +282,13 @@ export class ReplyTools {
         await this.executor.loadLatest(streams.tool(connector.organization_id, bound.tool_key), toolDecider)
       ).state;
       if (!tool.exists || !tool.enabled) return `tool ${bound.tool_key} is no longer enabled`;
-      const stream = streams.toolRun(
-        canonicalDigest({
-          organization_id: connector.organization_id,
-          connector_id: connector.connector_id,
-          reply_id,
-          tool_key: bound.tool_key,
-          input_sha256: bound.input_sha256,
-        }),
-      );
+      const stream = toolRunStream({
+        organization_id: connector.organization_id,
+        connector_id: connector.connector_id,
+        reply_id,
+        tool_key: bound.tool_key,
+        input_sha256: bound.input_sha256,
+      });
       const { state } = await this.executor.load(stream, toolRunDecider);
       if (
         state.status !== 'succeeded' ||

@@ -124,7 +124,7 @@ export class StreamCommandExecutor {
    * Decides on a stream the caller has just read (sparing a second read) and appends with the revision read;
    * when another writer appended first, re-reads and decides again (at most `maxAttempts` times in all).
    */
-  async executeOn<C, S, E extends DomainEvent>(
+  executeOn<C, S, E extends DomainEvent>(
     stream: string,
     decider: Decider<C, S, E>,
     loaded: Loaded<S>,
@@ -132,19 +132,15 @@ export class StreamCommandExecutor {
     context: CommandContext,
     options: ExecuteOptions,
   ): Promise<Executed<S, E>> {
-    const attempts = options.maxAttempts ?? 5;
-    for (let attempt = 1, current = loaded; ; attempt++, current = await this.load(stream, decider)) {
-      const events = decideAll(decider, command, current.state);
-      if (events.length === 0) return { state: current.state, events, position: null };
-      const expected: ExpectedRevision = current.revision ?? 'no_stream';
-      try {
-        const position = await this.append(stream, events, expected, context, options.organizationId);
-        await this.settle(position, options.waitFor);
-        return { state: events.reduce(decider.evolve, current.state), events, position };
-      } catch (error) {
-        if (!(error instanceof WrongExpectedVersionError) || attempt >= attempts) throw error;
-      }
-    }
+    return this.decideAndAppend(
+      stream,
+      decider,
+      loaded,
+      () => this.load(stream, decider),
+      command,
+      context,
+      options,
+    );
   }
 
   /**
@@ -159,19 +155,27 @@ export class StreamCommandExecutor {
     context: CommandContext,
     options: ExecuteOptions,
   ): Promise<Executed<S, E>> {
+    const read = () => this.loadLatest(stream, decider);
+    return this.decideAndAppend(stream, decider, await read(), read, command, context, options);
+  }
+
+  /** The optimistic loop: decide on `current`, append at its revision; on a conflict re-read and decide again. */
+  private async decideAndAppend<C, S, E extends DomainEvent>(
+    stream: string,
+    decider: Decider<C, S, E>,
+    first: { state: S; revision: number | null },
+    reread: () => Promise<{ state: S; revision: number | null }>,
+    command: C | readonly C[],
+    context: CommandContext,
+    options: ExecuteOptions,
+  ): Promise<Executed<S, E>> {
     const attempts = options.maxAttempts ?? 5;
-    for (let attempt = 1; ; attempt++) {
-      const current = await this.loadLatest(stream, decider);
-      const events = decider.decide(command, current.state);
+    for (let attempt = 1, current = first; ; attempt++, current = await reread()) {
+      const events = decideAll(decider, command, current.state);
       if (events.length === 0) return { state: current.state, events, position: null };
+      const expected: ExpectedRevision = current.revision ?? 'no_stream';
       try {
-        const position = await this.append(
-          stream,
-          events,
-          current.revision ?? 'no_stream',
-          context,
-          options.organizationId,
-        );
+        const position = await this.append(stream, events, expected, context, options.organizationId);
         await this.settle(position, options.waitFor);
         return { state: events.reduce(decider.evolve, current.state), events, position };
       } catch (error) {

@@ -1,16 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { detectCardNumbers } from './rules/card-number.rule';
 import { detectCredentialContext } from './rules/credential-context.rule';
 import { CREDENTIAL_KINDS, KIND_PRIORITY, type RawFinding } from './rules/finding';
-import { detectHighEntropyStrings } from './rules/high-entropy.rule';
-import { detectInlineCredentials } from './rules/inline-credentials.rule';
-import { detectJwts } from './rules/jwt.rule';
-import { detectPasswordHashes } from './rules/password-hash.rule';
-import { detectPersonalDataDumps } from './rules/personal-data-dump.rule';
 import { detectPrivateKeys, keyMaterialMasks } from './rules/private-key.rule';
-import { detectProviderTokens } from './rules/provider-tokens.rule';
-import { detectSecretAssignments } from './rules/secret-assignment.rule';
-import { detectUrlCredentials } from './rules/url-credentials.rule';
+import { TEXT_DETECTORS } from './rules/text-detectors';
 import { detectWithSecretlint } from './secretlint-runner';
 import { characterCount, TextPositions } from './text-positions';
 
@@ -32,19 +24,6 @@ export interface UnsafeFlag {
   /** Human text naming the kind; it NEVER contains the secret or any part of it. */
   message: string;
 }
-
-/** Synchronous detectors besides private keys (which run first: their spans mask the others). */
-const DETECTORS: ((text: string) => RawFinding[])[] = [
-  detectProviderTokens,
-  detectJwts,
-  detectUrlCredentials,
-  detectPasswordHashes,
-  detectCardNumbers,
-  detectInlineCredentials,
-  detectSecretAssignments,
-  detectHighEntropyStrings,
-  detectPersonalDataDumps,
-];
 
 /** Generic rules lose ties against named ones when spans overlap. */
 const GENERIC_RANK: Record<string, number> = {
@@ -94,7 +73,7 @@ export class UnsafeContentScanner {
     const raw = [
       ...privateKeys,
       ...(await detectWithSecretlint(text)),
-      ...DETECTORS.flatMap((detect) => detect(text)),
+      ...TEXT_DETECTORS.flatMap((detect) => detect(text)),
     ].filter((finding) => finding.end > finding.start && !masked(finding));
     const credentialLines: number[] = [];
     for (const finding of raw) {
