@@ -9,6 +9,10 @@
  * idf = ln(1 + (N − df + 0.5) / (df + 0.5)) — Lucene's BM25Similarity (no (k1 + 1) factor, which changes no
  * ranking). N, df and the lengths are the organization's own: one tenant's documents never move another's scores.
  * A term repeated in the query counts that many times (as in Lucene's bag-of-words query).
+ *
+ * A term's postings are turned once into (document number, term score) pairs — TermScores, which depend only
+ * on the organization's statistics and the title weight, so they are cached with the postings of one index
+ * generation — and a query adds them up in a dense array indexed by document number.
  */
 import { columnOffsets, type PostingBlock } from './postings';
 
@@ -22,74 +26,74 @@ export interface CollectionStats {
   bodyTokens: number;
 }
 
+/** One term's documents (ascending) and the term's BM25 score in each, before the query's weight. */
+export interface TermScores {
+  docs: Int32Array;
+  scores: Float64Array;
+}
+
+/** Scores every posting of a term (all its blocks, in document order). */
+export function termScores(
+  blocks: readonly PostingBlock[],
+  stats: CollectionStats,
+  titleBoost: number,
+): TermScores {
+  let df = 0;
+  for (const block of blocks) df += block.count;
+  const docs = new Int32Array(df);
+  const scores = new Float64Array(df);
+  if (df === 0) return { docs, scores };
+  const n = Math.max(stats.documents, df);
+  const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  const w = titleBoost;
+  const total = w * stats.titleTokens + stats.bodyTokens;
+  const avgLength = stats.documents > 0 && total > 0 ? total / stats.documents : 1;
+  const c0 = BM25_K1 * (1 - BM25_B);
+  const c1 = (BM25_K1 * BM25_B) / avgLength;
+  let k = 0;
+  for (const { count, view } of blocks) {
+    const at = columnOffsets(count);
+    for (let i = 0; i < count; i++, k++) {
+      docs[k] = view.getUint32(4 * i, true);
+      const tf = w * view.getUint16(at.titleTf + 2 * i, true) + view.getUint16(at.bodyTf + 2 * i, true);
+      const length =
+        w * view.getUint16(at.titleLength + 2 * i, true) + view.getUint32(at.bodyLength + 4 * i, true);
+      scores[k] = tf === 0 ? 0 : (idf * tf) / (tf + c0 + c1 * length);
+    }
+  }
+  return { docs, scores };
+}
+
 /**
- * Sums one query's term scores per document number. Its buffers are reused from query to query (a query runs
- * synchronously from begin() to matches()), sized by the organization's highest document number.
+ * Sums one query's term scores per document number, in a dense array reused from query to query (a query runs
+ * synchronously from begin() to end()), sized by the organization's highest document number. A document
+ * matches when its sum is positive (every posting has tf > 0 and idf > 0).
  */
 export class Bm25Accumulator {
   private scores = new Float64Array(1024);
-  private seen = new Uint8Array(1024);
-  private matched = new Int32Array(1024);
-  private matchedCount = 0;
-  private titleBoost = 1;
-  private avgLength = 1;
-  private documents = 0;
+  private size = 0;
 
-  begin(size: number, stats: CollectionStats, titleBoost: number): void {
-    if (size > this.scores.length) {
-      const capacity = Math.max(size, this.scores.length * 2);
-      this.scores = new Float64Array(capacity);
-      this.seen = new Uint8Array(capacity);
-      this.matched = new Int32Array(capacity);
-    }
-    this.matchedCount = 0;
-    this.titleBoost = titleBoost;
-    this.documents = stats.documents;
-    const total = titleBoost * stats.titleTokens + stats.bodyTokens;
-    this.avgLength = stats.documents > 0 && total > 0 ? total / stats.documents : 1;
+  begin(size: number): void {
+    if (size > this.scores.length) this.scores = new Float64Array(Math.max(size, this.scores.length * 2));
+    this.size = size;
   }
 
-  /** Adds one query term, given every block of its posting list, counted `weight` times. */
-  addTerm(blocks: readonly PostingBlock[], weight: number): void {
-    let df = 0;
-    for (const block of blocks) df += block.count;
-    if (df === 0) return;
-    const n = Math.max(this.documents, df);
-    const scale = weight * Math.log(1 + (n - df + 0.5) / (df + 0.5));
-    const w = this.titleBoost;
-    const c0 = BM25_K1 * (1 - BM25_B);
-    const c1 = (BM25_K1 * BM25_B) / this.avgLength;
-    const { scores, seen, matched } = this;
-    for (const { count, view } of blocks) {
-      const at = columnOffsets(count);
-      for (let i = 0; i < count; i++) {
-        const doc = view.getUint32(4 * i, true);
-        const tf = w * view.getUint16(at.titleTf + 2 * i, true) + view.getUint16(at.bodyTf + 2 * i, true);
-        if (seen[doc] === 0) {
-          seen[doc] = 1;
-          matched[this.matchedCount++] = doc;
-        }
-        if (tf === 0) continue;
-        const length =
-          w * view.getUint16(at.titleLength + 2 * i, true) + view.getUint32(at.bodyLength + 4 * i, true);
-        scores[doc] += (scale * tf) / (tf + c0 + c1 * length);
-      }
-    }
+  /** Adds one query term, counted `weight` times. */
+  add(term: TermScores, weight: number): void {
+    const { docs, scores } = term;
+    const sums = this.scores;
+    for (let i = 0; i < docs.length; i++) sums[docs[i]] += weight * scores[i];
   }
 
-  /** The matched documents and their scores; resets the buffers for the next query. */
-  matches(): RankedMatches {
-    const count = this.matchedCount;
-    const docNos = this.matched.slice(0, count);
-    const scores = new Float64Array(count);
-    for (let i = 0; i < count; i++) {
-      const doc = docNos[i];
-      scores[i] = this.scores[doc];
-      this.scores[doc] = 0;
-      this.seen[doc] = 0;
-    }
-    this.matchedCount = 0;
-    return new RankedMatches(docNos, scores);
+  /** The matches, best first, a slice at a time; valid until end(). */
+  ranked(): RankedMatches {
+    return new RankedMatches(this.scores, this.size);
+  }
+
+  /** Clears the sums for the next query. */
+  end(): void {
+    this.scores.fill(0, 0, this.size);
+    this.size = 0;
   }
 }
 
@@ -100,87 +104,102 @@ export interface RankedDoc {
 
 /**
  * Matches handed out best first (score descending, then document number), a slice at a time. Each slice is a
- * heap selection among the matches ranked after the previous slice (linear in the matches), or a sort of what
- * is left when the slice would take most of it.
+ * heap selection over the documents ranked after the previous slice (one pass over the dense sums).
  */
 export class RankedMatches {
-  private taken = 0;
-  /** Index of the last match handed out (−1: none yet). */
-  private last = -1;
+  /** The last document handed out (−1: none yet) and its score. */
+  private lastDoc = -1;
+  private lastScore = Infinity;
 
   constructor(
-    private readonly docNos: Int32Array,
-    private readonly scores: Float64Array,
+    private readonly sums: Float64Array,
+    private readonly size: number,
   ) {}
-
-  get size(): number {
-    return this.docNos.length;
-  }
 
   /** The next `n` best (fewer at the end). */
   next(n: number): RankedDoc[] {
-    const left = this.size - this.taken;
-    if (left <= 0) return [];
-    const order = n * 4 < left ? this.best(n) : this.rest().slice(0, n);
-    this.taken += order.length;
-    if (order.length > 0) this.last = order[order.length - 1];
-    return order.map((i) => ({ docNo: this.docNos[i], score: this.scores[i] }));
-  }
-
-  private before(a: number, b: number): boolean {
-    const sa = this.scores[a];
-    const sb = this.scores[b];
-    return sa > sb || (sa === sb && this.docNos[a] < this.docNos[b]);
-  }
-
-  private remaining(i: number): boolean {
-    return this.last < 0 || this.before(this.last, i);
-  }
-
-  /** Every match not handed out yet, sorted. */
-  private rest(): number[] {
-    const rest: number[] = [];
-    for (let i = 0; i < this.size; i++) if (this.remaining(i)) rest.push(i);
-    return rest.sort((a, b) => (this.before(a, b) ? -1 : 1));
-  }
-
-  /** The `k` best matches not handed out yet, best first: a size-k heap whose root is the worst kept. */
-  private best(k: number): number[] {
-    const heap = new Int32Array(k);
-    let size = 0;
-    const worse = (a: number, b: number): boolean => this.before(b, a);
-    const siftDown = (): void => {
-      let i = 0;
-      for (;;) {
-        const left = 2 * i + 1;
-        if (left >= size) return;
-        const child = left + 1 < size && worse(heap[left + 1], heap[left]) ? left + 1 : left;
-        if (!worse(heap[child], heap[i])) return;
-        [heap[i], heap[child]] = [heap[child], heap[i]];
-        i = child;
-      }
-    };
-    for (let i = 0; i < this.size; i++) {
-      if (!this.remaining(i)) continue;
-      if (size < k) {
-        let j = size++;
-        heap[j] = i;
-        while (j > 0 && worse(heap[j], heap[(j - 1) >> 1])) {
-          const parent = (j - 1) >> 1;
-          [heap[j], heap[parent]] = [heap[parent], heap[j]];
-          j = parent;
-        }
-      } else if (this.before(i, heap[0])) {
-        heap[0] = i;
-        siftDown();
-      }
+    if (n <= 0) return [];
+    const order = selectBest(this.sums, this.size, n, this.lastScore, this.lastDoc);
+    if (order.length > 0) {
+      this.lastDoc = order[order.length - 1];
+      this.lastScore = this.sums[this.lastDoc];
     }
-    const result = new Array<number>(size);
-    for (let n = size - 1; n >= 0; n--) {
-      result[n] = heap[0];
-      heap[0] = heap[--size];
-      siftDown();
-    }
-    return result;
+    return order.map((docNo) => ({ docNo, score: this.sums[docNo] }));
   }
+}
+
+/** Document a ranks after document b: lower score, or the same score and a higher number. */
+function worse(sums: Float64Array, a: number, b: number): boolean {
+  return sums[a] < sums[b] || (sums[a] === sums[b] && a > b);
+}
+
+/** Restores the heap (worst at the root) of `size` entries after its root was replaced. */
+function siftDown(sums: Float64Array, heap: Int32Array, size: number): void {
+  let i = 0;
+  for (;;) {
+    const left = 2 * i + 1;
+    if (left >= size) return;
+    const child = left + 1 < size && worse(sums, heap[left + 1], heap[left]) ? left + 1 : left;
+    if (!worse(sums, heap[child], heap[i])) return;
+    const swap = heap[i];
+    heap[i] = heap[child];
+    heap[child] = swap;
+    i = child;
+  }
+}
+
+/** Adds `doc` as the heap's entry number `at` (the heap grows by one). */
+function siftUp(sums: Float64Array, heap: Int32Array, at: number, doc: number): void {
+  let j = at;
+  heap[j] = doc;
+  while (j > 0) {
+    const parent = (j - 1) >> 1;
+    if (!worse(sums, heap[j], heap[parent])) return;
+    heap[j] = heap[parent];
+    heap[parent] = doc;
+    j = parent;
+  }
+}
+
+/**
+ * The `k` best matching documents of `sums[0..size)` ranked after (lastScore, lastDoc), best first: one pass
+ * with a size-k heap whose root is the worst kept. Plain locals and module functions (no closures) keep the
+ * pass tight: it visits every document number of the organization.
+ */
+function selectBest(
+  sums: Float64Array,
+  size: number,
+  k: number,
+  lastScore: number,
+  lastDoc: number,
+): number[] {
+  const heap = new Int32Array(Math.min(k, size));
+  const capacity = heap.length;
+  let count = 0;
+  // The root (the worst kept) once the heap is full: most documents fail this one comparison.
+  let rootDoc = -1;
+  let rootScore = -Infinity;
+  for (let doc = 0; doc < size; doc++) {
+    const s = sums[doc];
+    if (s <= 0 || s < rootScore) continue;
+    // Already handed out: ranked at or before the last document of the previous slice.
+    if (s > lastScore || (s === lastScore && doc <= lastDoc)) continue;
+    if (count < capacity) {
+      siftUp(sums, heap, count++, doc);
+    } else if (s > rootScore || doc < rootDoc) {
+      heap[0] = doc;
+      siftDown(sums, heap, count);
+    } else continue;
+    if (count === capacity) {
+      rootDoc = heap[0];
+      rootScore = sums[rootDoc];
+    }
+  }
+  const result = new Array<number>(count);
+  for (let n = count - 1; n >= 0; n--) {
+    result[n] = heap[0];
+    heap[0] = heap[--count];
+    siftDown(sums, heap, count);
+  }
+  return result;
 }

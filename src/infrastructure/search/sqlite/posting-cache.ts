@@ -1,14 +1,15 @@
 /**
- * Decoded posting lists kept in memory between queries, least recently used first out, bounded in bytes.
+ * Scored posting lists (TermScores, bm25.ts) kept in memory between queries, least recently used first out,
+ * bounded in bytes. An entry is one term of one organization under one title weight.
  *
  * A term's blocks are valid for one `generation` of its organization: every write that can change the
  * organization's postings stores a fresh random generation in its row (document-writer.ts), in the same
  * transaction, and a query reads that row in its read transaction before it asks the cache. So a process never
  * scores with postings older than its snapshot, whichever process wrote them (a rebuild recreates the rows with
- * fresh generations too). Blocks are copied out of their bucket's BLOB, so the cache holds only the term's
- * own bytes.
+ * fresh generations too). The organization's statistics (which the scores depend on) change only with such
+ * writes, so they are fixed within a generation as well.
  */
-import type { PostingBlock } from './postings';
+import type { TermScores } from './bm25';
 
 /** Default budget: the common terms of a few hundred thousand chunks. */
 export const POSTING_CACHE_BYTES = 64 * 1024 * 1024;
@@ -18,7 +19,7 @@ const LARGEST_SHARE = 0.25;
 const ENTRY_OVERHEAD = 128;
 
 interface Entry {
-  blocks: PostingBlock[];
+  scores: TermScores;
   bytes: number;
 }
 
@@ -34,40 +35,34 @@ export class PostingCache {
     return this.entries.size;
   }
 
-  /** Cached blocks of `term`, or undefined. Forgets the organization's entries when its generation moved. */
-  get(orgKey: number, generation: string, term: string): PostingBlock[] | undefined {
+  /** Cached scores of `term`, or undefined. Forgets the organization's entries when its generation moved. */
+  get(orgKey: number, generation: string, titleBoost: number, term: string): TermScores | undefined {
     if (this.generations.get(orgKey) !== generation) {
       this.forget(orgKey);
       this.generations.set(orgKey, generation);
       return undefined;
     }
-    const key = `${orgKey}\u0000${term}`;
+    const key = `${orgKey}\u0000${titleBoost}\u0000${term}`;
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
     // Map order is insertion order: re-inserting marks it most recently used.
     this.entries.delete(key);
     this.entries.set(key, entry);
-    return entry.blocks;
+    return entry.scores;
   }
 
-  /** Keeps a copy of `blocks` (read under `generation`, which get() has just recorded). */
-  set(orgKey: number, generation: string, term: string, blocks: readonly PostingBlock[]): void {
+  /** Keeps `scores` (computed under `generation`, which get() has just recorded). */
+  set(orgKey: number, generation: string, titleBoost: number, term: string, scores: TermScores): void {
     if (this.generations.get(orgKey) !== generation) return;
-    let bytes = ENTRY_OVERHEAD + 2 * term.length;
-    for (const block of blocks) bytes += block.view.byteLength;
+    const bytes = ENTRY_OVERHEAD + 2 * term.length + scores.docs.byteLength + scores.scores.byteLength;
     if (bytes > this.budget * LARGEST_SHARE) return;
-    const copies = blocks.map(({ count, view }) => {
-      const copy = new Uint8Array(view.byteLength);
-      copy.set(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
-      return { count, view: new DataView(copy.buffer) };
-    });
-    const key = `${orgKey}\u0000${term}`;
+    const key = `${orgKey}\u0000${titleBoost}\u0000${term}`;
     const previous = this.entries.get(key);
     if (previous !== undefined) {
       this.bytes -= previous.bytes;
       this.entries.delete(key);
     }
-    this.entries.set(key, { blocks: copies, bytes });
+    this.entries.set(key, { scores, bytes });
     this.bytes += bytes;
     for (const [oldest, entry] of this.entries) {
       if (this.bytes <= this.budget) break;

@@ -16,7 +16,7 @@
  */
 import type { SqliteDatabase } from '../../sqlite/sqlite-connection';
 import type { FilterValue, SearchDocument, SearchHit, SearchIndex, SearchQuery } from '../search-index.port';
-import { Bm25Accumulator } from './bm25';
+import { Bm25Accumulator, type RankedMatches, termScores } from './bm25';
 import { DocumentWriter } from './document-writer';
 import { highlightExcerpts } from './excerpts';
 import { filtersSql } from './filter-sql';
@@ -161,26 +161,36 @@ export class SqliteSearchIndex implements SearchIndex {
   private rank(q: NormalizedQuery): Array<{ row: FoundRow; score: number }> {
     const org = this.statements.organization.get(q.organizationId);
     if (org === undefined || org.documents === 0) return [];
-    this.scorer.begin(
-      org.next_doc_no,
-      { documents: org.documents, titleTokens: org.title_tokens, bodyTokens: org.body_tokens },
-      q.titleBoost,
-    );
-    let parts: string | undefined;
-    for (const { term, weight } of q.terms) {
-      let blocks = this.postings.get(org.org_key, org.generation, term);
-      if (blocks === undefined) {
-        // The organization's partitions, as the JSON list the bucket statement takes (only on a cache miss).
-        parts ??= JSON.stringify(Array.from({ length: partitionOf(org.next_doc_no - 1) + 1 }, (_, i) => i));
-        const termBytes = Buffer.from(term, 'utf8');
-        blocks = this.statements.buckets
-          .all(org.org_key, parts, bucketOf(term))
-          .flatMap((row) => findInBucket(row.data, termBytes) ?? []);
-        this.postings.set(org.org_key, org.generation, term, blocks);
+    const stats = { documents: org.documents, titleTokens: org.title_tokens, bodyTokens: org.body_tokens };
+    this.scorer.begin(org.next_doc_no);
+    try {
+      let parts: string | undefined;
+      for (const { term, weight } of q.terms) {
+        let scores = this.postings.get(org.org_key, org.generation, q.titleBoost, term);
+        if (scores === undefined) {
+          // The organization's partitions, as the JSON list the bucket statement takes (only on a cache miss).
+          parts ??= JSON.stringify(Array.from({ length: partitionOf(org.next_doc_no - 1) + 1 }, (_, i) => i));
+          const termBytes = Buffer.from(term, 'utf8');
+          const blocks = this.statements.buckets
+            .all(org.org_key, parts, bucketOf(term))
+            .flatMap((row) => findInBucket(row.data, termBytes) ?? []);
+          scores = termScores(blocks, stats, q.titleBoost);
+          this.postings.set(org.org_key, org.generation, q.titleBoost, term, scores);
+        }
+        this.scorer.add(scores, weight);
       }
-      this.scorer.addTerm(blocks, weight);
+      return this.lookUp(org.org_key, this.scorer.ranked(), q);
+    } finally {
+      this.scorer.end();
     }
-    const matches = this.scorer.matches();
+  }
+
+  /** The best `q.limit` matches that pass the filters, looked up a growing slice at a time. */
+  private lookUp(
+    orgKey: number,
+    matches: RankedMatches,
+    q: NormalizedQuery,
+  ): Array<{ row: FoundRow; score: number }> {
     const filters = filtersSql('fields', q.filters, q.anyOf);
     const lookup = this.statement(
       `SELECT doc_no, id, title, json(fields) AS fields FROM ${DOCS} WHERE org_key = ? AND deleted = 0 ` +
@@ -190,7 +200,7 @@ export class SqliteSearchIndex implements SearchIndex {
     for (let want = q.limit; result.length < q.limit; want *= LOOKUP_GROWTH) {
       const slice = matches.next(want);
       if (slice.length === 0) break;
-      const rows = lookup.all(org.org_key, JSON.stringify(slice.map((m) => m.docNo)), ...filters.params);
+      const rows = lookup.all(orgKey, JSON.stringify(slice.map((m) => m.docNo)), ...filters.params);
       const byDocNo = new Map(rows.map((row) => [row.doc_no, row]));
       for (const { docNo, score } of slice) {
         const row = byDocNo.get(docNo);

@@ -1,0 +1,101 @@
+import { Bm25Accumulator, termScores, type TermScores } from '../../../src/infrastructure/search/sqlite/bm25';
+import { columnOffsets, type PostingBlock } from '../../../src/infrastructure/search/sqlite/postings';
+
+/** A posting block as stored, from (docNo, titleTf, bodyTf, titleLength, bodyLength) rows in document order. */
+function block(rows: Array<[number, number, number, number, number]>): PostingBlock {
+  const count = rows.length;
+  const view = new DataView(new ArrayBuffer(14 * count));
+  const at = columnOffsets(count);
+  rows.forEach(([doc, titleTf, bodyTf, titleLength, bodyLength], i) => {
+    view.setUint32(at.docNo + 4 * i, doc, true);
+    view.setUint32(at.bodyLength + 4 * i, bodyLength, true);
+    view.setUint16(at.titleTf + 2 * i, titleTf, true);
+    view.setUint16(at.bodyTf + 2 * i, bodyTf, true);
+    view.setUint16(at.titleLength + 2 * i, titleLength, true);
+  });
+  return { count, view };
+}
+
+function term(entries: Array<[number, number]>): TermScores {
+  return {
+    docs: Int32Array.from(entries.map(([doc]) => doc)),
+    scores: Float64Array.from(entries.map(([, score]) => score)),
+  };
+}
+
+/** Every slice of `sizes` in turn, flattened. */
+function slices(accumulator: Bm25Accumulator, sizes: number[]): Array<{ docNo: number; score: number }> {
+  const ranked = accumulator.ranked();
+  return sizes.flatMap((n) => ranked.next(n));
+}
+
+describe('embedded BM25 scoring and ranking', () => {
+  it('scores a posting as idf · tf / (tf + k1 · (1 − b + b · length / avgLength)), title and body as one field', () => {
+    const stats = { documents: 10, titleTokens: 20, bodyTokens: 180 };
+    const [single] = [termScores([block([[3, 1, 2, 2, 18]])], stats, 1)];
+    const idf = Math.log(1 + (10 - 1 + 0.5) / (1 + 0.5));
+    const expected = (idf * 3) / (3 + 0.9 * (1 - 0.4 + (0.4 * 20) / 20));
+    expect(Array.from(single.docs)).toEqual([3]);
+    expect(single.scores[0]).toBeCloseTo(expected, 12);
+    // Title weight 2: the title's tf and length count twice, so does the average title length.
+    const boosted = termScores([block([[3, 1, 2, 2, 18]])], stats, 2);
+    const boostedExpected = (idf * 4) / (4 + 0.9 * (1 - 0.4 + (0.4 * 22) / 22));
+    expect(boosted.scores[0]).toBeCloseTo(boostedExpected, 12);
+  });
+
+  it('concatenates blocks in document order and counts df over all of them', () => {
+    const stats = { documents: 8, titleTokens: 0, bodyTokens: 80 };
+    const scores = termScores([block([[1, 0, 1, 0, 10]]), block([[5000, 0, 1, 0, 10]])], stats, 1);
+    expect(Array.from(scores.docs)).toEqual([1, 5000]);
+    const idf = Math.log(1 + (8 - 2 + 0.5) / (2 + 0.5));
+    expect(scores.scores[1]).toBeCloseTo(idf / (1 + 0.9), 12);
+  });
+
+  it('ranks by score, ties by the lower document number, and its slices never repeat or skip a match', () => {
+    const accumulator = new Bm25Accumulator();
+    const random = (
+      (seed: number) => () =>
+        ((seed = (seed * 1103515245 + 12345) >>> 0) % 1000) / 1000
+    )(7);
+    const size = 3000;
+    const terms = [0.9, 0.2, 0.05].map((density) => {
+      const entries: Array<[number, number]> = [];
+      for (let doc = 0; doc < size; doc++) {
+        // Coarse scores: many exact ties.
+        if (random() < density) entries.push([doc, Math.round(random() * 4) / 4 + 0.25]);
+      }
+      return term(entries);
+    });
+    accumulator.begin(size);
+    terms.forEach((t, i) => accumulator.add(t, i + 1));
+    const expected = new Map<number, number>();
+    terms.forEach((t, i) =>
+      t.docs.forEach((doc, k) => expected.set(doc, (expected.get(doc) ?? 0) + (i + 1) * t.scores[k])),
+    );
+    const order = [...expected].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([doc]) => doc);
+    const got = slices(accumulator, [10, 40, 160, 640, 2560, 10240]).map((m) => m.docNo);
+    expect(got).toEqual(order);
+    accumulator.end();
+  });
+
+  it('starts each query from zero and leaves out documents no term matched', () => {
+    const accumulator = new Bm25Accumulator();
+    accumulator.begin(10);
+    accumulator.add(
+      term([
+        [2, 1],
+        [4, 3],
+      ]),
+      1,
+    );
+    expect(slices(accumulator, [5])).toEqual([
+      { docNo: 4, score: 3 },
+      { docNo: 2, score: 1 },
+    ]);
+    accumulator.end();
+    accumulator.begin(10);
+    accumulator.add(term([[7, 0.5]]), 2);
+    expect(slices(accumulator, [5, 5])).toEqual([{ docNo: 7, score: 1 }]);
+    accumulator.end();
+  });
+});
