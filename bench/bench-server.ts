@@ -9,13 +9,17 @@ export interface BenchServer {
   stores: Stores;
 }
 
-/** A real Cairn server on 127.0.0.1 over `dir` (long consistency wait: bulk loads precede the measurements). */
-export async function startBenchServer(dir: string): Promise<BenchServer> {
+/**
+ * A real Cairn server on 127.0.0.1 over `dir` (long consistency wait: bulk loads precede the measurements);
+ * `env` adds or overrides configuration variables.
+ */
+export async function startBenchServer(dir: string, env: Record<string, string> = {}): Promise<BenchServer> {
   const config = loadConfig({
     CAIRN_DATA_DIR: dir,
     PORT: '0',
     HOST: '127.0.0.1',
     CAIRN_CONSISTENCY_WAIT_MS: '120000',
+    ...env,
   });
   const app = await createHttpApp({ config }, { logger: ['error', 'fatal'] });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -10,7 +10,8 @@ export interface HttpLoadRequest {
   url: string;
   connections: number;
   durationS: number;
-  requests: Array<{ method: 'POST'; path: string; headers: Record<string, string>; body: string }>;
+  /** Cycled through in order; `body` only for POST. */
+  requests: Array<{ method: 'GET' | 'POST'; path: string; headers: Record<string, string>; body?: string }>;
 }
 
 export interface HttpLoadResult {

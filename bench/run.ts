@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { benchClientPages } from './client-pages.bench';
 import { benchEventCore } from './event-core.bench';
 import { benchReplies } from './replies.bench';
 import { benchSearch } from './search.bench';
@@ -10,11 +11,12 @@ const BENCHMARKS: Array<{ name: string; label: string; run: (dir: string) => Pro
   { name: 'event-core', label: 'event store and projections', run: benchEventCore },
   { name: 'search', label: 'memory search and ingestion', run: benchSearch },
   { name: 'replies', label: 'assistant replies', run: benchReplies },
+  { name: 'client-pages', label: 'public client pages', run: benchClientPages },
 ];
 
 /**
  * `npm run bench [-- NAME...]`: the named benchmarks (default: every one) on temporary data, then one table.
- * Names: event-core, search, replies.
+ * Names: event-core, search, replies, client-pages.
  */
 async function main(): Promise<void> {
   const names = process.argv.slice(2);

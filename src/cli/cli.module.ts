@@ -12,6 +12,11 @@ import {
   ConnectorSetCapabilitiesCommand,
   SetGroundingPolicyCommand,
 } from './connector.commands';
+import {
+  ClientPageListCommand,
+  ClientPagePublishCommand,
+  ClientPageUnpublishCommand,
+} from './client-page.commands';
 import { DemoCommand } from './demo.command';
 import { MemoryArchiveCommand, MemoryIngestCommand, MemoryReviseCommand } from './memory.commands';
 import {
@@ -62,6 +67,9 @@ export class CliModule {
         ToolEnableCommand,
         ToolDisableCommand,
         ToolListCommand,
+        ClientPagePublishCommand,
+        ClientPageUnpublishCommand,
+        ClientPageListCommand,
       ],
     };
   }

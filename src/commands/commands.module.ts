@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { CreateChatbotHandler } from './chatbots/create-chatbot.handler';
 import { SetChatbotPausedHandler } from './chatbots/set-chatbot-paused.handler';
+import { PublishClientPageHandler } from './client-pages/publish-client-page.handler';
+import { UnpublishClientPageHandler } from './client-pages/unpublish-client-page.handler';
 import { ChangeConnectorHandler } from './connectors/change-connector.handler';
 import { RegisterConnectorHandler } from './connectors/register-connector.handler';
 import { ArchiveMemoryItemHandler } from './memory/archive-memory-item.handler';
@@ -55,6 +57,8 @@ import { CONFIG } from '../core.module';
     SubmitFeedbackHandler,
     RegisterToolHandler,
     SetToolEnabledHandler,
+    PublishClientPageHandler,
+    UnpublishClientPageHandler,
     ReplyRun,
     ReplyConversation,
     ReplyRetrieval,

@@ -110,14 +110,19 @@ export class UnsafeContentError extends AppError {
   }
 }
 
-/** 429: too many requests; retry after the given delay. */
+/**
+ * 429: too many requests; retry after the given delay (whole seconds, at least 1). The `Retry-After` header and
+ * the detail (`retryable: true`, `retry_after_ms`, as in the reply outcome policy) say when.
+ */
 export class RateLimitedError extends AppError {
   readonly status = 429;
-  constructor(
-    message: string,
-    readonly retryAfterSeconds: number,
-  ) {
-    super('rate_limited', message);
+  readonly retryAfterSeconds: number;
+  constructor(message: string, retryAfterSeconds: number) {
+    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+    super('rate_limited', message, [
+      { message: `retry after ${seconds} s`, retryable: true, retry_after_ms: seconds * 1000 },
+    ]);
+    this.retryAfterSeconds = seconds;
   }
 }
 

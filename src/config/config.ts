@@ -33,6 +33,11 @@ export interface CairnConfig {
   replyThreadLimit: number;
   /** Deadline of one model call (CAIRN_MODEL_TIMEOUT_MS, default 60000); past it the call is a timeout. */
   modelTimeoutMs: number;
+  /**
+   * Requests per minute one client IP may make to the public client pages (API, HTML pages and their assets
+   * together) in one process (CAIRN_PUBLIC_RATE_LIMIT, default 300; 0 disables the limit). Past it: 429.
+   */
+  publicRateLimit: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -100,6 +105,7 @@ export function loadConfig(env: Env = process.env): CairnConfig {
     replyLeaseMs: integer(env, 'CAIRN_REPLY_LEASE_MS', 180_000, 1000, 3_600_000, errors),
     replyThreadLimit: integer(env, 'CAIRN_REPLY_THREAD_LIMIT', 50, 1, 100_000, errors),
     modelTimeoutMs: integer(env, 'CAIRN_MODEL_TIMEOUT_MS', 60_000, 100, 600_000, errors),
+    publicRateLimit: integer(env, 'CAIRN_PUBLIC_RATE_LIMIT', 300, 0, 1_000_000, errors),
   };
   if (errors.length > 0) {
     throw new ValidationFailedError(

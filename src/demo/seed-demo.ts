@@ -1,5 +1,9 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateChatbotCommand, type CreateChatbotResult } from '../commands/chatbots/create-chatbot.command';
+import {
+  PublishClientPageCommand,
+  type PublishClientPageResult,
+} from '../commands/client-pages/publish-client-page.command';
 import { FIXED_CAPABILITIES } from '../commands/connectors/capabilities';
 import {
   RegisterConnectorCommand,
@@ -37,7 +41,19 @@ export interface DemoSummary {
   /** A connector holding only memory_search, to see a 403 on other endpoints. */
   limited_token: string | null;
   knowledge_items: Array<{ memory_item_id: number; title: string; status: IngestDocumentResult['status'] }>;
+  /** The demo's public client page (`/clients/harbor-dental`). */
+  client_page_url: string;
 }
+
+/** The demo organization's public client page. Publishing the same content again records nothing. */
+const DEMO_CLIENT_PAGE = {
+  organizationSummary:
+    'Harbor Dental Clinic is a family dental practice by the harbor offering check-ups, cleaning, fillings and ' +
+    'emergency care six days a week.',
+  assistantUseSummary:
+    'The website assistant answers questions about opening hours, treatments and prices, and tells patients ' +
+    'what to do in a dental emergency.',
+} as const;
 
 /**
  * Creates the demo organization, chatbot, connectors and knowledge items. Every step first looks for what an
@@ -72,6 +88,18 @@ export async function seedDemo(app: { get: DependencyLookup }): Promise<DemoSumm
     chatbotId = chatbot.chatbot_id;
     created = true;
   }
+
+  const page = await commands.execute<PublishClientPageCommand, PublishClientPageResult>(
+    new PublishClientPageCommand(
+      organizationId,
+      chatbotId,
+      DEMO.slug,
+      DEMO_CLIENT_PAGE.organizationSummary,
+      DEMO_CLIENT_PAGE.assistantUseSummary,
+      context,
+    ),
+  );
+  if (page.changed) created = true;
 
   const connectors = await readStore.find<ConnectorDocument>(CONNECTORS, {
     filter: { organization_id: organizationId },
@@ -142,6 +170,7 @@ export async function seedDemo(app: { get: DependencyLookup }): Promise<DemoSumm
     token,
     limited_token: limitedToken,
     knowledge_items: knowledge,
+    client_page_url: page.url,
   };
 }
 
@@ -172,6 +201,10 @@ export function printDemo(demo: DemoSummary, baseUrl: string): string {
       `  npx cairn connector:rotate-token ${demo.organization_id} ${demo.connector_id}`,
     );
   }
-  lines.push(`API reference: ${baseUrl}/docs`, '');
+  lines.push(
+    `Public client page: ${demo.client_page_url} (directory: ${baseUrl}/clients)`,
+    `API reference: ${baseUrl}/docs`,
+    '',
+  );
   return lines.join('\n');
 }

@@ -36,4 +36,10 @@ export const streams = {
   tool: (organizationId: number, key: string) => `tool-${organizationId}-${key}`,
   /** Keyed by SHA-256 of (organization, connector, reply, tool key, canonical input). */
   toolRun: (digest: string) => `tool-run-${digest}`,
+  /** A public client page (published, updated, unpublished). */
+  clientPage: (id: number) => `client-page-${id}`,
+  /** Slug uniqueness among client pages: the first claim wins, for good. */
+  clientPageSlug: (slug: string) => `client-page-slug-${slug}`,
+  /** One client page per chatbot: which page id belongs to the chatbot. */
+  clientPageChatbot: (chatbotId: number) => `client-page-chatbot-${chatbotId}`,
 } as const;

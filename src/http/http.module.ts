@@ -3,6 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { APP_FILTER } from '@nestjs/core';
 import { ConnectorAuthenticator } from './auth/connector-authenticator';
 import { ConnectorAuthGuard } from './auth/connector-auth.guard';
+import { ClientPagesHttpModule } from './client-pages/client-pages-http.module';
 import { ConnectorSelfController } from './connectors/connector-self.controller';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
 import { HealthController } from './health/health.controller';
@@ -12,7 +13,7 @@ import { ReplyController } from './replies/reply.controller';
 
 /** Thin controllers: parse, authorize, dispatch. */
 @Module({
-  imports: [CqrsModule],
+  imports: [CqrsModule, ClientPagesHttpModule],
   controllers: [
     HealthController,
     ConnectorSelfController,

@@ -1,5 +1,6 @@
 import type { Embeddings } from '../ai/embeddings';
 import { chatbotsProjection } from './chatbots.projection';
+import { clientPagesProjection } from './client-pages.projection';
 import { conversationsProjection } from './conversations.projection';
 import { connectorsProjection } from './connectors.projection';
 import { memoryProposalsProjection } from './memory-proposals.projection';
@@ -20,6 +21,7 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   memoryProposalsProjection,
   conversationsProjection,
   toolsProjection,
+  clientPagesProjection,
 ];
 
 /** The projections for a configuration: chunk embeddings only when an embedding model is configured. */

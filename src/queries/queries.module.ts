@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
+import { GetClientPageHandler } from './client-pages/get-client-page.handler';
+import { ListClientPagesHandler } from './client-pages/list-client-pages.handler';
+import { ListOrganizationClientPagesHandler } from './client-pages/list-organization-client-pages.handler';
 import { GetMemoryItemHandler } from './memory/get-memory-item.handler';
 import { ListProposalsHandler } from './memory/list-proposals.handler';
 import { SearchMemoryHandler } from './memory/search-memory.handler';
@@ -15,6 +18,9 @@ import { ListToolsHandler } from './tools/list-tools.handler';
     ListProposalsHandler,
     VectorCandidates,
     ListToolsHandler,
+    ListClientPagesHandler,
+    GetClientPageHandler,
+    ListOrganizationClientPagesHandler,
   ],
 })
 export class QueriesModule {}

@@ -138,6 +138,7 @@ describe('operator CLI (real processes, embedded store, no server)', () => {
       'memory-proposals',
       'conversations',
       'assistant-tools',
+      'client-pages',
     ]);
     for (const p of status.json.projections) expect(p.lag).toBe(0);
     const rebuilt = await run('projections:rebuild', 'connectors');

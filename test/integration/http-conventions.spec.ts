@@ -41,6 +41,7 @@ describe('HTTP conventions (one error shape, explicit statuses)', () => {
       'memory-proposals',
       'conversations',
       'assistant-tools',
+      'client-pages',
     ]);
     for (const p of res.body.projections)
       expect(p).toEqual({

@@ -99,6 +99,7 @@ describe('projections: rebuild', () => {
       'memory-proposals',
       'conversations',
       'assistant-tools',
+      'client-pages',
     ]);
     expect(await snapshot(runner)).toEqual(live);
     const status = await runner.status();

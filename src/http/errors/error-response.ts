@@ -71,6 +71,10 @@ function fromHttpException(error: HttpException): AppError | null {
       return new UnsupportedMediaTypeError('unsupported Content-Type: send application/json');
     case HttpStatus.METHOD_NOT_ALLOWED:
       return new NotFoundError('no such resource', 'not_found');
+    case HttpStatus.TOO_MANY_REQUESTS:
+      // @nestjs/throttler's ThrottlerException carries no delay: the public guard throws RateLimitedError with
+      // the exact one; anything else throttled waits one full window (a minute).
+      return new RateLimitedError('too many requests; retry later', 60);
     default:
       return null;
   }

@@ -1,0 +1,37 @@
+/**
+ * HTTP load for the benchmarks: autocannon in a child process (http-load.child.ts), so the load generator never
+ * shares the server's event loop (it still shares the machine's cores, as a client on the same host does).
+ */
+import { fork } from 'node:child_process';
+import { join } from 'node:path';
+import type { HttpLoadRequest, HttpLoadResult } from './http-load.child';
+
+/** A load's outcome: every response time (ms, ascending), the average requests/s and failed requests. */
+export type HttpLoad = HttpLoadResult;
+
+export function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+}
+
+export async function httpLoad(request: HttpLoadRequest): Promise<HttpLoad> {
+  const child = fork(join(__dirname, 'http-load.child.js'), [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  try {
+    const message = await new Promise<{ ok: boolean; result?: HttpLoadResult; error?: string }>(
+      (resolve, reject) => {
+        child.once('message', (reply) =>
+          resolve(reply as { ok: boolean; result?: HttpLoadResult; error?: string }),
+        );
+        child.once('error', reject);
+        child.once('exit', (code) => reject(new Error(`the load process exited (${code}) without a result`)));
+        child.send(request);
+      },
+    );
+    if (!message.ok || message.result === undefined) throw new Error(`HTTP load failed: ${message.error}`);
+    const { result } = message;
+    return { ...result, latencies: [...result.latencies].sort((a, b) => a - b) };
+  } finally {
+    if (child.exitCode === null) child.kill();
+  }
+}
