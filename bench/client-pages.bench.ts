@@ -46,7 +46,7 @@ function organizationName(n: number): string {
   );
 }
 
-async function createPage(server: BenchServer, n: number): Promise<string> {
+export async function createPage(server: BenchServer, n: number): Promise<string> {
   const commands = server.app.get(CommandBus);
   const context = operatorContext('bench');
   const name = organizationName(n);

@@ -76,6 +76,8 @@ export interface ChatbotRef {
 export interface DirectoryState {
   id: string;
   last_changed_at: string;
+  /** Counts every change of the public directory (queries keep a snapshot per revision). */
+  revision: number;
   [key: string]: unknown;
 }
 
@@ -158,9 +160,11 @@ async function writePage(context: ProjectionContext, at: string, own: PageOwn): 
   });
   if (changed && (previous?.status === 'published' || joined.status === 'published')) {
     const state = await context.get<DirectoryState>(CLIENT_PAGE_DIRECTORY, DIRECTORY_ID);
-    if (state === null || state.last_changed_at < at) {
-      context.put(CLIENT_PAGE_DIRECTORY, { id: DIRECTORY_ID, last_changed_at: at });
-    }
+    context.put(CLIENT_PAGE_DIRECTORY, {
+      id: DIRECTORY_ID,
+      last_changed_at: state === null || state.last_changed_at < at ? at : state.last_changed_at,
+      revision: (state?.revision ?? 0) + 1,
+    });
   }
 }
 
@@ -285,7 +289,7 @@ type Handled = OrganizationRegistered | ChatbotCreated | ClientPageEvent;
  */
 export const clientPagesProjection: Projection = {
   name: 'client-pages',
-  version: 1,
+  version: 2,
   collections: [
     {
       name: CLIENT_PAGES,

@@ -105,6 +105,7 @@ describe('client-pages projection', () => {
     expect(await context.get(CLIENT_PAGE_DIRECTORY, DIRECTORY_ID)).toEqual({
       id: DIRECTORY_ID,
       last_changed_at: '2026-01-02T10:00:00.123Z',
+      revision: 1,
     });
   });
 

@@ -30,9 +30,10 @@ function render(value: HtmlValue): string {
   return escapeHtml(String(value));
 }
 
+/** Built once: constructing an Intl.DateTimeFormat costs far more than formatting with one. */
+const LONG_DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+
 /** A `YYYY-MM-DD` date as people read it: "January 15, 2026". */
 export function humanDate(date: string): string {
-  return new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(
-    new Date(`${date}T00:00:00Z`),
-  );
+  return LONG_DATE.format(new Date(`${date}T00:00:00Z`));
 }
