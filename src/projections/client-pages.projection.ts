@@ -293,7 +293,8 @@ export const clientPagesProjection: Projection = {
   collections: [
     {
       name: CLIENT_PAGES,
-      indexes: ['status', 'organization_id', 'slug', 'name_key', 'published_at', 'updated_at'],
+      // Sorting and `q` happen on an in-memory snapshot (directory-snapshot.ts): only lookups are indexed.
+      indexes: ['status', 'organization_id', 'slug'],
     },
     { name: CLIENT_PAGE_REFS, indexes: [] },
     { name: CLIENT_PAGE_DIRECTORY, indexes: [] },

@@ -10,16 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import {
-  CreateChatbotCommand,
-  type CreateChatbotResult,
-} from '../../src/commands/chatbots/create-chatbot.command';
-import { PublishClientPageCommand } from '../../src/commands/client-pages/publish-client-page.command';
-import {
-  RegisterOrganizationCommand,
-  type RegisterOrganizationResult,
-} from '../../src/commands/organizations/register-organization.command';
-import { operatorContext } from '../../src/commands/shared/command-context';
+import { publishClient, PUBLIC_URL } from '../support/client-page-fixtures';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const ARTIFACTS = join(__dirname, '..', 'artifacts');
@@ -50,26 +41,15 @@ const describeInBrowser = runs ? describe : describe.skip;
 
 /** 25 published pages: organizations named after trees (2–3 per tree), each with a website and a chatbot. */
 async function publishDirectory(app: TestApp): Promise<void> {
-  const context = operatorContext('browser-test');
   for (let n = 0; n < 25; n++) {
     const tree = TREES[n % TREES.length];
     const name = `${tree} Studio ${n + 1}`;
-    const org = await app.commands.execute<RegisterOrganizationCommand, RegisterOrganizationResult>(
-      new RegisterOrganizationCommand(name, null, `https://studio${n + 1}.example.com/`, context),
-    );
-    const chatbot = await app.commands.execute<CreateChatbotCommand, CreateChatbotResult>(
-      new CreateChatbotCommand(org.organization_id, `${tree} helper`, `studio${n + 1}.example.com`, context),
-    );
-    await app.commands.execute(
-      new PublishClientPageCommand(
-        org.organization_id,
-        chatbot.chatbot_id,
-        `${tree.toLowerCase()}-studio-${n + 1}`,
-        `${name} designs gardens around ${tree.toLowerCase()} trees.`,
-        `Visitors ask the ${tree.toLowerCase()} helper about planting seasons and prices.`,
-        context,
-      ),
-    );
+    await publishClient(app.commands, {
+      name,
+      slug: `${tree.toLowerCase()}-studio-${n + 1}`,
+      organizationSummary: `${name} designs gardens around ${tree.toLowerCase()} trees.`,
+      assistantUseSummary: `Visitors ask the ${tree.toLowerCase()} helper about planting seasons and prices.`,
+    });
   }
 }
 
@@ -89,7 +69,7 @@ describeInBrowser('public client pages in headless Chromium (no JavaScript)', ()
     if (executablePath === null)
       throw new Error('CI=true but no chromium binary was found (.ci/run installs it)');
     mkdirSync(ARTIFACTS, { recursive: true });
-    app = await startTestApp({ CAIRN_PUBLIC_URL: 'https://directory.example.org' });
+    app = await startTestApp({ CAIRN_PUBLIC_URL: PUBLIC_URL });
     await publishDirectory(app);
     browser = await chromium.launch({ executablePath, headless: true });
     context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1200, height: 900 } });
@@ -117,7 +97,7 @@ describeInBrowser('public client pages in headless Chromium (no JavaScript)', ()
     expect((await stylesheet).status()).toBe(200);
     await expect(page.title()).resolves.toMatch(/client/i);
     const canonical = await page.locator('link[rel="canonical"]').getAttribute('href');
-    expect(canonical).toBe('https://directory.example.org/clients');
+    expect(canonical).toBe(`${PUBLIC_URL}/clients`);
     expect(await page.locator('meta[property="og:url"]').getAttribute('content')).toBe(canonical);
     expect(await page.getByTestId('results-summary').textContent()).toContain('Showing 1–12 of 25 clients');
     const firstPage = await names(page);
@@ -171,17 +151,17 @@ describeInBrowser('public client pages in headless Chromium (no JavaScript)', ()
       page.getByTestId('client-link').first().click(),
     ]);
     expect(await page.getByTestId('client-name').textContent()).toBe('Juniper Studio 10');
-    expect(await page.getByTestId('chatbot-name').textContent()).toBe('Juniper helper');
+    expect(await page.getByTestId('chatbot-name').textContent()).toBe('Juniper Studio 10 assistant');
     expect(await page.getByTestId('organization-summary').textContent()).toBe(
       'Juniper Studio 10 designs gardens around juniper trees.',
     );
     expect(await page.getByTestId('assistant-use-summary').textContent()).toContain('planting seasons');
     expect(await page.getByTestId('published-at').getAttribute('datetime')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     const website = page.getByTestId('website-link');
-    expect(await website.getAttribute('href')).toBe('https://studio10.example.com/');
+    expect(await website.getAttribute('href')).toBe('https://juniper-studio-10.example.com/');
     expect(await website.getAttribute('rel')).toContain('noopener');
     expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe(
-      'https://directory.example.org/clients/juniper-studio-10',
+      `${PUBLIC_URL}/clients/juniper-studio-10`,
     );
     expect(await page.locator('meta[property="og:title"]').getAttribute('content')).toContain(
       'Juniper Studio 10',

@@ -17,11 +17,7 @@ import {
 } from '../../src/commands/organizations/register-organization.command';
 import { operatorContext } from '../../src/commands/shared/command-context';
 import { Clock } from '../../src/common/clock';
-import { loadConfig } from '../../src/config/config';
-import { createHttpApp } from '../../src/http/create-http-app';
-import { STORES, type Stores } from '../../src/infrastructure/stores';
-import { makeTempDir } from './temp-dir';
-import type { TestApp } from './test-app';
+import { startTestApp, type TestApp } from './test-app';
 
 /** A clock the test moves: events appended while it stands still share one timestamp (ties). */
 export class ManualClock extends Clock {
@@ -43,33 +39,14 @@ export const PUBLIC_URL = 'https://directory.example.org';
 export async function startClientPagesApp(
   env: Record<string, string> = {},
 ): Promise<TestApp & { clock: ManualClock }> {
-  const temp = makeTempDir();
   const clock = new ManualClock();
-  const config = loadConfig({
-    CAIRN_DATA_DIR: temp.dir,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    CAIRN_PUBLIC_URL: PUBLIC_URL,
-    CAIRN_PUBLIC_RATE_LIMIT: '0',
-    ...env,
-  });
-  const app = await createHttpApp({ config, clock }, { logger: ['error', 'fatal'] });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.getHttpServer().address();
-  if (address === null || typeof address === 'string') throw new Error('no TCP address');
-  return {
-    app,
+  const app = await startTestApp(
+    { CAIRN_PUBLIC_URL: PUBLIC_URL, CAIRN_PUBLIC_RATE_LIMIT: '0', ...env },
+    undefined,
+    [],
     clock,
-    baseUrl: `http://127.0.0.1:${address.port}`,
-    dataDir: temp.dir,
-    config,
-    commands: app.get(CommandBus),
-    stores: app.get<Stores>(STORES),
-    async close() {
-      await app.close();
-      temp.cleanup();
-    },
-  };
+  );
+  return Object.assign(app, { clock });
 }
 
 export interface ClientSite {

@@ -1,6 +1,7 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { CommandBus } from '@nestjs/cqrs';
+import type { Clock } from '../../src/common/clock';
 import { loadConfig, type CairnConfig } from '../../src/config/config';
 import { createHttpApp } from '../../src/http/create-http-app';
 import { STORES, type Stores } from '../../src/infrastructure/stores';
@@ -16,16 +17,23 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** A real Cairn HTTP server on 127.0.0.1 and a random port, over a fresh embedded data directory. */
+/**
+ * A real Cairn HTTP server on 127.0.0.1 and a random port, over a fresh embedded data directory (or `dataDir`);
+ * `clock` replaces the system clock.
+ */
 export async function startTestApp(
   env: Record<string, string> = {},
   dataDir?: string,
   extraModules: Array<Type | DynamicModule> = [],
+  clock?: Clock,
 ): Promise<TestApp> {
   const temp = dataDir ? null : makeTempDir();
   const dir = dataDir ?? temp!.dir;
   const config = loadConfig({ CAIRN_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', ...env });
-  const app = await createHttpApp({ config }, { logger: ['error', 'fatal'], extraModules });
+  const app = await createHttpApp(clock ? { config, clock } : { config }, {
+    logger: ['error', 'fatal'],
+    extraModules,
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address();
   if (address === null || typeof address === 'string') throw new Error('no TCP address');

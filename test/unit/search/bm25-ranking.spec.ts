@@ -32,7 +32,7 @@ function slices(accumulator: Bm25Accumulator, sizes: number[]): Array<{ docNo: n
 describe('embedded BM25 scoring and ranking', () => {
   it('scores a posting as idf · tf / (tf + k1 · (1 − b + b · length / avgLength)), title and body as one field', () => {
     const stats = { documents: 10, titleTokens: 20, bodyTokens: 180 };
-    const [single] = [termScores([block([[3, 1, 2, 2, 18]])], stats, 1)];
+    const single = termScores([block([[3, 1, 2, 2, 18]])], stats, 1);
     const idf = Math.log(1 + (10 - 1 + 0.5) / (1 + 0.5));
     const expected = (idf * 3) / (3 + 0.9 * (1 - 0.4 + (0.4 * 20) / 20));
     expect(Array.from(single.docs)).toEqual([3]);
