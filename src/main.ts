@@ -1,20 +1,30 @@
 import 'reflect-metadata';
+import cluster from 'node:cluster';
 import { Logger } from '@nestjs/common';
 import { loadConfig } from './config/config';
 import { createHttpApp } from './http/create-http-app';
 import { seedDemo, printDemo } from './demo/seed-demo';
 import { AppError } from './common/errors';
+import { DEMO_SEEDER_ENV, superviseHttpWorkers } from './server/http-workers';
 
-/** `node dist/main.js [--demo]`: serves the API; with --demo, creates the demo organization on first start. */
+/**
+ * `node dist/main.js [--demo]`: serves the API; with --demo, creates the demo organization on first start.
+ * With CAIRN_HTTP_WORKERS > 1 this process supervises that many worker processes sharing the port.
+ */
 async function main(): Promise<void> {
   const config = loadConfig();
+  const demo = process.argv.includes('--demo');
+  if (config.httpWorkers > 1 && cluster.isPrimary) {
+    process.exitCode = await superviseHttpWorkers({ workers: config.httpWorkers });
+    return;
+  }
   const app = await createHttpApp({ config });
   await app.listen({ port: config.port, host: config.host });
   const logger = new Logger('cairn');
-  logger.log(`listening on ${config.publicUrl} (data: ${config.dataDir})`);
-  if (process.argv.includes('--demo')) {
-    const demo = await seedDemo(app);
-    process.stderr.write(printDemo(demo, config.publicUrl));
+  logger.log(`listening on ${config.publicUrl} (data: ${config.dataDir}, pid ${process.pid})`);
+  if (demo && (cluster.isPrimary || process.env[DEMO_SEEDER_ENV] === '1')) {
+    const summary = await seedDemo(app);
+    process.stderr.write(printDemo(summary, config.publicUrl));
   }
 }
 

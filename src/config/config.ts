@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { ValidationFailedError, type ErrorDetail } from '../common/errors';
 
@@ -38,7 +39,14 @@ export interface CairnConfig {
    * together) in one process (CAIRN_PUBLIC_RATE_LIMIT, default 300; 0 disables the limit). Past it: 429.
    */
   publicRateLimit: number;
+  /**
+   * HTTP server processes (CAIRN_HTTP_WORKERS, default 1; `auto`: one per CPU core, at most 16). Above 1 the
+   * started process supervises that many workers sharing the port (src/server/http-workers.ts).
+   */
+  httpWorkers: number;
 }
+
+const MAX_HTTP_WORKERS = 16;
 
 type Env = Record<string, string | undefined>;
 
@@ -106,6 +114,10 @@ export function loadConfig(env: Env = process.env): CairnConfig {
     replyThreadLimit: integer(env, 'CAIRN_REPLY_THREAD_LIMIT', 50, 1, 100_000, errors),
     modelTimeoutMs: integer(env, 'CAIRN_MODEL_TIMEOUT_MS', 60_000, 100, 600_000, errors),
     publicRateLimit: integer(env, 'CAIRN_PUBLIC_RATE_LIMIT', 300, 0, 1_000_000, errors),
+    httpWorkers:
+      optional(env, 'CAIRN_HTTP_WORKERS') === 'auto'
+        ? Math.min(availableParallelism(), MAX_HTTP_WORKERS)
+        : integer(env, 'CAIRN_HTTP_WORKERS', 1, 1, MAX_HTTP_WORKERS, errors),
   };
   if (errors.length > 0) {
     throw new ValidationFailedError(

@@ -140,6 +140,28 @@ export function describeSearchIndexContract(name: string, makeIndex: MakeIndex):
       });
     });
 
+    it('a later write is seen by the next search: fields-only changes, text changes and deletes', async () => {
+      const chunk = (
+        fields: Record<string, FilterValue>,
+        version: number,
+        body = 'Refunds within 30 days.',
+      ) => doc('w', 'Refund policy', body, fields, version);
+      const search = (filters: Record<string, SearchFilter> = {}) =>
+        index.search({ organization_id: org(), text: 'refunds', filters });
+      await index.upsert([chunk({ audience: 'internal', revision: 1 }, 1)]);
+      expect((await search())[0]?.fields).toEqual({ audience: 'internal', revision: 1 });
+      expect(await search({ audience: 'customer_safe' })).toEqual([]);
+      // Same title and body: only the fields move.
+      await index.upsert([chunk({ audience: 'customer_safe', revision: 2 }, 2)]);
+      expect((await search())[0]?.fields).toEqual({ audience: 'customer_safe', revision: 2 });
+      expect((await search({ audience: 'customer_safe' })).map((hit) => hit.id)).toEqual([id('w')]);
+      expect(await search({ audience: 'internal' })).toEqual([]);
+      await index.upsert([chunk({ audience: 'customer_safe', revision: 3 }, 3, 'Refunds within 60 days.')]);
+      expect((await search())[0]?.highlights).toEqual(['«Refunds» within 60 days.']);
+      await index.delete([{ id: id('w'), version: 4 }]);
+      expect(await search()).toEqual([]);
+    });
+
     it('filters before the limit: rejected better matches never hide a match', async () => {
       const strong = ['Upgrade', 'Upgrade, upgrade, upgrade: how to upgrade a plan.'] as const;
       await index.upsert([

@@ -104,6 +104,8 @@ export class DocumentWriter {
       const live = row !== undefined && row.deleted === 0;
       if (live && row.organization_id === d.organization_id && row.title === d.title && row.body === d.body) {
         this.statements.touch.run(fields, d.version, row.doc_rowid);
+        // No posting changes, but a new generation: caches of looked-up rows (their fields) are per generation.
+        batch.touch(d.organization_id);
         continue;
       }
       let docNo: number | null = null;
@@ -187,6 +189,11 @@ class Batch {
     return [org.org_key, no, a.titleLength, a.bodyLength];
   }
 
+  /** Marks the organization changed (a fresh generation at flush) without changing its postings. */
+  touch(organizationId: string): void {
+    this.org(organizationId);
+  }
+
   /** Removes a live document's postings (found by analyzing its stored text again). */
   unindex(row: StoredRow): void {
     if (row.doc_no === null) return;
@@ -212,7 +219,7 @@ class Batch {
           else if (stored !== undefined) s.dropBucket.run(org.org_key, part, bucket);
         }
       }
-      // A fresh generation: in-memory posting caches of every process stop using the previous postings.
+      // A fresh generation: in-memory posting and row caches of every process stop using what they hold.
       const generation = randomBytes(12).toString('base64url');
       s.updateOrg.run(
         org.documents,

@@ -11,8 +11,8 @@
  *   partition) are neighbours in the index.
  * - `fields` is stored as JSONB: the field filters read it without parsing JSON text.
  * - `search_index_meta`: the layout and analyzer versions the postings were built with.
- * - `generation` (organizations): a random value replaced by every write that changes the organization's
- *   postings; in-memory posting caches are valid for one generation (posting-cache.ts).
+ * - `generation` (organizations): a random value replaced by every write that changes any of the organization's
+ *   documents; in-memory posting and row caches are valid for one generation (posting-cache.ts, row-cache.ts).
  *
  * Layout 1 (an FTS5 table kept by triggers, no meta table) and any other layout or analyzer version keep their
  * documents: the postings are dropped and rebuilt from the documents table when the index is opened (one

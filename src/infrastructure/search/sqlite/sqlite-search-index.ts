@@ -9,7 +9,7 @@
  *   1: title and body as one field), statistics per organization.
  * - Search: a deferred read transaction (one snapshot) reads the organization's statistics and each query
  *   term's posting blocks (kept in memory for the organization's current generation, posting-cache.ts), scores every matching document, then looks up the best ones (a slice at a time,
- *   growing) with the field filters in SQL until `limit` documents passed. Highlights are cut from the body on
+ *   growing) and applies the field filters to them in memory until `limit` documents passed. Highlights are cut from the body on
  *   first access of `hit.highlights` (a caller that reads few of them pays for few).
  * - Writes (document-writer.ts) run in short IMMEDIATE transactions (several processes share the file) of at
  *   most WRITE_BATCH documents, yielding to the event loop between batches.
@@ -19,8 +19,9 @@ import type { FilterValue, SearchDocument, SearchHit, SearchIndex, SearchQuery }
 import { Bm25Accumulator, type RankedMatches, termScores } from './bm25';
 import { DocumentWriter } from './document-writer';
 import { highlightExcerpts } from './excerpts';
-import { filtersSql } from './filter-sql';
+import { fieldMatcher } from './field-matcher';
 import { PostingCache } from './posting-cache';
+import { RowCache } from './row-cache';
 import { bucketOf, findInBucket, partitionOf } from './postings';
 import { DOCS, ensureSearchSchema, ORGS, POSTINGS, recreateSearchSchema } from './search-schema';
 import { type NormalizedQuery, normalizeQuery, validateDeletes, validateDocuments } from './search-input';
@@ -28,7 +29,6 @@ import { type NormalizedQuery, normalizeQuery, validateDeletes, validateDocument
 /** Documents per write transaction: a batch rewrites the posting buckets of the partitions it fills. */
 const WRITE_BATCH = 5_000;
 const DUMP_PAGE = 500;
-const MAX_CACHED_QUERIES = 200;
 /** Filtered lookups after the first (of `limit` documents) ask for this many times more. */
 const LOOKUP_GROWTH = 4;
 const HIGHLIGHTS = { max: 3, context: 80 };
@@ -58,9 +58,12 @@ interface FoundRow {
   fields: string;
 }
 
-/** The part of a prepared better-sqlite3 statement used here, typed by its parameters and row. */
-interface Prepared<P extends unknown[], R = unknown> {
-  all(...params: P): R[];
+/** A looked-up match that passed the filters. */
+interface Found {
+  id: string;
+  title: string;
+  fields: Record<string, FilterValue>;
+  score: number;
 }
 
 function parseFields(json: string): Record<string, FilterValue> {
@@ -78,19 +81,18 @@ function toDocument(row: DocumentRow): SearchDocument {
  * search's snapshot: a document changed in between is highlighted as it is now.
  */
 function toHit(
-  row: FoundRow,
-  score: number,
+  { id, title, fields, score }: Found,
   terms: ReadonlySet<string>,
   readBody: (id: string) => string,
 ): SearchHit {
   let highlights: string[] | undefined;
   return {
-    id: row.id,
+    id,
     score,
-    fields: parseFields(row.fields),
-    title: row.title,
+    fields,
+    title,
     get highlights(): string[] {
-      highlights ??= highlightExcerpts(readBody(row.id), terms, HIGHLIGHTS);
+      highlights ??= highlightExcerpts(readBody(id), terms, HIGHLIGHTS);
       return highlights;
     },
     set highlights(value: string[]) {
@@ -114,6 +116,10 @@ function prepareStatements(db: SqliteDatabase) {
     dumpPage: db.prepare<[string, number], DocumentRow>(
       `SELECT ${columns} FROM ${DOCS} WHERE id > ? AND deleted = 0 ORDER BY id LIMIT ?`,
     ),
+    lookUp: db.prepare<[number, string], FoundRow>(
+      `SELECT doc_no, id, title, json(fields) AS fields FROM ${DOCS} WHERE org_key = ? AND deleted = 0 ` +
+        `AND doc_no IN (SELECT value FROM json_each(?))`,
+    ),
     countAll: db.prepare<[], { n: number }>(`SELECT coalesce(sum(documents), 0) AS n FROM ${ORGS}`),
     countOrganization: db.prepare<[string], { n: number }>(
       `SELECT documents AS n FROM ${ORGS} WHERE organization_id = ?`,
@@ -125,8 +131,8 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly writer: DocumentWriter;
   private readonly scorer = new Bm25Accumulator();
   private readonly statements: ReturnType<typeof prepareStatements>;
-  private readonly searchStatements = new Map<string, Prepared<Array<string | number>, FoundRow>>();
   private readonly postings = new PostingCache();
+  private readonly rows = new RowCache();
   private readonly readBody = (id: string): string => this.statements.body.get(id)?.body ?? '';
 
   constructor(private readonly db: SqliteDatabase) {
@@ -154,11 +160,11 @@ export class SqliteSearchIndex implements SearchIndex {
     if (q.terms.length === 0) return [];
     const found = this.db.transaction(() => this.rank(q)).deferred();
     const terms = new Set(q.terms.map((t) => t.term));
-    return found.map(({ row, score }) => toHit(row, score, terms, this.readBody));
+    return found.map((match) => toHit(match, terms, this.readBody));
   }
 
   /** Scores every matching document of the organization, then takes the best that pass the filters. */
-  private rank(q: NormalizedQuery): Array<{ row: FoundRow; score: number }> {
+  private rank(q: NormalizedQuery): Found[] {
     const org = this.statements.organization.get(q.organizationId);
     if (org === undefined || org.documents === 0) return [];
     const stats = { documents: org.documents, titleTokens: org.title_tokens, bodyTokens: org.body_tokens };
@@ -179,33 +185,35 @@ export class SqliteSearchIndex implements SearchIndex {
         }
         this.scorer.add(scores, weight);
       }
-      return this.lookUp(org.org_key, this.scorer.ranked(), q);
+      return this.lookUp(org, this.scorer.ranked(), q);
     } finally {
       this.scorer.end();
     }
   }
 
-  /** The best `q.limit` matches that pass the filters, looked up a growing slice at a time. */
-  private lookUp(
-    orgKey: number,
-    matches: RankedMatches,
-    q: NormalizedQuery,
-  ): Array<{ row: FoundRow; score: number }> {
-    const filters = filtersSql('fields', q.filters, q.anyOf);
-    const lookup = this.statement(
-      `SELECT doc_no, id, title, json(fields) AS fields FROM ${DOCS} WHERE org_key = ? AND deleted = 0 ` +
-        `AND doc_no IN (SELECT value FROM json_each(?)) AND ${filters.sql}`,
-    );
-    const result: Array<{ row: FoundRow; score: number }> = [];
+  /**
+   * The best `q.limit` matches that pass the filters, looked up a growing slice at a time (rows not cached for
+   * this generation in one statement per slice; the filters run in memory on the parsed fields).
+   */
+  private lookUp(org: OrganizationRow, matches: RankedMatches, q: NormalizedQuery): Found[] {
+    const passes = fieldMatcher(q.filters, q.anyOf);
+    const cached = this.rows.rowsOf(org.org_key, org.generation);
+    const result: Found[] = [];
     for (let want = q.limit; result.length < q.limit; want *= LOOKUP_GROWTH) {
       const slice = matches.next(want);
       if (slice.length === 0) break;
-      const rows = lookup.all(orgKey, JSON.stringify(slice.map((m) => m.docNo)), ...filters.params);
-      const byDocNo = new Map(rows.map((row) => [row.doc_no, row]));
+      const missing = slice.filter((match) => !cached.has(match.docNo)).map((match) => match.docNo);
+      if (missing.length > 0) {
+        for (const row of this.statements.lookUp.all(org.org_key, JSON.stringify(missing))) {
+          // Frozen: hits share the cached fields, so no caller can change what the next query sees.
+          const fields = Object.freeze(parseFields(row.fields));
+          this.rows.add(cached, row.doc_no, { id: row.id, title: row.title, fields });
+        }
+      }
       for (const { docNo, score } of slice) {
-        const row = byDocNo.get(docNo);
-        if (row === undefined) continue;
-        result.push({ row, score });
+        const row = cached.get(docNo);
+        if (row === undefined || !passes(row.fields)) continue;
+        result.push({ ...row, score });
         if (result.length === q.limit) break;
       }
     }
@@ -246,19 +254,8 @@ export class SqliteSearchIndex implements SearchIndex {
 
   /** The connection is shared with the other embedded stores and closed by its owner, not here. */
   async close(): Promise<void> {
-    this.searchStatements.clear();
     this.postings.clear();
-  }
-
-  /** Lookup statements vary with the filters; prepared ones are cached by their SQL. */
-  private statement(sql: string): Prepared<Array<string | number>, FoundRow> {
-    let statement = this.searchStatements.get(sql);
-    if (statement === undefined) {
-      if (this.searchStatements.size >= MAX_CACHED_QUERIES) this.searchStatements.clear();
-      statement = this.db.prepare<Array<string | number>, FoundRow>(sql);
-      this.searchStatements.set(sql, statement);
-    }
-    return statement;
+    this.rows.clear();
   }
 
   private async inBatches<T>(items: T[], write: (batch: T[]) => void): Promise<void> {
