@@ -7,6 +7,7 @@ import { SqliteReadStore } from './read-store/sqlite/sqlite-read-store';
 import type { SearchIndex } from './search/search-index.port';
 import { SqliteSearchIndex } from './search/sqlite/sqlite-search-index';
 import { openSqlite, type SqliteDatabase } from './sqlite/sqlite-connection';
+import { walFlusherFor } from './sqlite/wal-flusher';
 import {
   openProductionEventStore,
   openProductionReadStore,
@@ -47,14 +48,19 @@ export function sqliteFile(dataDir: string): string {
 export async function openStores(config: CairnConfig): Promise<Stores> {
   const needsSqlite = !config.eventStoreUrl || !config.mongodbUrl || !config.elasticsearchUrl;
   const path = needsSqlite ? sqliteFile(config.dataDir) : null;
-  const db: SqliteDatabase | null = path ? openSqlite({ path }) : null;
+  // With the embedded event store, commits skip the disk wait and appends wait for a shared WAL sync instead.
+  const groupCommit = path !== null && !config.eventStoreUrl;
+  const db: SqliteDatabase | null = path
+    ? openSqlite({ path, synchronous: groupCommit ? 'NORMAL' : 'FULL' })
+    : null;
+  const wal = groupCommit && path !== null ? walFlusherFor(path) : null;
   const embedded = (): SqliteDatabase => {
     if (!db) throw new Error('embedded store requested without a SQLite file');
     return db;
   };
   const eventStore = config.eventStoreUrl
     ? await openProductionEventStore(config.eventStoreUrl)
-    : new SqliteEventStore(embedded());
+    : new SqliteEventStore(embedded(), wal ? { flusher: wal.flusher } : {});
   const readStore = config.mongodbUrl
     ? await openProductionReadStore(config.mongodbUrl)
     : new SqliteReadStore(embedded());
@@ -72,6 +78,7 @@ export async function openStores(config: CairnConfig): Promise<Stores> {
       search_index: config.elasticsearchUrl ? 'elasticsearch' : 'sqlite-fts5',
     },
     relaxDurability() {
+      if (wal) return wal.flusher.relax();
       if (!db) return { end: () => undefined };
       db.pragma('synchronous = NORMAL');
       return {
@@ -86,6 +93,7 @@ export async function openStores(config: CairnConfig): Promise<Stores> {
       await eventStore.close();
       await readStore.close();
       await searchIndex.close();
+      wal?.close();
       db?.close();
     },
   };

@@ -15,6 +15,12 @@ export interface SqliteOptions {
   /** How long a writer waits for another process's write lock, in ms. */
   busyTimeoutMs?: number;
   readonly?: boolean;
+  /**
+   * FULL (default): every commit waits for the disk. NORMAL: commits survive a process crash at once and a
+   * power loss once the WAL is synced — for a file whose event store acknowledges appends only after a WAL
+   * flush (wal-flusher.ts), everything else in it being derived from the events or ordered before them.
+   */
+  synchronous?: 'FULL' | 'NORMAL';
 }
 
 /** Page cache per connection, in KiB. */
@@ -28,8 +34,7 @@ export function openSqlite(options: SqliteOptions): SqliteDatabase {
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
   if (!options.readonly) {
     db.pragma('journal_mode = WAL');
-    // FULL: a committed append survives power loss, not just a process crash ("nothing lost").
-    db.pragma('synchronous = FULL');
+    db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
   }
   db.pragma('foreign_keys = ON');
   // SQLite's default page cache is 2 MB: a search would re-read most of its pages through system calls.

@@ -2,7 +2,8 @@
  * The embedded EventStore: one `events` table in the shared SQLite file (WAL). Several processes may append to
  * the same file: every append is ONE `BEGIN IMMEDIATE` transaction (the write lock is taken before the stream's
  * last revision is read, so check-then-insert cannot interleave with another writer), and UNIQUE(stream, revision)
- * is the backstop should anything else ever write the table.
+ * is the backstop should anything else ever write the table. With a WalFlusher, commits do not wait for the
+ * disk inside the write lock; the append is acknowledged after a shared WAL sync instead (group commit).
  */
 import type {
   AppendResult,
@@ -24,6 +25,7 @@ import {
   type SqliteStatement,
 } from '../../sqlite/sqlite-connection';
 import { PollingSubscription } from './sqlite-subscription';
+import type { WalFlusher } from '../../sqlite/wal-flusher';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS events (
@@ -69,6 +71,11 @@ interface Statements {
 export interface SqliteEventStoreOptions {
   /** How often subscriptions look for events appended by other processes (default 25 ms). */
   pollIntervalMs?: number;
+  /**
+   * With a connection on synchronous=NORMAL: appends resolve only after this flush (group commit). Without it
+   * the connection's own synchronous setting is the whole durability.
+   */
+  flusher?: WalFlusher;
 }
 
 export class SqliteEventStore implements EventStore {
@@ -80,10 +87,12 @@ export class SqliteEventStore implements EventStore {
   ) => AppendResult;
   private readonly subscriptions = new Set<PollingSubscription>();
   private readonly pollIntervalMs: number;
+  private readonly flusher: WalFlusher | null;
   private closed = false;
 
   constructor(db: SqliteDatabase, options: SqliteEventStoreOptions = {}) {
     this.pollIntervalMs = options.pollIntervalMs ?? 25;
+    this.flusher = options.flusher ?? null;
     db.exec(SCHEMA);
     this.statements = {
       last: db.prepare(
@@ -130,7 +139,10 @@ export class SqliteEventStore implements EventStore {
       }
       throw error;
     }
+    // Acknowledged once on disk (this process's subscriptions may see it sooner: what survives a power loss is
+    // always a prefix of the commits, so nothing derived can outlive the event it came from).
     for (const subscription of this.subscriptions) subscription.wake();
+    if (this.flusher !== null) await this.flusher.flush();
     return result;
   }
 

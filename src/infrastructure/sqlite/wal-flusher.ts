@@ -1,0 +1,89 @@
+/**
+ * Group commit for the embedded event store. Commits run with synchronous=NORMAL (SQLite writes the WAL frames
+ * but does not wait for the disk); before an append is acknowledged, `flush()` waits for an fdatasync of the
+ * WAL file that started after the commit. That is what synchronous=FULL does inside every commit, but:
+ *
+ * - the sync runs on libuv's thread pool, so the event loop keeps serving while the disk works;
+ * - SQLite's write lock is not held during the sync, so other processes' writers do not wait for it;
+ * - one sync covers every commit before it, of this process and of others (fdatasync is per file), so
+ *   concurrent appends share one.
+ *
+ * A commit is in the operating system's cache when it returns: a process crash loses nothing; a power loss
+ * can lose only commits whose flush had not completed, i.e. appends not yet acknowledged. WAL frames are
+ * checksummed in order, so what survives is always a prefix of the commits.
+ */
+import { fdatasync, fdatasyncSync, openSync, closeSync } from 'node:fs';
+
+export type Sync = () => Promise<void>;
+
+export class WalFlusher {
+  private running: Promise<void> | null = null;
+  private queued: Promise<void> | null = null;
+  private relaxedDepth = 0;
+
+  constructor(
+    private readonly sync: Sync,
+    private readonly syncNow: () => void = () => undefined,
+  ) {}
+
+  /**
+   * Resolves once everything committed before the call is on disk. The sync starts in a later microtask, after
+   * the current one and after any sync under way (which may have started before the caller's commit): callers
+   * until then share it.
+   */
+  flush(): Promise<void> {
+    if (this.relaxedDepth > 0) return Promise.resolve();
+    if (this.queued !== null) return this.queued;
+    const start = (): Promise<void> => this.start();
+    const next = (this.running ?? Promise.resolve()).then(start, start);
+    this.queued = next;
+    return next;
+  }
+
+  /**
+   * Bulk writes: flush() stops waiting until end() (commits still survive a process crash; a power loss during
+   * the run can lose its latest ones, and the idempotent run is repeated). end() syncs before returning.
+   */
+  relax(): { end(): void } {
+    this.relaxedDepth += 1;
+    let ended = false;
+    return {
+      end: () => {
+        if (ended) return;
+        ended = true;
+        this.relaxedDepth -= 1;
+        this.syncNow();
+      },
+    };
+  }
+
+  private start(): Promise<void> {
+    this.queued = null;
+    const run = this.sync().finally(() => {
+      if (this.running === run) this.running = null;
+    });
+    this.running = run;
+    return run;
+  }
+}
+
+/** A flusher for the WAL of the SQLite file at `path` (open in WAL mode, so its `-wal` file exists). */
+export function walFlusherFor(path: string): { flusher: WalFlusher; close(): void } {
+  let fd: number | null = null;
+  // Opened on first use; the WAL file is kept (same inode) while any connection has the database open.
+  const descriptor = (): number => (fd ??= openSync(`${path}-wal`, 'r+'));
+  const flusher = new WalFlusher(
+    () =>
+      new Promise<void>((resolve, reject) =>
+        fdatasync(descriptor(), (error) => (error ? reject(error) : resolve())),
+      ),
+    () => fdatasyncSync(descriptor()),
+  );
+  return {
+    flusher,
+    close: () => {
+      if (fd !== null) closeSync(fd);
+      fd = null;
+    },
+  };
+}
