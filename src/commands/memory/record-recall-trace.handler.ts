@@ -31,7 +31,9 @@ export class RecordRecallTraceHandler implements ICommandHandler<RecordRecallTra
         },
       },
       context,
-      { organizationId: connector.organization_id, waitFor: [] },
+      // A search is a read: its trace need not wait for the disk (a power cut in the next moment costs a
+      // repeated search); it survives a process crash at once, and every later append is ordered after it.
+      { organizationId: connector.organization_id, waitFor: [], durability: 'committed' },
     );
     return trace_id;
   }

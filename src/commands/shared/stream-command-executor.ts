@@ -3,6 +3,7 @@ import { Clock } from '../../common/clock';
 import { CURRENT_SCHEMA_VERSION, type DomainEvent } from '../../events/domain-event';
 import {
   EVENT_STORE,
+  type AppendOptions,
   type EventStore,
   type ExpectedRevision,
   type RecordedEvent,
@@ -34,6 +35,8 @@ export interface ExecuteOptions {
   waitFor?: readonly string[];
   /** How many times to re-read and re-decide when another writer appended first (default 5). */
   maxAttempts?: number;
+  /** When the append is acknowledged (EventStore AppendOptions; default `disk`). */
+  durability?: AppendOptions['durability'];
 }
 
 /**
@@ -175,7 +178,9 @@ export class StreamCommandExecutor {
       if (events.length === 0) return { state: current.state, events, position: null };
       const expected: ExpectedRevision = current.revision ?? 'no_stream';
       try {
-        const position = await this.append(stream, events, expected, context, options.organizationId);
+        const position = await this.append(stream, events, expected, context, options.organizationId, {
+          durability: options.durability,
+        });
         await this.settle(position, options.waitFor);
         return { state: events.reduce(decider.evolve, current.state), events, position };
       } catch (error) {
@@ -191,6 +196,7 @@ export class StreamCommandExecutor {
     expected: ExpectedRevision,
     context: CommandContext,
     organizationId: number | null,
+    appendOptions: AppendOptions = {},
   ): Promise<number> {
     const occurred_at = this.clock.nowIso();
     const result = await this.store.append(
@@ -208,6 +214,7 @@ export class StreamCommandExecutor {
         },
       })),
       expected,
+      appendOptions,
     );
     return result.position;
   }

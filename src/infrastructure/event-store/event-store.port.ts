@@ -83,9 +83,24 @@ export interface SubscribeOptions {
   on_error?: (error: Error) => void;
 }
 
+export interface AppendOptions {
+  /**
+   * When the append is acknowledged. `disk` (default): once it would survive a power loss. `committed`: once
+   * committed — it survives a process crash at once and reaches the disk moments later, without the caller
+   * waiting (for records whose loss to a power cut costs only a repeated read: recall traces). Engines that make
+   * every append durable before acknowledging it treat both alike.
+   */
+  durability?: 'disk' | 'committed';
+}
+
 export interface EventStore {
   /** Appends atomically. Throws WrongExpectedVersionError when `expected` does not hold. `events` must be non-empty. */
-  append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  append(
+    stream: string,
+    events: NewEvent[],
+    expected: ExpectedRevision,
+    options?: AppendOptions,
+  ): Promise<AppendResult>;
   /** Reads a stream; an unknown stream reads as []. */
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Reads events of all streams in global order. */

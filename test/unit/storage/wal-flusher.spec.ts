@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { SqliteEventStore } from '../../../src/infrastructure/event-store/sqlite/sqlite-event-store';
 import { openSqlite } from '../../../src/infrastructure/sqlite/sqlite-connection';
 import { WalFlusher, walFlusherFor } from '../../../src/infrastructure/sqlite/wal-flusher';
+import { metadata } from '../../contract/event-store.contract-support';
 
 /** A sync the test completes by hand, counting how many were started. */
 function manualSync() {
@@ -100,7 +101,7 @@ describe('WalFlusher (group commit of the embedded event store)', () => {
     const store = new SqliteEventStore(db, { flusher });
     try {
       const appended = store
-        .append('wal-test-1', [{ type: 'Noted', data: { n: 1 }, metadata: {} }], 'no_stream')
+        .append('wal-test-1', [{ type: 'Noted', data: { n: 1 }, metadata: metadata() }], 'no_stream')
         .then(() => order.push('acknowledged'));
       for (let i = 0; i < 3; i++) await Promise.resolve();
       // Committed (readable) but not acknowledged before the sync completes.
@@ -109,6 +110,25 @@ describe('WalFlusher (group commit of the embedded event store)', () => {
       manual.pending.shift()?.();
       await appended;
       expect(order).toEqual(['sync started', 'sync done', 'acknowledged']);
+
+      // `committed` durability (recall traces): acknowledged at once, with a sync started for it.
+      order.length = 0;
+      await store.append(
+        'wal-test-2',
+        [{ type: 'Noted', data: { n: 2 }, metadata: metadata() }],
+        'no_stream',
+        {
+          durability: 'committed',
+        },
+      );
+      for (let i = 0; i < 3; i++) await Promise.resolve();
+      // Resolved while its sync is still pending.
+      expect(order).toEqual(['sync started']);
+      order.length = 0;
+      expect(manual.pending).toHaveLength(1);
+      manual.pending.shift()?.();
+      while (!order.includes('sync done')) await new Promise((resolve) => setImmediate(resolve));
+      expect(order).toEqual(['sync done']);
     } finally {
       await store.close();
       wal.close();

@@ -6,6 +6,7 @@
  * disk inside the write lock; the append is acknowledged after a shared WAL sync instead (group commit).
  */
 import type {
+  AppendOptions,
   AppendResult,
   EventStore,
   ExpectedRevision,
@@ -125,7 +126,12 @@ export class SqliteEventStore implements EventStore {
     this.appendTransaction = (stream, events, expected) => transaction.immediate(stream, events, expected);
   }
 
-  async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+  async append(
+    stream: string,
+    events: NewEvent[],
+    expected: ExpectedRevision,
+    options: AppendOptions = {},
+  ): Promise<AppendResult> {
     this.assertOpen();
     const prepared = prepareBatch(stream, events, expected);
     let result: AppendResult;
@@ -142,7 +148,15 @@ export class SqliteEventStore implements EventStore {
     // Acknowledged once on disk (this process's subscriptions may see it sooner: what survives a power loss is
     // always a prefix of the commits, so nothing derived can outlive the event it came from).
     for (const subscription of this.subscriptions) subscription.wake();
-    if (this.flusher !== null) await this.flusher.flush();
+    if (this.flusher === null) return result;
+    if (options.durability === 'committed') {
+      // On disk with the next sync, started now; nobody waits for it.
+      this.flusher.flush().catch((error: unknown) => {
+        process.emitWarning(`SQLite WAL sync failed: ${String(error)}`, { code: 'CAIRN_WAL_SYNC' });
+      });
+      return result;
+    }
+    await this.flusher.flush();
     return result;
   }
 
@@ -198,6 +212,8 @@ export class SqliteEventStore implements EventStore {
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
+    // Appends acknowledged before their sync (`committed` durability) reach the disk before the file closes.
+    await this.flusher?.flush();
   }
 
   /** Runs inside BEGIN IMMEDIATE: nobody else can write between the read of the last revision and the insert. */
