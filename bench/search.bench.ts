@@ -1,11 +1,16 @@
 import { startBenchServer, type BenchServer } from './bench-server';
+import { startServerProcess } from './server-process';
 /**
- * Memory search benchmark: a real Cairn server (in-process, HTTP on 127.0.0.1, embedded stores under `dir`)
- * with one organization, filled through the real ingestion path (IngestDocumentCommand → events → projections →
- * search index) to 10,000 and then 100,000 chunks. At each size:
+ * Memory search benchmark: one organization under `dir`, filled through the real ingestion path
+ * (IngestDocumentCommand → events → projections → search index, in this process) to 10,000 and then 100,000
+ * chunks. At each size:
  *
- * - HTTP: autocannon (in a child process: it never shares the server's event loop), 2 connections, DURATION_S seconds, `POST …/memory/search` with limit 10 (the handler asks
- *   the index for 100 chunk hits), cycling through QUERY_COUNT queries; latency p50/p95/p99 and requests/s.
+ * - HTTP: Cairn started as its own process over the same data directory, as `npm start` runs it, with
+ *   CAIRN_HTTP_WORKERS=HTTP_WORKERS (one per core of the 2-core target machine); autocannon in a child process,
+ *   CONNECTIONS connections, `POST …/memory/search` with limit 10 (the handler asks the index for 100 chunk
+ *   hits), cycling through QUERY_COUNT queries: WARMUP_S seconds not counted (fresh processes: caches and JIT),
+ *   then DURATION_S seconds measured; latency p50/p95/p99 and requests/s. Every request records its recall
+ *   trace, as in production.
  * - Raw index: the same queries, one at a time, straight to SearchIndex.search() with the handler's arguments
  *   (limit 100, the expiry filter and the visibility alternatives).
  * - Ingestion: chunks per second of the step (documents do not wait for the read models one by one, as in
@@ -33,7 +38,9 @@ const SIZES = [10_000, 100_000];
 const CHUNKS_PER_DOCUMENT = 8;
 const QUERY_COUNT = 200;
 const DURATION_S = 8;
+const WARMUP_S = 2;
 const CONNECTIONS = 2;
+const HTTP_WORKERS = 2;
 const HTTP_LIMIT = 10;
 const SEARCH_PATH = '/app/api/tool-connectors/v1/memory/search';
 const READ_MODEL_TIMEOUT_MS = 10 * 60_000;
@@ -192,24 +199,36 @@ async function rawLatencies(
   return latencies.sort((a, b) => a - b);
 }
 
-/** The search load: POST …/memory/search with limit HTTP_LIMIT, cycling through the queries. */
-function searchLoad(baseUrl: string, token: string, queries: readonly string[]): Promise<HttpLoad> {
-  return httpLoad({
-    url: baseUrl,
-    connections: CONNECTIONS,
-    durationS: DURATION_S,
-    requests: queries.map((query) => ({
-      method: 'POST' as const,
-      path: SEARCH_PATH,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ query, limit: HTTP_LIMIT }),
-    })),
-  });
+/**
+ * The search load on a server process over `dataDir`: POST …/memory/search with limit HTTP_LIMIT, cycling
+ * through the queries; a warm-up run first, not counted.
+ */
+async function searchLoad(dataDir: string, token: string, queries: readonly string[]): Promise<HttpLoad> {
+  const server = await startServerProcess(dataDir, { CAIRN_HTTP_WORKERS: String(HTTP_WORKERS) });
+  try {
+    const load = (durationS: number) =>
+      httpLoad({
+        url: server.baseUrl,
+        connections: CONNECTIONS,
+        durationS,
+        requests: queries.map((query) => ({
+          method: 'POST' as const,
+          path: SEARCH_PATH,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ query, limit: HTTP_LIMIT }),
+        })),
+      });
+    await load(WARMUP_S);
+    return await load(DURATION_S);
+  } finally {
+    await server.stop();
+  }
 }
 
 export async function benchSearch(dir: string): Promise<BenchRow[]> {
   // A directory of its own: the other benchmarks share `dir`.
-  const server = await startBenchServer(join(dir, 'search'));
+  const dataDir = join(dir, 'search');
+  let server: Server | null = await startBenchServer(dataDir);
   const rows: BenchRow[] = [];
   try {
     const commands = server.app.get(CommandBus);
@@ -228,8 +247,12 @@ export async function benchSearch(dir: string): Promise<BenchRow[]> {
       const ingested = await ingestTo(server, org.organization_id, text, size);
       const rate = (ingested.chunks * 1000) / ingested.ms;
       const raw = await rawLatencies(server.stores, org.organization_id, connector.client_key, queries);
-      process.stderr.write(`search: HTTP load at ${label} (${DURATION_S} s)…\n`);
-      const http = await searchLoad(server.baseUrl, connector.token, queries);
+      process.stderr.write(`search: HTTP load at ${label} (${WARMUP_S} + ${DURATION_S} s)…\n`);
+      // The server processes alone on the data: this one's projections and polling stop meanwhile.
+      await server.app.close();
+      server = null;
+      const http = await searchLoad(dataDir, connector.token, queries);
+      server = await startBenchServer(dataDir);
       const rawP50 = percentile(raw, 0.5);
       const httpP50 = percentile(http.latencies, 0.5);
       const last = size === SIZES[SIZES.length - 1];
@@ -281,7 +304,7 @@ export async function benchSearch(dir: string): Promise<BenchRow[]> {
       }
     }
   } finally {
-    await server.app.close();
+    await server?.app.close();
   }
   return rows;
 }
