@@ -89,6 +89,16 @@ function url(env: Env, name: string, protocols: string[], errors: ErrorDetail[])
   return raw;
 }
 
+/** CAIRN_HTTP_WORKERS: 1–MAX_HTTP_WORKERS, or `auto` (one per CPU core, at most MAX_HTTP_WORKERS). */
+function httpWorkers(env: Env, errors: ErrorDetail[]): number {
+  const raw = optional(env, 'CAIRN_HTTP_WORKERS');
+  if (raw === 'auto') return Math.min(availableParallelism(), MAX_HTTP_WORKERS);
+  const problems: ErrorDetail[] = [];
+  const value = integer(env, 'CAIRN_HTTP_WORKERS', 1, 1, MAX_HTTP_WORKERS, problems);
+  for (const problem of problems) errors.push({ ...problem, message: `${problem.message} or "auto"` });
+  return value;
+}
+
 /** Reads and validates the environment; throws ValidationFailedError listing every problem at once. */
 export function loadConfig(env: Env = process.env): CairnConfig {
   const errors: ErrorDetail[] = [];
@@ -114,10 +124,7 @@ export function loadConfig(env: Env = process.env): CairnConfig {
     replyThreadLimit: integer(env, 'CAIRN_REPLY_THREAD_LIMIT', 50, 1, 100_000, errors),
     modelTimeoutMs: integer(env, 'CAIRN_MODEL_TIMEOUT_MS', 60_000, 100, 600_000, errors),
     publicRateLimit: integer(env, 'CAIRN_PUBLIC_RATE_LIMIT', 300, 0, 1_000_000, errors),
-    httpWorkers:
-      optional(env, 'CAIRN_HTTP_WORKERS') === 'auto'
-        ? Math.min(availableParallelism(), MAX_HTTP_WORKERS)
-        : integer(env, 'CAIRN_HTTP_WORKERS', 1, 1, MAX_HTTP_WORKERS, errors),
+    httpWorkers: httpWorkers(env, errors),
   };
   if (errors.length > 0) {
     throw new ValidationFailedError(
