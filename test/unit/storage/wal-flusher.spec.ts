@@ -9,14 +9,20 @@ import { metadata } from '../../contract/event-store.contract-support';
 /** A sync the test completes by hand, counting how many were started. */
 function manualSync() {
   const pending: Array<() => void> = [];
+  let released = false;
   return {
+    /** Completes every pending sync, and every later one at once. */
+    release: () => {
+      released = true;
+      for (const finish of pending.splice(0)) finish();
+    },
     started: () => pending.length,
     finishNext: async () => {
       pending.shift()?.();
       // Let the continuations (and a queued sync's start) run.
       for (let i = 0; i < 5; i++) await Promise.resolve();
     },
-    sync: () => new Promise<void>((resolve) => pending.push(resolve)),
+    sync: () => new Promise<void>((resolve) => (released ? resolve() : pending.push(resolve))),
     pending,
   };
 }
@@ -130,6 +136,7 @@ describe('WalFlusher (group commit of the embedded event store)', () => {
       while (!order.includes('sync done')) await new Promise((resolve) => setImmediate(resolve));
       expect(order).toEqual(['sync done']);
     } finally {
+      manual.release();
       await store.close();
       wal.close();
       db.close();
