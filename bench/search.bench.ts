@@ -243,6 +243,8 @@ export async function benchSearch(dir: string): Promise<BenchRow[]> {
     const queries = Array.from({ length: QUERY_COUNT }, () => text.query());
     for (const size of SIZES) {
       const label = `${size / 1000}k chunks`;
+      // In this process again for ingestion (the HTTP load of the previous size closed it).
+      server ??= await startBenchServer(dataDir);
       process.stderr.write(`search: ingesting to ${label}…\n`);
       const ingested = await ingestTo(server, org.organization_id, text, size);
       const rate = (ingested.chunks * 1000) / ingested.ms;
@@ -252,10 +254,9 @@ export async function benchSearch(dir: string): Promise<BenchRow[]> {
       await server.app.close();
       server = null;
       const http = await searchLoad(dataDir, connector.token, queries);
-      server = await startBenchServer(dataDir);
+      const last = size === SIZES[SIZES.length - 1];
       const rawP50 = percentile(raw, 0.5);
       const httpP50 = percentile(http.latencies, 0.5);
-      const last = size === SIZES[SIZES.length - 1];
       rows.push(
         {
           benchmark: `ingestion to ${label} (real path)`,

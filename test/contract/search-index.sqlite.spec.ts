@@ -70,3 +70,37 @@ describe('SQLite search index: posting lists cached in memory', () => {
     expect(await ids(server, 'basalt')).toEqual(['e']);
   });
 });
+
+describe('SQLite search index: looked-up rows cached in memory, bounded', () => {
+  const temp = makeTempDir('cairn-search-rows-');
+  const db = openSqlite({ path: join(temp.dir, 'cairn.sqlite') });
+  // A bound far below one query's matches: the cache starts over several times within one lookup.
+  const index = new SqliteSearchIndex(db, { rowCacheRows: 3 });
+  afterAll(async () => {
+    await index.close();
+    db.close();
+    temp.cleanup();
+  });
+
+  it('never loses a match when the cache starts over during a lookup', async () => {
+    await index.upsert(
+      Array.from({ length: 12 }, (_, n) => ({
+        id: `row-${n}`,
+        organization_id: 'org-rows',
+        title: `Invoice ${n}`,
+        body: `Invoice ${'paid '.repeat(n + 1)}`,
+        fields: { audience: n % 2 === 0 ? 'customer_safe' : 'internal' },
+        version: 1,
+      })),
+    );
+    const search = async (filters = {}) =>
+      (await index.search({ organization_id: 'org-rows', text: 'invoice paid', limit: 10, filters }))
+        .map((hit) => hit.id)
+        .sort();
+    const all = Array.from({ length: 12 }, (_, n) => `row-${n}`);
+    for (let round = 0; round < 3; round++) {
+      expect(await search()).toHaveLength(10);
+      expect(await search({ audience: 'customer_safe' })).toEqual(all.filter((_, n) => n % 2 === 0).sort());
+    }
+  });
+});

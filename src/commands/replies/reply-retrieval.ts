@@ -12,7 +12,7 @@ import {
 } from '../../projections/memory.projection';
 import { SearchMemoryQuery, type SearchMemoryResult } from '../../queries/memory/search-memory.query';
 import { recallTraceDecider } from '../memory/recall-trace.decider';
-import { RecordRecallTraceCommand } from '../memory/record-recall-trace.command';
+import { recalledSearch, RecordRecallTraceCommand } from '../memory/record-recall-trace.command';
 import type { CommandContext } from '../shared/command-context';
 import { StreamCommandExecutor } from '../shared/stream-command-executor';
 import { isGroundingEligible, toEvidence, type EvidenceItem } from './reply-evidence';
@@ -54,20 +54,7 @@ export class ReplyRetrieval {
     const trace_id = await this.commands.execute<RecordRecallTraceCommand, number>(
       new RecordRecallTraceCommand(
         connector,
-        {
-          query: question,
-          visibility: 'organization_internal',
-          limit: REPLY_EVIDENCE_LIMIT,
-          index_revision: found.index_revision,
-          results: found.items.map((ranked) => ({
-            memory_item_id: ranked.item.memory_item_id,
-            memory_source_id: ranked.item.memory_source_id,
-            revision: ranked.item.revision,
-            memory_chunk_ids: ranked.chunk_ids,
-            score: ranked.score,
-            method: ranked.method,
-          })),
-        },
+        recalledSearch(question, 'organization_internal', REPLY_EVIDENCE_LIMIT, found),
         context,
       ),
     );

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ProposeMemoryCommand, type ProposeMemoryResult } from '../../commands/memory/propose-memory.command';
-import { RecordRecallTraceCommand } from '../../commands/memory/record-recall-trace.command';
+import { recalledSearch, RecordRecallTraceCommand } from '../../commands/memory/record-recall-trace.command';
 import { ReportUsageCommand } from '../../commands/memory/report-usage.command';
 import { SaveMemoryCommand, type SaveMemoryResult } from '../../commands/memory/save-memory.command';
 import { connectorContext } from '../../commands/shared/command-context';
@@ -43,20 +43,7 @@ export class MemoryController {
     const traceId = await this.commands.execute<RecordRecallTraceCommand, number>(
       new RecordRecallTraceCommand(
         connector,
-        {
-          query: body.query,
-          visibility,
-          limit,
-          index_revision: found.index_revision,
-          results: found.items.map((ranked) => ({
-            memory_item_id: ranked.item.memory_item_id,
-            memory_source_id: ranked.item.memory_source_id,
-            revision: ranked.item.revision,
-            memory_chunk_ids: ranked.chunk_ids,
-            score: ranked.score,
-            method: ranked.method,
-          })),
-        },
+        recalledSearch(body.query, visibility, limit, found),
         connectorContext(connector),
       ),
     );

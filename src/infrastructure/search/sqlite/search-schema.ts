@@ -9,7 +9,7 @@
  * - `search_index_postings`: the posting lists, one BLOB per (organization, partition, bucket of terms), see
  *   postings.ts. Keyed partition first, so the rows a batch of new documents writes (all in the newest
  *   partition) are neighbours in the index.
- * - `fields` is stored as JSONB: the field filters read it without parsing JSON text.
+ * - `fields` is stored as JSONB (compact); lookups read it back as JSON text, parsed once per cached row.
  * - `search_index_meta`: the layout and analyzer versions the postings were built with.
  * - `generation` (organizations): a random value replaced by every write that changes any of the organization's
  *   documents; in-memory posting and row caches are valid for one generation (posting-cache.ts, row-cache.ts).

@@ -21,7 +21,7 @@ import { DocumentWriter } from './document-writer';
 import { highlightExcerpts } from './excerpts';
 import { fieldMatcher } from './field-matcher';
 import { PostingCache } from './posting-cache';
-import { RowCache } from './row-cache';
+import { type CachedRow, RowCache } from './row-cache';
 import { bucketOf, findInBucket, partitionOf } from './postings';
 import { DOCS, ensureSearchSchema, ORGS, POSTINGS, recreateSearchSchema } from './search-schema';
 import { type NormalizedQuery, normalizeQuery, validateDeletes, validateDocuments } from './search-input';
@@ -59,10 +59,7 @@ interface FoundRow {
 }
 
 /** A looked-up match that passed the filters. */
-interface Found {
-  id: string;
-  title: string;
-  fields: Record<string, FilterValue>;
+interface Found extends CachedRow {
   score: number;
 }
 
@@ -132,10 +129,15 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly scorer = new Bm25Accumulator();
   private readonly statements: ReturnType<typeof prepareStatements>;
   private readonly postings = new PostingCache();
-  private readonly rows = new RowCache();
+  private readonly rows: RowCache;
   private readonly readBody = (id: string): string => this.statements.body.get(id)?.body ?? '';
 
-  constructor(private readonly db: SqliteDatabase) {
+  /** `rowCacheRows`: the bound of the looked-up rows kept between queries (row-cache.ts). */
+  constructor(
+    private readonly db: SqliteDatabase,
+    options: { rowCacheRows?: number } = {},
+  ) {
+    this.rows = new RowCache(options.rowCacheRows);
     ensureSearchSchema(db, () => new DocumentWriter(db).reindexAll());
     this.writer = new DocumentWriter(db);
     this.statements = prepareStatements(db);
@@ -202,19 +204,22 @@ export class SqliteSearchIndex implements SearchIndex {
     for (let want = q.limit; result.length < q.limit; want *= LOOKUP_GROWTH) {
       const slice = matches.next(want);
       if (slice.length === 0) break;
-      const missing = slice.filter((match) => !cached.has(match.docNo)).map((match) => match.docNo);
+      // The slice's rows are taken before any are added: an add can start the cache over.
+      const rows = slice.map((match) => cached.get(match.docNo));
+      const missing = slice.filter((_, i) => rows[i] === undefined).map((match) => match.docNo);
       if (missing.length > 0) {
+        const fetched = new Map<number, CachedRow>();
         for (const row of this.statements.lookUp.all(org.org_key, JSON.stringify(missing))) {
           // Frozen: hits share the cached fields, so no caller can change what the next query sees.
           const fields = Object.freeze(parseFields(row.fields));
-          this.rows.add(cached, row.doc_no, { id: row.id, title: row.title, fields });
+          fetched.set(row.doc_no, { id: row.id, title: row.title, fields });
         }
+        for (const [docNo, row] of fetched) this.rows.add(cached, docNo, row);
+        slice.forEach((match, i) => (rows[i] ??= fetched.get(match.docNo)));
       }
-      for (const { docNo, score } of slice) {
-        const row = cached.get(docNo);
-        if (row === undefined || !passes(row.fields)) continue;
-        result.push({ ...row, score });
-        if (result.length === q.limit) break;
+      for (let i = 0; i < slice.length && result.length < q.limit; i++) {
+        const row = rows[i];
+        if (row !== undefined && passes(row.fields)) result.push({ ...row, score: slice[i].score });
       }
     }
     return result;
