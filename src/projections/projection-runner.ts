@@ -29,8 +29,11 @@ export interface ProjectionStatus {
   lease_expires_at: string | null;
 }
 
-/** A checkpoint-only move waits at most this long (idle) or this many events before it is written. */
-const CHECKPOINT_DEFER_MS = 200;
+/**
+ * A checkpoint-only move waits at most this long or this many events before it is written (under a steady stream
+ * of events no projection applies, such as recall traces, each projection writes its checkpoint once a second).
+ */
+const CHECKPOINT_DEFER_MS = 1000;
 const CHECKPOINT_DEFER_EVENTS = 10_000;
 
 /**
@@ -288,7 +291,12 @@ export class ProjectionRunner {
     );
   }
 
-  /** Reads the batch after `from`; a full batch is shared with the other projections (events are immutable). */
+  /**
+   * Reads the batch after `from`, shared with the other projections (events are immutable): a full batch while
+   * it is recent, a partial one (at the head, it may grow) only within this turn of the event loop, where the
+   * projections woken together by the shared poll read it once instead of once each. An empty one is not shared:
+   * a projection woken by a local append must see that append.
+   */
   private async readBatch(from: number): Promise<RecordedEvent[]> {
     const shared = this.sharedBatches.get(from);
     if (shared) return shared;
@@ -296,8 +304,12 @@ export class ProjectionRunner {
     this.sharedBatches.set(from, reading);
     try {
       const events = await reading;
-      // Only full batches stay shared: a partial one (at the head) may grow while it is cached.
-      if (events.length < this.batch) this.sharedBatches.delete(from);
+      if (events.length === 0) this.sharedBatches.delete(from);
+      else if (events.length < this.batch) {
+        setImmediate(() => {
+          if (this.sharedBatches.get(from) === reading) this.sharedBatches.delete(from);
+        });
+      }
       return events;
     } catch (error) {
       this.sharedBatches.delete(from);

@@ -132,4 +132,36 @@ describe('projection runner across processes (separate connections, separate own
     expect(await c.runner.waitFor(await c.events.headPosition(), 10_000)).toBe(true);
     expect(await c.reads.get('counts', 'ticks')).toEqual({ id: 'ticks', n: ticks + 1 });
   });
+  it('projections woken together read the new events at the head once, not once each', async () => {
+    const names = ['one', 'two', 'three'];
+    const db = openSqlite({ path });
+    dbs.push(db);
+    const events = new SqliteEventStore(db);
+    const reads = new SqliteReadStore(db);
+    const projections = names.map((name) => ({
+      ...countingProjection(),
+      name,
+      collections: [],
+      eventTypes: new Set(['Never']),
+    }));
+    const runner = new ProjectionRunner(events, reads, new SqliteSearchIndex(db), projections, {
+      owner: 'shared-reader',
+      pollIntervalMs: 5,
+    });
+    runners.push(runner);
+    runner.start();
+    expect(await runner.waitFor(await events.headPosition(), 10_000)).toBe(true);
+    // Idle: all three loops poll on one shared timer now.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const reading = jest.spyOn(events, 'readAll');
+    const before = await events.headPosition();
+    await events.append('shared-reads', [{ type: 'Other', data: {}, metadata: meta() }], 'any');
+    // Found by the polls (waitFor would wake the loops itself).
+    const deadline = Date.now() + 10_000;
+    while ((await runner.status()).some((status) => status.position <= before) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    const readsOfNewEvent = reading.mock.calls.filter(([options]) => options?.after_position === before);
+    expect(readsOfNewEvent).toHaveLength(1);
+    reading.mockRestore();
+  });
 });

@@ -16,8 +16,9 @@ export class RecordRecallTraceHandler implements ICommandHandler<RecordRecallTra
   async execute(command: RecordRecallTraceCommand): Promise<number> {
     const { connector, search, context } = command;
     const trace_id = await this.ids.next('recall_trace');
-    // No wait for read models: usage reports are checked against this stream itself.
-    await this.executor.execute(
+    // A fresh id: the stream is new (not read first). No wait for read models: usage reports are checked against
+    // this stream itself.
+    await this.executor.executeNew(
       streams.recallTrace(trace_id),
       recallTraceDecider,
       {

@@ -147,6 +147,22 @@ export class StreamCommandExecutor {
   }
 
   /**
+   * Like execute(), for a stream named by an id this process has just reserved: decides on the initial state
+   * without reading the stream. The append expects no stream, so should it exist after all, it is read and the
+   * command decided again, as on any conflict.
+   */
+  async executeNew<C, S, E extends DomainEvent>(
+    stream: string,
+    decider: Decider<C, S, E>,
+    command: C,
+    context: CommandContext,
+    options: ExecuteOptions,
+  ): Promise<Executed<S, E>> {
+    const empty: Loaded<S> = { state: decider.initialState(), revision: null, events: [] };
+    return this.executeOn(stream, decider, empty, command, context, options);
+  }
+
+  /**
    * Like execute(), but reads with loadLatest(): only the events this process has not folded yet. For long, hot
    * streams appended by every request of an organization (its monthly reply quota). The decider's evolve must not
    * mutate the state it is given (the folded state is cached).

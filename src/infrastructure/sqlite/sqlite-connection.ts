@@ -8,6 +8,8 @@ import { dirname } from 'node:path';
 
 export type SqliteDatabase = Database.Database;
 export type SqliteStatement = Database.Statement;
+export type SqliteTransaction<F extends Parameters<Database.Database['transaction']>[0]> =
+  Database.Transaction<F>;
 
 export interface SqliteOptions {
   /** File path, or ':memory:' (single connection only). */

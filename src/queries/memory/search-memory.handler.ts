@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { Clock } from '../../common/clock';
-import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
+import { MAX_GET_MANY, READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
 import {
   SEARCH_INDEX,
   type SearchFilter,
@@ -92,11 +92,16 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
     // overtake it, so only the leading candidates are read (visibility can drop some, hence the margin).
     const candidates = [...grouped].sort((a, b) => b[1].score - a[1].score || a[0] - b[0]);
     const floor = (candidates[Math.min(candidates.length, query.limit * 2) - 1]?.[1].score ?? 0) / 3;
+    // The first batch holds every candidate that can reach the results (usually all that are read at all).
+    let reachable = query.limit * 2;
+    while (reachable < candidates.length && candidates[reachable][1].score >= floor) reachable++;
     const ranked: Array<RankedMemoryItem & { best: SearchHit | null }> = [];
     let next = 0;
     reading: while (next < candidates.length) {
-      // Batches of candidates: the items (those not cached) and usage counts of a batch in one read each.
-      const batch = candidates.slice(next, (next += Math.max(query.limit * 2, 20)));
+      // Batches of candidates: the items (those not cached) and usage counts of a batch in one read each. Later
+      // batches only when visibility dropped some of the first.
+      const size = Math.min(next === 0 ? reachable : Math.max(query.limit * 2, 20), MAX_GET_MANY);
+      const batch = candidates.slice(next, (next += size));
       const missing = batch.map(([id]) => id).filter((id) => !cached.has(id));
       const readItems = await this.readStore.getMany<MemoryItemDocument>(MEMORY_ITEMS, missing.map(String));
       for (const id of missing) cached.set(id, readItems.get(String(id)) ?? null);

@@ -147,6 +147,20 @@ export function tokenize(text: string): Token[] {
   return tokens;
 }
 
+/**
+ * The offsets of the words of `text` whose term is one of `terms`, flat: [start0, end0, start1, end1, …] in
+ * order (for highlighting: no token objects, no substrings for known words).
+ */
+export function findTermSpans(text: string, terms: ReadonlySet<string>): number[] {
+  cache.trim();
+  const spans: number[] = [];
+  scanWords(text, (start, end, hash) => {
+    const entry = cache.lookup(text, start, end, hash);
+    if (entry !== null && terms.has(entry.term)) spans.push(start, end);
+  });
+  return spans;
+}
+
 /** A document's analysis: its terms (with frequencies in title and body) and both lengths in tokens. */
 export interface DocumentTerms {
   /** Shared cache entries: read `term`, `titleCount` and `bodyCount` before the next analysis. */

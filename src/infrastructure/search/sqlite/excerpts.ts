@@ -1,12 +1,9 @@
 /**
- * Highlights: the body's words whose analyzed term is one of the query's are marked, and the marked body is cut
- * into at most a few short excerpts around the matches, with the matches wrapped in « ». Pure string work.
+ * Highlights: the body's words whose analyzed term is one of the query's are found (their offsets only, no
+ * copy of the body), and the body is cut into at most a few short excerpts around them, the matched words
+ * wrapped in « ». Pure string work.
  */
-import { tokenize } from './analyzer';
-
-/** Private-use markers while cutting; swapped for « » at the end, so a « in the body is no marker. */
-export const MATCH_OPEN = '\uE000';
-export const MATCH_CLOSE = '\uE001';
+import { findTermSpans } from './analyzer';
 
 export interface ExcerptOptions {
   /** At most this many excerpts. */
@@ -21,56 +18,46 @@ interface Window {
   matches: number;
 }
 
-function matchSpans(marked: string): Array<[number, number]> {
-  const spans: Array<[number, number]> = [];
-  let from = 0;
-  for (;;) {
-    const open = marked.indexOf(MATCH_OPEN, from);
-    if (open < 0) break;
-    const close = marked.indexOf(MATCH_CLOSE, open + 1);
-    if (close < 0) break;
-    spans.push([open, close + 1]);
-    from = close + 1;
-  }
-  return spans;
+const SPACE = /\s/;
+
+/** A space character (the test is on one UTF-16 unit: no space lies outside the BMP). */
+function isSpace(text: string, at: number): boolean {
+  return SPACE.test(text[at]);
 }
 
-/** Moves `start` right to the beginning of a word (not past `limit`), `end` left to the end of one. */
-function toWordBoundaries(
-  text: string,
-  start: number,
-  end: number,
-  spanStart: number,
-  spanEnd: number,
-): Window {
-  let s = start;
-  if (s > 0 && !/\s/.test(text[s - 1])) {
-    const space = text.slice(s, spanStart).search(/\s/);
-    s = space < 0 ? spanStart : s + space + 1;
+/**
+ * The window of `context` characters around the match [spanStart, spanEnd), its start moved right to the
+ * beginning of a word (never past the match), its end moved left to the end of one (never before the match).
+ */
+function windowAround(text: string, spanStart: number, spanEnd: number, context: number): Window {
+  let start = Math.max(0, spanStart - context);
+  if (start > 0 && !isSpace(text, start - 1)) {
+    let at = start;
+    while (at < spanStart && !isSpace(text, at)) at++;
+    start = at < spanStart ? at + 1 : spanStart;
   }
-  let e = end;
-  if (e < text.length && !/\s/.test(text[e])) {
-    const before = text.slice(spanEnd, e);
-    const lastSpace = before.search(/\s\S*$/);
-    e = lastSpace < 0 ? spanEnd : spanEnd + lastSpace;
+  let end = Math.min(text.length, spanEnd + context);
+  if (end < text.length && !isSpace(text, end)) {
+    let at = end - 1;
+    while (at >= spanEnd && !isSpace(text, at)) at--;
+    end = at >= spanEnd ? at : spanEnd;
   }
-  return { start: s, end: e, matches: 1 };
+  return { start, end, matches: 1 };
 }
 
-/** `body` with every word that analyzes to one of `terms` wrapped in MATCH_OPEN / MATCH_CLOSE. */
-export function markMatches(text: string, terms: ReadonlySet<string>): string {
-  // A marker character in the text itself would be taken for a match boundary: it becomes U+FFFD.
-  const body = text.replace(/[\uE000\uE001]/g, '\uFFFD');
+/** The text of one window, its matches in « », spaces collapsed, with … where the body goes on. */
+function excerptText(text: string, window: Window, spans: readonly number[]): string {
   const parts: string[] = [];
-  let from = 0;
-  for (const token of tokenize(body)) {
-    if (!terms.has(token.term)) continue;
-    parts.push(body.slice(from, token.start), MATCH_OPEN, body.slice(token.start, token.end), MATCH_CLOSE);
-    from = token.end;
+  let from = window.start;
+  for (let i = 0; i < spans.length; i += 2) {
+    if (spans[i] < window.start) continue;
+    if (spans[i + 1] > window.end) break;
+    parts.push(text.slice(from, spans[i]), '«', text.slice(spans[i], spans[i + 1]), '»');
+    from = spans[i + 1];
   }
-  if (parts.length === 0) return '';
-  parts.push(body.slice(from));
-  return parts.join('');
+  parts.push(text.slice(from, window.end));
+  const body = parts.join('').replace(/\s+/g, ' ').trim();
+  return `${window.start > 0 ? '…' : ''}${body}${window.end < text.length ? '…' : ''}`;
 }
 
 /** At most `options.max` excerpts of `body` around the words matching `terms` (none: no excerpt). */
@@ -79,18 +66,11 @@ export function highlightExcerpts(
   terms: ReadonlySet<string>,
   options: ExcerptOptions,
 ): string[] {
-  const marked = markMatches(body, terms);
-  return marked === '' ? [] : excerptsFromMarked(marked, options);
-}
-
-export function excerptsFromMarked(marked: string, options: ExcerptOptions): string[] {
-  const spans = matchSpans(marked);
+  const spans = findTermSpans(body, terms);
   if (spans.length === 0) return [];
   const windows: Window[] = [];
-  for (const [spanStart, spanEnd] of spans) {
-    const start = Math.max(0, spanStart - options.context);
-    const end = Math.min(marked.length, spanEnd + options.context);
-    const window = toWordBoundaries(marked, start, end, spanStart, spanEnd);
+  for (let i = 0; i < spans.length; i += 2) {
+    const window = windowAround(body, spans[i], spans[i + 1], options.context);
     const last = windows.at(-1);
     // Windows come in order; an overlapping or touching one is merged, so no excerpt cuts through a match.
     if (last !== undefined && window.start <= last.end) {
@@ -100,17 +80,10 @@ export function excerptsFromMarked(marked: string, options: ExcerptOptions): str
       windows.push(window);
     }
   }
+  // The windows with the most matches (the earlier on a tie), in body order.
   const chosen = [...windows]
     .sort((a, b) => b.matches - a.matches || a.start - b.start)
     .slice(0, options.max)
     .sort((a, b) => a.start - b.start);
-  return chosen.map((window) => {
-    const text = marked
-      .slice(window.start, window.end)
-      .replace(/\s+/g, ' ')
-      .trim()
-      .replaceAll(MATCH_OPEN, '«')
-      .replaceAll(MATCH_CLOSE, '»');
-    return `${window.start > 0 ? '…' : ''}${text}${window.end < marked.length ? '…' : ''}`;
-  });
+  return chosen.map((window) => excerptText(body, window, spans));
 }

@@ -14,10 +14,11 @@
  * - Writes (document-writer.ts) run in short IMMEDIATE transactions (several processes share the file) of at
  *   most WRITE_BATCH documents, yielding to the event loop between batches.
  */
-import type { SqliteDatabase } from '../../sqlite/sqlite-connection';
+import type { SqliteDatabase, SqliteTransaction } from '../../sqlite/sqlite-connection';
 import type { FilterValue, SearchDocument, SearchHit, SearchIndex, SearchQuery } from '../search-index.port';
 import { Bm25Accumulator, type RankedMatches, termScores } from './bm25';
 import { DocumentWriter } from './document-writer';
+import { BodyReader } from './body-reader';
 import { highlightExcerpts } from './excerpts';
 import { fieldMatcher } from './field-matcher';
 import { PostingCache } from './posting-cache';
@@ -74,28 +75,37 @@ function toDocument(row: DocumentRow): SearchDocument {
 
 /**
  * A hit whose highlights are computed when first read (and can be replaced like a plain property): the body is
- * read then, by `readBody` (a caller that reads few highlights reads few bodies). The body read is outside the
- * search's snapshot: a document changed in between is highlighted as it is now.
+ * read then, through the search's BodyReader (a caller that reads few highlights reads few bodies). The body read
+ * is outside the search's snapshot: a document changed in between is highlighted as it is now. A class (the
+ * accessors on its prototype): an object literal with its own accessors per hit made V8 give every hit a
+ * dictionary of its own.
  */
-function toHit(
-  { id, title, fields, score }: Found,
-  terms: ReadonlySet<string>,
-  readBody: (id: string) => string,
-): SearchHit {
-  let highlights: string[] | undefined;
-  return {
-    id,
-    score,
-    fields,
-    title,
-    get highlights(): string[] {
-      highlights ??= highlightExcerpts(readBody(id), terms, HIGHLIGHTS);
-      return highlights;
-    },
-    set highlights(value: string[]) {
-      highlights = value;
-    },
-  };
+class LazyHighlightHit implements SearchHit {
+  id: string;
+  score: number;
+  fields: Record<string, FilterValue>;
+  title: string;
+  #highlights: string[] | undefined;
+  readonly #terms: ReadonlySet<string>;
+  readonly #bodies: BodyReader;
+
+  constructor(found: Found, terms: ReadonlySet<string>, bodies: BodyReader) {
+    this.id = found.id;
+    this.score = found.score;
+    this.fields = found.fields;
+    this.title = found.title;
+    this.#terms = terms;
+    this.#bodies = bodies;
+  }
+
+  get highlights(): string[] {
+    this.#highlights ??= highlightExcerpts(this.#bodies.read(this.id), this.#terms, HIGHLIGHTS);
+    return this.#highlights;
+  }
+
+  set highlights(value: string[]) {
+    this.#highlights = value;
+  }
 }
 
 function prepareStatements(db: SqliteDatabase) {
@@ -104,7 +114,9 @@ function prepareStatements(db: SqliteDatabase) {
     organization: db.prepare<[string], OrganizationRow>(
       `SELECT org_key, documents, title_tokens, body_tokens, next_doc_no, generation FROM ${ORGS} WHERE organization_id = ?`,
     ),
-    body: db.prepare<[string], { body: string }>(`SELECT body FROM ${DOCS} WHERE id = ?`),
+    bodies: db.prepare<[string], { id: string; body: string }>(
+      `SELECT id, body FROM ${DOCS} WHERE id IN (SELECT value FROM json_each(?))`,
+    ),
     // One seek per partition (the key is organization, partition, bucket).
     buckets: db.prepare<[number, string, number], { data: Buffer }>(
       `SELECT data FROM ${POSTINGS} WHERE org_key = ? AND part IN (SELECT value FROM json_each(?)) AND bucket = ?`,
@@ -130,7 +142,10 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly statements: ReturnType<typeof prepareStatements>;
   private readonly postings = new PostingCache();
   private readonly rows: RowCache;
-  private readonly readBody = (id: string): string => this.statements.body.get(id)?.body ?? '';
+  /** rank() in one read transaction (made once: better-sqlite3 builds several wrappers per transaction). */
+  private readonly rankInSnapshot: SqliteTransaction<(q: NormalizedQuery) => Found[]>;
+  private readonly readBodies = (ids: string[]): Map<string, string> =>
+    new Map(this.statements.bodies.all(JSON.stringify(ids)).map((row) => [row.id, row.body]));
 
   /** `rowCacheRows`: the bound of the looked-up rows kept between queries (row-cache.ts). */
   constructor(
@@ -141,6 +156,7 @@ export class SqliteSearchIndex implements SearchIndex {
     ensureSearchSchema(db, () => new DocumentWriter(db).reindexAll());
     this.writer = new DocumentWriter(db);
     this.statements = prepareStatements(db);
+    this.rankInSnapshot = db.transaction((q: NormalizedQuery) => this.rank(q));
   }
 
   async upsert(documents: SearchDocument[]): Promise<void> {
@@ -160,9 +176,13 @@ export class SqliteSearchIndex implements SearchIndex {
   async search(query: SearchQuery): Promise<SearchHit[]> {
     const q = normalizeQuery(query);
     if (q.terms.length === 0) return [];
-    const found = this.db.transaction(() => this.rank(q)).deferred();
+    const found = this.rankInSnapshot.deferred(q);
     const terms = new Set(q.terms.map((t) => t.term));
-    return found.map((match) => toHit(match, terms, this.readBody));
+    const bodies = new BodyReader(
+      found.map((match) => match.id),
+      this.readBodies,
+    );
+    return found.map((match) => new LazyHighlightHit(match, terms, bodies));
   }
 
   /** Scores every matching document of the organization, then takes the best that pass the filters. */
@@ -219,7 +239,9 @@ export class SqliteSearchIndex implements SearchIndex {
       }
       for (let i = 0; i < slice.length && result.length < q.limit; i++) {
         const row = rows[i];
-        if (row !== undefined && passes(row.fields)) result.push({ ...row, score: slice[i].score });
+        // Built field by field: V8 turned `{ ...row, score }` into slow objects that survived into the old generation.
+        if (row !== undefined && passes(row.fields))
+          result.push({ id: row.id, title: row.title, fields: row.fields, score: slice[i].score });
       }
     }
     return result;

@@ -1,0 +1,33 @@
+/**
+ * The bodies of one search's hits, read when a hit's highlights are first asked for. A miss reads that hit's body
+ * and the next few hits' (in rank order) in one statement: a caller highlighting its top results costs a
+ * statement or two, not one per hit, and one highlighting none reads nothing.
+ */
+
+/** Bodies read per statement: the asked hit and the ones after it. */
+export const BODY_PREFETCH = 16;
+
+export class BodyReader {
+  private readonly bodies = new Map<string, string>();
+
+  /** `ids`: the hits in rank order; `readMany`: the bodies of existing ids (a missing id is left out). */
+  constructor(
+    private readonly ids: readonly string[],
+    private readonly readMany: (ids: string[]) => Map<string, string>,
+  ) {}
+
+  /** The body of hit `id` ('' when the document is gone). */
+  read(id: string): string {
+    const known = this.bodies.get(id);
+    if (known !== undefined) return known;
+    const wanted = [id];
+    const asked = this.ids.indexOf(id);
+    for (let rank = asked < 0 ? this.ids.length : asked + 1; rank < this.ids.length; rank++) {
+      if (wanted.length >= BODY_PREFETCH) break;
+      if (!this.bodies.has(this.ids[rank])) wanted.push(this.ids[rank]);
+    }
+    const found = this.readMany(wanted);
+    for (const each of wanted) this.bodies.set(each, found.get(each) ?? '');
+    return this.bodies.get(id) ?? '';
+  }
+}
