@@ -86,8 +86,9 @@ export interface SubscribeOptions {
 export interface AppendOptions {
   /**
    * When the append is acknowledged. `disk` (default): once it would survive a power loss. `committed`: once
-   * committed — it survives a process crash at once and reaches the disk moments later, without the caller
-   * waiting (for records whose loss to a power cut costs only a repeated read: recall traces). Engines that make
+   * committed — it survives a process crash at once and reaches the disk moments later (the embedded store: within
+   * 100 ms), without the caller waiting (for records whose loss to a power cut costs only a repeated read: recall
+   * traces). Engines that make
    * every append durable before acknowledging it treat both alike.
    */
   durability?: 'disk' | 'committed';

@@ -20,6 +20,8 @@ export class WalFlusher {
   private running: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
   private relaxedDepth = 0;
+  /** A sync promised by flushWithin(), not started yet. */
+  private scheduled: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly sync: Sync,
@@ -41,6 +43,22 @@ export class WalFlusher {
   }
 
   /**
+   * Everything committed before the call reaches the disk within about `ms`, nobody waiting for it: with the next
+   * sync that starts anyway (any flush()), else with one a timer starts. Many calls in that time share one sync
+   * (for appends acknowledged once committed, which would otherwise cost a sync each). A failed sync goes to
+   * `onError`.
+   */
+  flushWithin(ms: number, onError: (error: unknown) => void): void {
+    if (this.relaxedDepth > 0 || this.scheduled !== null) return;
+    this.scheduled = setTimeout(() => {
+      this.scheduled = null;
+      this.flush().catch(onError);
+    }, ms);
+    // A pending timer never keeps the process alive: closing the store flushes.
+    this.scheduled.unref();
+  }
+
+  /**
    * Bulk writes: flush() stops waiting until end() (commits still survive a process crash; a power loss during
    * the run can lose its latest ones, and the idempotent run is repeated). end() syncs before returning.
    */
@@ -59,6 +77,11 @@ export class WalFlusher {
 
   private start(): Promise<void> {
     this.queued = null;
+    // This sync starts after every commit a scheduled one was promised for: it keeps that promise.
+    if (this.scheduled !== null) {
+      clearTimeout(this.scheduled);
+      this.scheduled = null;
+    }
     const run = this.sync().finally(() => {
       if (this.running === run) this.running = null;
     });

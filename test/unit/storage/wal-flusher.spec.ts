@@ -1,7 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteEventStore } from '../../../src/infrastructure/event-store/sqlite/sqlite-event-store';
+import {
+  COMMITTED_SYNC_WITHIN_MS,
+  SqliteEventStore,
+} from '../../../src/infrastructure/event-store/sqlite/sqlite-event-store';
 import { openSqlite } from '../../../src/infrastructure/sqlite/sqlite-connection';
 import { WalFlusher, walFlusherFor } from '../../../src/infrastructure/sqlite/wal-flusher';
 import { metadata } from '../../contract/event-store.contract-support';
@@ -28,6 +31,58 @@ function manualSync() {
 }
 
 describe('WalFlusher (group commit of the embedded event store)', () => {
+  describe('flushWithin (a sync promised within a time, nobody waiting)', () => {
+    beforeEach(() => jest.useFakeTimers());
+    afterEach(() => jest.useRealTimers());
+
+    it('starts one sync when the time is up, for every call in the window', async () => {
+      const manual = manualSync();
+      const flusher = new WalFlusher(manual.sync);
+      const errors: unknown[] = [];
+      flusher.flushWithin(100, (error) => errors.push(error));
+      await jest.advanceTimersByTimeAsync(60);
+      flusher.flushWithin(100, (error) => errors.push(error));
+      expect(manual.started()).toBe(0);
+      await jest.advanceTimersByTimeAsync(40);
+      expect(manual.started()).toBe(1);
+      await manual.finishNext();
+      await jest.advanceTimersByTimeAsync(500);
+      expect(manual.started()).toBe(0);
+      expect(errors).toEqual([]);
+    });
+
+    it('a sync that starts anyway keeps the promise: no second sync for it', async () => {
+      const manual = manualSync();
+      const flusher = new WalFlusher(manual.sync);
+      flusher.flushWithin(100, () => undefined);
+      const waited = flusher.flush();
+      await jest.advanceTimersByTimeAsync(0);
+      expect(manual.started()).toBe(1);
+      await manual.finishNext();
+      await waited;
+      await jest.advanceTimersByTimeAsync(500);
+      expect(manual.started()).toBe(0);
+    });
+
+    it('reports a failed sync to its callback', async () => {
+      const flusher = new WalFlusher(() => Promise.reject(new Error('EIO')));
+      const errors: unknown[] = [];
+      flusher.flushWithin(10, (error) => errors.push(error));
+      await jest.advanceTimersByTimeAsync(10);
+      expect(errors.map(String)).toEqual(['Error: EIO']);
+    });
+
+    it('does nothing while relaxed (bulk writes sync when they end)', async () => {
+      const manual = manualSync();
+      const flusher = new WalFlusher(manual.sync);
+      const relaxed = flusher.relax();
+      flusher.flushWithin(10, () => undefined);
+      await jest.advanceTimersByTimeAsync(50);
+      expect(manual.started()).toBe(0);
+      relaxed.end();
+    });
+  });
+
   it('shares one sync among callers that arrive while none runs', async () => {
     const manual = manualSync();
     const flusher = new WalFlusher(manual.sync);
@@ -117,24 +172,28 @@ describe('WalFlusher (group commit of the embedded event store)', () => {
       await appended;
       expect(order).toEqual(['sync started', 'sync done', 'acknowledged']);
 
-      // `committed` durability (recall traces): acknowledged at once, with a sync started for it.
+      // `committed` durability (recall traces): acknowledged at once; a sync starts within
+      // COMMITTED_SYNC_WITHIN_MS, shared by every such append in the window.
       order.length = 0;
-      await store.append(
-        'wal-test-2',
-        [{ type: 'Noted', data: { n: 2 }, metadata: metadata() }],
-        'no_stream',
-        {
-          durability: 'committed',
-        },
-      );
-      for (let i = 0; i < 3; i++) await Promise.resolve();
-      // Resolved while its sync is still pending.
-      expect(order).toEqual(['sync started']);
-      order.length = 0;
+      const committedAt = performance.now();
+      for (const n of [2, 3]) {
+        await store.append(
+          `wal-test-${n}`,
+          [{ type: 'Noted', data: { n }, metadata: metadata() }],
+          'no_stream',
+          {
+            durability: 'committed',
+          },
+        );
+      }
+      expect(order).toEqual([]);
+      while (!order.includes('sync started')) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(performance.now() - committedAt).toBeGreaterThanOrEqual(COMMITTED_SYNC_WITHIN_MS - 5);
+      expect(performance.now() - committedAt).toBeLessThan(COMMITTED_SYNC_WITHIN_MS + 500);
       expect(manual.pending).toHaveLength(1);
       manual.pending.shift()?.();
       while (!order.includes('sync done')) await new Promise((resolve) => setImmediate(resolve));
-      expect(order).toEqual(['sync done']);
+      expect(order).toEqual(['sync started', 'sync done']);
     } finally {
       manual.release();
       await store.close();

@@ -44,6 +44,11 @@ CREATE INDEX IF NOT EXISTS events_stream_starts ON events (position) WHERE revis
 `;
 
 const COLUMNS = 'position, event_id, stream, revision, type, data, metadata';
+/**
+ * Appends acknowledged once committed (`durability: 'committed'`) are synced to disk within this time, together:
+ * one sync per window instead of one per append.
+ */
+export const COMMITTED_SYNC_WITHIN_MS = 100;
 /** SQLite's "no limit". */
 const NO_LIMIT = -1;
 const STREAMS_PAGE = 500;
@@ -150,8 +155,8 @@ export class SqliteEventStore implements EventStore {
     for (const subscription of this.subscriptions) subscription.wake();
     if (this.flusher === null) return result;
     if (options.durability === 'committed') {
-      // On disk with the next sync, started now; nobody waits for it.
-      this.flusher.flush().catch((error: unknown) => {
+      // On disk with the next sync, at the latest COMMITTED_SYNC_WITHIN_MS from now; nobody waits for it.
+      this.flusher.flushWithin(COMMITTED_SYNC_WITHIN_MS, (error: unknown) => {
         process.emitWarning(`SQLite WAL sync failed: ${String(error)}`, { code: 'CAIRN_WAL_SYNC' });
       });
       return result;

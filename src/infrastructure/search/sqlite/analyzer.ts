@@ -153,8 +153,15 @@ export function tokenize(text: string): Token[] {
  */
 export function findTermSpans(text: string, terms: ReadonlySet<string>): number[] {
   cache.trim();
+  // Lower-casing, possessives and Porter stemming never change a word's first letter (stemming rewrites suffixes
+  // of a non-empty stem), so a word starting with an ASCII character that starts no term is skipped unanalyzed.
+  // A non-ASCII first letter can fold (É → e): such words are always analyzed.
+  const firstLetters = new Set<number>();
+  for (const term of terms) firstLetters.add(term.charCodeAt(0));
   const spans: number[] = [];
   scanWords(text, (start, end, hash) => {
+    const first = text.charCodeAt(start);
+    if (first < 0x80 && !firstLetters.has(first >= 0x41 && first <= 0x5a ? first + 0x20 : first)) return;
     const entry = cache.lookup(text, start, end, hash);
     if (entry !== null && terms.has(entry.term)) spans.push(start, end);
   });
