@@ -8,7 +8,6 @@ import {
   type SearchHit,
   type SearchIndex,
 } from '../../infrastructure/search/search-index.port';
-import { MEMORY_USAGE, type MemoryUsageDocument } from '../../projections/memory-usage.projection';
 import {
   MEMORY_CORPUS,
   MEMORY_ITEMS,
@@ -18,6 +17,7 @@ import {
 import { visibleTo } from './memory-item-view';
 import { SearchMemoryQuery, type RankedMemoryItem, type SearchMemoryResult } from './search-memory.query';
 import { ItemCache } from './item-cache';
+import { UsageCache } from './usage-cache';
 import { fuseRankings, type RelevanceMethod } from './rank-fusion';
 import { usageMultiplier } from './usage-ranking';
 import { VectorCandidates } from './vector-candidates';
@@ -40,13 +40,16 @@ const MAX_CHUNK_HITS = 1000;
 @QueryHandler(SearchMemoryQuery)
 export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, SearchMemoryResult> {
   private readonly items = new ItemCache();
+  private readonly usage: UsageCache;
 
   constructor(
     @Inject(SEARCH_INDEX) private readonly index: SearchIndex,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     private readonly clock: Clock,
     private readonly vectors: VectorCandidates,
-  ) {}
+  ) {
+    this.usage = new UsageCache(readStore);
+  }
 
   async execute(query: SearchMemoryQuery): Promise<SearchMemoryResult> {
     const { connector } = query;
@@ -105,16 +108,16 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
       const missing = batch.map(([id]) => id).filter((id) => !cached.has(id));
       const readItems = await this.readStore.getMany<MemoryItemDocument>(MEMORY_ITEMS, missing.map(String));
       for (const id of missing) cached.set(id, readItems.get(String(id)) ?? null);
-      const usages = await this.readStore.getMany<MemoryUsageDocument>(
-        MEMORY_USAGE,
-        batch.map(([id]) => String(id)),
+      const usages = await this.usage.counts(
+        connector.organization_id,
+        batch.map(([id]) => id),
       );
       for (const [itemId, entry] of batch) {
         if (ranked.length >= query.limit * 2 && entry.score < floor) break reading;
         const item = cached.get(itemId);
         // Defense in depth: the index is already scoped, the read model decides.
         if (!item || !visibleTo(item, connector.organization_id, connector.client_key)) continue;
-        const usage = usages.get(String(itemId));
+        const usage = usages.get(itemId);
         const score = entry.score * usageMultiplier(usage?.used_count ?? 0, usage?.ignored_count ?? 0);
         ranked.push({
           item,

@@ -223,7 +223,9 @@ export class SqliteEventStore implements EventStore {
 
   /** Runs inside BEGIN IMMEDIATE: nobody else can write between the read of the last revision and the insert. */
   private appendLocked(stream: string, events: PreparedEvent[], expected: ExpectedRevision): AppendResult {
-    const last = this.lastOf(stream);
+    // Expecting a new stream, nothing is read: should it exist, UNIQUE (stream, revision) refuses revision 0 and
+    // append() reports the conflict like any other.
+    const last = expected === 'no_stream' ? undefined : this.lastOf(stream);
     const actual = last?.revision ?? null;
     checkExpected(stream, expected, actual);
     let prevHash = GENESIS_HASH;
