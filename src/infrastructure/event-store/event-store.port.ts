@@ -88,8 +88,7 @@ export interface AppendOptions {
    * When the append is acknowledged. `disk` (default): once it would survive a power loss. `committed`: once
    * committed — it survives a process crash at once and reaches the disk moments later (the embedded store: within
    * 100 ms), without the caller waiting (for records whose loss to a power cut costs only a repeated read: recall
-   * traces). Engines that make
-   * every append durable before acknowledging it treat both alike.
+   * traces). Engines that make every append durable before acknowledging it treat both alike.
    */
   durability?: 'disk' | 'committed';
 }
