@@ -10,9 +10,11 @@ import { startServerProcess } from './server-process';
  *   CONNECTIONS connections, `POST …/memory/search` with limit 10 (the handler asks the index for 100 chunk
  *   hits), cycling through QUERY_COUNT queries: WARMUP_S seconds not counted (fresh processes: caches and JIT),
  *   then DURATION_S seconds measured; latency p50/p95/p99 and requests/s. Every request records its recall
- *   trace, as in production.
+ *   trace, as in production. Two request shapes (SHAPES): a plain search, and one with
+ *   `include_context_package` (the only searches whose results need excerpts, i.e. highlighting).
  * - Raw index: the same queries, one at a time, straight to SearchIndex.search() with the handler's arguments
- *   (limit 100, the expiry filter and the visibility alternatives).
+ *   (limit 100, the expiry filter and the visibility alternatives), plus, for the context-package shape, the
+ *   first highlight of each of the top 10 hits, as the handler reads them.
  * - Ingestion: chunks per second of the step (documents do not wait for the read models one by one, as in
  *   `memory:ingest`; the step ends when the search index holds every chunk).
  *
@@ -43,6 +45,13 @@ const CONNECTIONS = 2;
 const HTTP_WORKERS = 2;
 const HTTP_LIMIT = 10;
 const SEARCH_PATH = '/app/api/tool-connectors/v1/memory/search';
+
+/** The search requests measured: a plain one, and one whose results need excerpts. */
+const SHAPES = [
+  { label: 'search', withContext: false },
+  { label: 'search + context package', withContext: true },
+] as const;
+type Shape = (typeof SHAPES)[number];
 const READ_MODEL_TIMEOUT_MS = 10 * 60_000;
 
 /** mulberry32: a small deterministic generator, so every run indexes the same text. */
@@ -168,12 +177,16 @@ async function ingestTo(
   return { chunks: total - before, ms: performance.now() - started };
 }
 
-/** SearchIndex.search() as the memory search handler calls it for limit HTTP_LIMIT, one query at a time. */
+/**
+ * SearchIndex.search() as the memory search handler calls it for limit HTTP_LIMIT, one query at a time, reading
+ * the top hits' highlights when the shape needs excerpts.
+ */
 async function rawLatencies(
   stores: Stores,
   organizationId: number,
   clientKey: string,
   queries: readonly string[],
+  shape: Shape,
 ): Promise<number[]> {
   const filters: Record<string, SearchFilter> = { expires_at_ms: { gt: Date.now(), or_null: true } };
   const anyOf: Array<Record<string, SearchFilter>> = [
@@ -191,8 +204,8 @@ async function rawLatencies(
         any_of: anyOf,
         limit: HTTP_LIMIT * 10,
       });
-      // The handler reads each item's first excerpt: part of the work.
-      for (const hit of hits.slice(0, HTTP_LIMIT)) void hit.highlights;
+      // For a context package the handler reads each returned item's first excerpt: part of the work.
+      if (shape.withContext) for (const hit of hits.slice(0, HTTP_LIMIT)) void hit.highlights;
       if (round === 1) latencies.push(performance.now() - started);
     }
   }
@@ -200,29 +213,79 @@ async function rawLatencies(
 }
 
 /**
- * The search load on a server process over `dataDir`: POST …/memory/search with limit HTTP_LIMIT, cycling
- * through the queries; a warm-up run first, not counted.
+ * The search loads on a server process over `dataDir`, one per shape: POST …/memory/search with limit HTTP_LIMIT,
+ * cycling through the queries; a warm-up run first, not counted.
  */
-async function searchLoad(dataDir: string, token: string, queries: readonly string[]): Promise<HttpLoad> {
+async function searchLoads(dataDir: string, token: string, queries: readonly string[]): Promise<HttpLoad[]> {
   const server = await startServerProcess(dataDir, { CAIRN_HTTP_WORKERS: String(HTTP_WORKERS) });
   try {
-    const load = (durationS: number) =>
-      httpLoad({
-        url: server.baseUrl,
-        connections: CONNECTIONS,
-        durationS,
-        requests: queries.map((query) => ({
-          method: 'POST' as const,
-          path: SEARCH_PATH,
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ query, limit: HTTP_LIMIT }),
-        })),
-      });
-    await load(WARMUP_S);
-    return await load(DURATION_S);
+    const loads: HttpLoad[] = [];
+    for (const shape of SHAPES) {
+      const load = (durationS: number) =>
+        httpLoad({
+          url: server.baseUrl,
+          connections: CONNECTIONS,
+          durationS,
+          requests: queries.map((query) => ({
+            method: 'POST' as const,
+            path: SEARCH_PATH,
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            body: JSON.stringify({
+              query,
+              limit: HTTP_LIMIT,
+              ...(shape.withContext ? { include_context_package: true } : {}),
+            }),
+          })),
+        });
+      await load(WARMUP_S);
+      loads.push(await load(DURATION_S));
+    }
+    return loads;
   } finally {
     await server.stop();
   }
+}
+
+/** One shape's rows at one size (targets on the largest size, the ratio at every size). */
+function searchRows(label: string, shape: Shape, raw: number[], http: HttpLoad, last: boolean): BenchRow[] {
+  const what = `${shape.label}, ${label}`;
+  const rawP50 = percentile(raw, 0.5);
+  const httpP50 = percentile(http.latencies, 0.5);
+  const rows: BenchRow[] = [
+    { benchmark: `raw index query p50 (${what})`, value: rawP50, unit: 'ms' },
+    { benchmark: `raw index query p95 (${what})`, value: percentile(raw, 0.95), unit: 'ms' },
+    {
+      benchmark: `HTTP p50 (${what})`,
+      value: httpP50,
+      unit: 'ms',
+      ...(last ? { target: '<= 10', ok: httpP50 <= 10 } : {}),
+    },
+    {
+      benchmark: `HTTP p50 / raw p50 (${what})`,
+      value: httpP50 / rawP50,
+      unit: '×',
+      target: '<= 3',
+      ok: httpP50 <= 3 * rawP50,
+    },
+    { benchmark: `HTTP p95 (${what})`, value: percentile(http.latencies, 0.95), unit: 'ms' },
+    { benchmark: `HTTP p99 (${what})`, value: percentile(http.latencies, 0.99), unit: 'ms' },
+    {
+      benchmark: `HTTP throughput (${what})`,
+      value: http.requestsPerSecond,
+      unit: 'req/s',
+      ...(last ? { target: '>= 500', ok: http.requestsPerSecond >= 500 } : {}),
+    },
+  ];
+  if (http.failures > 0) {
+    rows.push({
+      benchmark: `HTTP failures (${what})`,
+      value: http.failures,
+      unit: 'requests',
+      target: '0',
+      ok: false,
+    });
+  }
+  return rows;
 }
 
 export async function benchSearch(dir: string): Promise<BenchRow[]> {
@@ -248,61 +311,28 @@ export async function benchSearch(dir: string): Promise<BenchRow[]> {
       process.stderr.write(`search: ingesting to ${label}…\n`);
       const ingested = await ingestTo(server, org.organization_id, text, size);
       const rate = (ingested.chunks * 1000) / ingested.ms;
-      const raw = await rawLatencies(server.stores, org.organization_id, connector.client_key, queries);
-      process.stderr.write(`search: HTTP load at ${label} (${WARMUP_S} + ${DURATION_S} s)…\n`);
+      const raws: number[][] = [];
+      for (const shape of SHAPES) {
+        raws.push(
+          await rawLatencies(server.stores, org.organization_id, connector.client_key, queries, shape),
+        );
+      }
+      process.stderr.write(
+        `search: HTTP load at ${label} (${SHAPES.length} × (${WARMUP_S} + ${DURATION_S}) s)…\n`,
+      );
       // The server processes alone on the data: this one's projections and polling stop meanwhile.
       await server.app.close();
       server = null;
-      const http = await searchLoad(dataDir, connector.token, queries);
+      const loads = await searchLoads(dataDir, connector.token, queries);
       const last = size === SIZES[SIZES.length - 1];
-      const rawP50 = percentile(raw, 0.5);
-      const httpP50 = percentile(http.latencies, 0.5);
-      rows.push(
-        {
-          benchmark: `ingestion to ${label} (real path)`,
-          value: rate,
-          unit: 'chunks/s',
-          target: '>= 1,000',
-          ok: rate >= 1000,
-        },
-        {
-          benchmark: `raw index query p50, ${label}`,
-          value: rawP50,
-          unit: 'ms',
-          ...(last ? { target: '<= 10', ok: rawP50 <= 10 } : {}),
-        },
-        { benchmark: `raw index query p95, ${label}`, value: percentile(raw, 0.95), unit: 'ms' },
-        {
-          benchmark: `HTTP search p50, ${label}`,
-          value: httpP50,
-          unit: 'ms',
-          ...(last ? { target: '<= 10', ok: httpP50 <= 10 } : {}),
-        },
-        {
-          benchmark: `HTTP search p50 / raw p50, ${label}`,
-          value: httpP50 / rawP50,
-          unit: '×',
-          target: '<= 3',
-          ok: httpP50 <= 3 * rawP50,
-        },
-        { benchmark: `HTTP search p95, ${label}`, value: percentile(http.latencies, 0.95), unit: 'ms' },
-        { benchmark: `HTTP search p99, ${label}`, value: percentile(http.latencies, 0.99), unit: 'ms' },
-        {
-          benchmark: `HTTP search throughput, ${label}`,
-          value: http.requestsPerSecond,
-          unit: 'req/s',
-          ...(last ? { target: '>= 500', ok: http.requestsPerSecond >= 500 } : {}),
-        },
-      );
-      if (http.failures > 0) {
-        rows.push({
-          benchmark: `HTTP search failures, ${label}`,
-          value: http.failures,
-          unit: 'requests',
-          target: '0',
-          ok: false,
-        });
-      }
+      rows.push({
+        benchmark: `ingestion to ${label} (real path)`,
+        value: rate,
+        unit: 'chunks/s',
+        target: '>= 1,000',
+        ok: rate >= 1000,
+      });
+      SHAPES.forEach((shape, n) => rows.push(...searchRows(label, shape, raws[n], loads[n], last)));
     }
   } finally {
     await server?.app.close();

@@ -49,7 +49,7 @@ export class ReplyRetrieval {
     context: CommandContext,
   ): Promise<Retrieved> {
     const found = await this.queries.execute<SearchMemoryQuery, SearchMemoryResult>(
-      new SearchMemoryQuery(connector, question, REPLY_EVIDENCE_LIMIT, 'organization_internal'),
+      new SearchMemoryQuery(connector, question, REPLY_EVIDENCE_LIMIT, 'organization_internal', true),
     );
     const trace_id = await this.commands.execute<RecordRecallTraceCommand, number>(
       new RecordRecallTraceCommand(

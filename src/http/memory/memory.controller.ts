@@ -37,8 +37,10 @@ export class MemoryController {
   ): Promise<object> {
     const visibility = body.visibility ?? null;
     const limit = body.limit ?? 10;
+    const withContext = body.include_context_package ?? false;
     const found = await this.queries.execute<SearchMemoryQuery, SearchMemoryResult>(
-      new SearchMemoryQuery(connector, body.query, limit, visibility),
+      // Excerpts only feed the context package.
+      new SearchMemoryQuery(connector, body.query, limit, visibility, withContext),
     );
     const traceId = await this.commands.execute<RecordRecallTraceCommand, number>(
       new RecordRecallTraceCommand(
@@ -47,7 +49,7 @@ export class MemoryController {
         connectorContext(connector),
       ),
     );
-    return searchResponse(traceId, body.query, found, body.include_context_package ?? false);
+    return searchResponse(traceId, body.query, found, withContext);
   }
 
   @Get('items/:memory_item_id')

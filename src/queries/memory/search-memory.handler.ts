@@ -132,8 +132,10 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
     }
     ranked.sort((a, b) => b.score - a.score || a.item.memory_item_id - b.item.memory_item_id);
     const top = ranked.slice(0, query.limit);
-    // Excerpts (highlighting is not free) only for what is returned.
-    for (const result of top) result.excerpt = (result.best?.highlights[0] ?? '').replace(/[«»]/g, '');
+    // Excerpts (highlighting is not free) only when asked, and only for what is returned.
+    if (query.withExcerpts) {
+      for (const result of top) result.excerpt = (result.best?.highlights[0] ?? '').replace(/[«»]/g, '');
+    }
     return {
       items: top.map(({ best: _best, ...result }) => result),
       index_revision: corpus?.index_revision ?? 'idx_empty',

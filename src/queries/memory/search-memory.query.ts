@@ -7,6 +7,12 @@ export class SearchMemoryQuery {
     readonly limit: number,
     /** null: the organization's internal items plus this connector's own tool_private items. */
     readonly visibility: 'tool_private' | 'organization_internal' | null,
+    /**
+     * Whether each result needs its excerpt (context packages, reply evidence). Highlighting reads and scans every
+     * returned chunk's text, a third of a plain search's work, so it is done only when asked; otherwise `excerpt`
+     * is ''.
+     */
+    readonly withExcerpts: boolean,
   ) {}
 }
 
@@ -15,6 +21,7 @@ export interface RankedMemoryItem {
   /** Matched chunks, best first. */
   chunk_ids: number[];
   score: number;
+  /** The best chunk's first highlight ('' when the query did not ask for excerpts or nothing was highlighted). */
   excerpt: string;
   /** What ranked it: BM25, the embedding, or both (reciprocal rank fusion). */
   method: import('./rank-fusion').RelevanceMethod;

@@ -1,0 +1,96 @@
+import type { ConnectorPrincipal } from '../../../src/http/auth/connector-principal';
+import { SqliteReadStore } from '../../../src/infrastructure/read-store/sqlite/sqlite-read-store';
+import type { SearchHit, SearchIndex } from '../../../src/infrastructure/search/search-index.port';
+import { openSqlite, type SqliteDatabase } from '../../../src/infrastructure/sqlite/sqlite-connection';
+import { SystemClock } from '../../../src/common/clock';
+import { MEMORY_CORPUS, MEMORY_ITEMS } from '../../../src/projections/memory.projection';
+import { SearchMemoryHandler } from '../../../src/queries/memory/search-memory.handler';
+import { SearchMemoryQuery } from '../../../src/queries/memory/search-memory.query';
+import type { VectorCandidates } from '../../../src/queries/memory/vector-candidates';
+
+const connector: ConnectorPrincipal = {
+  connector_id: 1,
+  organization_id: 7,
+  name: 'tool',
+  client_key: 'ck_tool',
+  capabilities: ['memory_search'],
+  grounding_policy: 'strict',
+  token_id: 'tok_1',
+};
+
+/** A chunk hit whose highlights are counted when read (the index computes them on first read). */
+function hit(item: number, score: number, reads: { count: number }): SearchHit {
+  return {
+    id: `chunk-${item * 10}`,
+    score,
+    title: `Item ${item}`,
+    fields: { memory_item_id: item, memory_chunk_id: item * 10 },
+    get highlights(): string[] {
+      reads.count += 1;
+      return [`about «refunds» for item ${item}`];
+    },
+  };
+}
+
+function item(id: number): { id: string } & Record<string, unknown> {
+  return {
+    id: String(id),
+    memory_item_id: id,
+    memory_source_id: id,
+    organization_id: connector.organization_id,
+    type: 'document',
+    title: `Item ${id}`,
+    summary: `Summary ${id}`,
+    visibility: 'organization_internal',
+    owner_client_key: null,
+    lifecycle_status: 'active',
+    revision: 1,
+  };
+}
+
+describe('SearchMemoryHandler excerpts (highlighting only when a caller needs excerpts)', () => {
+  let db: SqliteDatabase;
+  let readStore: SqliteReadStore;
+  const reads = { count: 0 };
+  let handler: SearchMemoryHandler;
+
+  beforeEach(async () => {
+    reads.count = 0;
+    db = openSqlite({ path: ':memory:' });
+    readStore = new SqliteReadStore(db);
+    await readStore.ensureCollection(MEMORY_CORPUS, []);
+    await readStore.ensureCollection(MEMORY_ITEMS, []);
+    const corpus = { id: String(connector.organization_id), index_revision: 'idx_v1_test' };
+    await readStore.commit('memory', 0, { position: 1, version: 1 }, [
+      { op: 'put', collection: MEMORY_CORPUS, doc: corpus },
+      ...[1, 2, 3].map((id) => ({ op: 'put' as const, collection: MEMORY_ITEMS, doc: item(id) })),
+    ]);
+    const index = {
+      search: async () => [hit(1, 3, reads), hit(2, 2, reads), hit(3, 1, reads)],
+    } as unknown as SearchIndex;
+    const vectors = { enabled: false } as unknown as VectorCandidates;
+    handler = new SearchMemoryHandler(index, readStore, new SystemClock(), vectors);
+  });
+
+  afterEach(async () => {
+    await readStore.close();
+    db.close();
+  });
+
+  it('reads no highlight for a plain search, and leaves every excerpt empty', async () => {
+    const found = await handler.execute(new SearchMemoryQuery(connector, 'refunds', 10, null, false));
+    expect(found.items.map((ranked) => ranked.item.memory_item_id)).toEqual([1, 2, 3]);
+    expect(found.items.map((ranked) => ranked.excerpt)).toEqual(['', '', '']);
+    expect(reads.count).toBe(0);
+  });
+
+  it('gives each returned item its best chunk’s first highlight, without the match marks, when asked', async () => {
+    const found = await handler.execute(new SearchMemoryQuery(connector, 'refunds', 2, null, true));
+    expect(found.items.map((ranked) => ranked.excerpt)).toEqual([
+      'about refunds for item 1',
+      'about refunds for item 2',
+    ]);
+    // Only what is returned is highlighted (limit 2 of 3 candidates).
+    expect(reads.count).toBe(2);
+  });
+});
