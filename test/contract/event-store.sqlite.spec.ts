@@ -8,6 +8,7 @@ import { openSqlite, type SqliteDatabase } from '../../src/infrastructure/sqlite
 import { makeTempDir } from '../support/temp-dir';
 import { describeEventStoreContract } from './event-store.contract';
 import { verifyChain } from '../../src/infrastructure/event-store/hash-chain';
+import { WrongExpectedVersionError } from '../../src/infrastructure/event-store/wrong-expected-version.error';
 import { Collector, newEvent, newEvents, sleep } from './event-store.contract-support';
 
 describeEventStoreContract('SQLite', async () => {
@@ -71,6 +72,39 @@ describe('SqliteEventStore specifics', () => {
       revision: 1,
       reason: 'hash_mismatch',
     });
+  });
+
+  it('re-hashes a batch hashed before the write lock when another writer appended in between', async () => {
+    const mine = openStore();
+    const other = openStore();
+    await mine.append('raced', [newEvent('First')], 'no_stream');
+    // Another process appending between this store's read of the stream's last event (when it hashes the batch)
+    // and its write lock: simulated right before the lock is taken.
+    const internals = mine as unknown as { appendTransaction: (...args: unknown[]) => unknown };
+    const locked = internals.appendTransaction;
+    internals.appendTransaction = (...args: unknown[]) => {
+      void other.append('raced', [newEvent('Between')], 'any');
+      return locked(...args);
+    };
+    await mine.append('raced', [newEvent('Mine')], 'any');
+    const events = await mine.readStream('raced');
+    expect(events.map((event) => [event.type, event.revision])).toEqual([
+      ['First', 0],
+      ['Between', 1],
+      ['Mine', 2],
+    ]);
+    expect(verifyChain(events)).toBeNull();
+    // Expecting the last revision as it was before the other writer appended again: a conflict, nothing of
+    // this store's written.
+    await expect(mine.append('raced', [newEvent('Stale')], 2)).rejects.toBeInstanceOf(
+      WrongExpectedVersionError,
+    );
+    expect((await mine.readStream('raced')).map((event) => event.type)).toEqual([
+      'First',
+      'Between',
+      'Mine',
+      'Between',
+    ]);
   });
 
   it('wakes its own subscriptions at once, without waiting for the poll interval', async () => {

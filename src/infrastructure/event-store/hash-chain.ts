@@ -34,15 +34,13 @@ export function stripChain(metadata: EventMetadata | RecordedMetadata): EventMet
   return { organization_id, correlation_id, causation_id, actor, occurred_at, schema_version };
 }
 
+/** An event with its place in the stream and its chain fields. */
+export type ChainedEvent<E> = E & { revision: number; metadata: RecordedMetadata };
+
 /** Computes prev_hash/hash for a batch about to be appended after `prevHash` at `firstRevision`. */
 export function chainBatch<
   E extends { event_id: string; type: string; data: EventData; metadata: EventMetadata },
->(
-  stream: string,
-  firstRevision: number,
-  prevHash: string,
-  events: E[],
-): Array<E & { revision: number; metadata: RecordedMetadata }> {
+>(stream: string, firstRevision: number, prevHash: string, events: E[]): Array<ChainedEvent<E>> {
   let previous = prevHash;
   return events.map((event, index) => {
     const revision = firstRevision + index;

@@ -17,7 +17,7 @@ import type {
   SubscribeOptions,
   Subscription,
 } from '../event-store.port';
-import { chainBatch, GENESIS_HASH } from '../hash-chain';
+import { chainBatch, GENESIS_HASH, type ChainedEvent } from '../hash-chain';
 import { checkExpected, prepareBatch, type PreparedEvent } from '../new-event-batch';
 import { WrongExpectedVersionError } from '../wrong-expected-version.error';
 import {
@@ -27,6 +27,7 @@ import {
 } from '../../sqlite/sqlite-connection';
 import { PollingSubscription } from './sqlite-subscription';
 import type { WalFlusher } from '../../sqlite/wal-flusher';
+import { WriteLock } from '../../sqlite/write-lock';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS events (
@@ -63,6 +64,12 @@ type Row = [
   metadata: string,
 ];
 
+/** A batch chained outside the write lock, after the stream's last event as read then (null: none). */
+type ChainGuess = {
+  after: { revision: number; hash: unknown } | null;
+  chained: Array<ChainedEvent<PreparedEvent>>;
+} | null;
+
 interface Statements {
   last: SqliteStatement;
   insert: SqliteStatement;
@@ -90,6 +97,7 @@ export class SqliteEventStore implements EventStore {
     stream: string,
     events: PreparedEvent[],
     expected: ExpectedRevision,
+    guess: ChainGuess,
   ) => AppendResult;
   private readonly subscriptions = new Set<PollingSubscription>();
   private readonly pollIntervalMs: number;
@@ -125,10 +133,16 @@ export class SqliteEventStore implements EventStore {
     this.statements.head.pluck(true);
     this.statements.ping.pluck(true);
     const transaction = db.transaction(
-      (stream: string, events: PreparedEvent[], expected: ExpectedRevision): AppendResult =>
-        this.appendLocked(stream, events, expected),
+      (
+        stream: string,
+        events: PreparedEvent[],
+        expected: ExpectedRevision,
+        guess: ChainGuess,
+      ): AppendResult => this.appendLocked(stream, events, expected, guess),
     );
-    this.appendTransaction = (stream, events, expected) => transaction.immediate(stream, events, expected);
+    const lock = new WriteLock(db);
+    this.appendTransaction = (stream, events, expected, guess) =>
+      lock.run(() => transaction.immediate(stream, events, expected, guess));
   }
 
   async append(
@@ -141,7 +155,12 @@ export class SqliteEventStore implements EventStore {
     const prepared = prepareBatch(stream, events, expected);
     let result: AppendResult;
     try {
-      result = this.appendTransaction(stream, prepared, expected);
+      result = this.appendTransaction(
+        stream,
+        prepared,
+        expected,
+        this.chainGuess(stream, prepared, expected),
+      );
     } catch (error) {
       // Unreachable while every writer goes through BEGIN IMMEDIATE, but if two writers ever raced past the
       // check, the loser must see the same error as any other concurrency conflict.
@@ -221,8 +240,32 @@ export class SqliteEventStore implements EventStore {
     await this.flusher?.flush();
   }
 
+  /**
+   * The batch hashed before the write lock is taken (hashing is most of an append's work), on the stream's last
+   * event as read now; appendLocked uses it when that is still the last event, so the lock is held for the
+   * insert alone. A new stream's chain starts at GENESIS_HASH, nothing to read.
+   */
+  private chainGuess(stream: string, events: PreparedEvent[], expected: ExpectedRevision): ChainGuess {
+    const last = expected === 'no_stream' ? undefined : this.lastOf(stream);
+    if (last !== undefined && typeof last.hash !== 'string') return null;
+    return {
+      after: last ?? null,
+      chained: chainBatch(
+        stream,
+        last ? last.revision + 1 : 0,
+        (last?.hash as string | undefined) ?? GENESIS_HASH,
+        events,
+      ),
+    };
+  }
+
   /** Runs inside BEGIN IMMEDIATE: nobody else can write between the read of the last revision and the insert. */
-  private appendLocked(stream: string, events: PreparedEvent[], expected: ExpectedRevision): AppendResult {
+  private appendLocked(
+    stream: string,
+    events: PreparedEvent[],
+    expected: ExpectedRevision,
+    guess: ChainGuess,
+  ): AppendResult {
     // Expecting a new stream, nothing is read: should it exist, UNIQUE (stream, revision) refuses revision 0 and
     // append() reports the conflict like any other.
     const last = expected === 'no_stream' ? undefined : this.lastOf(stream);
@@ -236,7 +279,11 @@ export class SqliteEventStore implements EventStore {
       prevHash = last.hash;
     }
     const firstRevision = actual === null ? 0 : actual + 1;
-    const chained = chainBatch(stream, firstRevision, prevHash, events);
+    const guessed =
+      guess !== null &&
+      (guess.after?.revision ?? null) === actual &&
+      (guess.after?.hash ?? GENESIS_HASH) === prevHash;
+    const chained = guessed ? guess.chained : chainBatch(stream, firstRevision, prevHash, events);
     let position = 0;
     for (const event of chained) {
       const info = this.statements.insert.run(

@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import { Clock, SystemClock } from '../../../common/clock';
 import type { SqliteDatabase, SqliteStatement } from '../../sqlite/sqlite-connection';
+import { WriteLock } from '../../sqlite/write-lock';
 import type {
   Checkpoint,
   FindOptions,
@@ -84,6 +85,8 @@ export class SqliteReadStore implements ReadStore {
   private readonly s: ReturnType<SqliteReadStore['prepareAll']>;
   private readonly tx: ReturnType<SqliteReadStore['makeTransactions']>;
   private readonly stats: ReadDocumentsPlannerStats;
+  /** Projection commits and id reservations contend for the write lock with other processes' appends. */
+  private readonly lock: WriteLock;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -96,6 +99,7 @@ export class SqliteReadStore implements ReadStore {
     );
     this.s = this.prepareAll();
     this.tx = this.makeTransactions();
+    this.lock = new WriteLock(db);
     this.stats = new ReadDocumentsPlannerStats(db);
   }
 
@@ -249,7 +253,7 @@ export class SqliteReadStore implements ReadStore {
         : { op: 'delete', collection: op.collection, id: op.id },
     );
     const checkpoint: Checkpoint = { projection, ...next, updated_at: this.clock.nowIso() };
-    const committed = this.tx.commit.immediate(expectedPosition, checkpoint, prepared);
+    const committed = this.lock.run(() => this.tx.commit.immediate(expectedPosition, checkpoint, prepared));
     if (committed) this.stats.noteWrites(prepared.length);
     return committed;
   }
@@ -273,7 +277,7 @@ export class SqliteReadStore implements ReadStore {
     assertNonEmptyString(owner, 'lease owner');
     assertTtl(ttlMs);
     const now = this.clock.nowMs();
-    return this.s.acquireLease.get(name, owner, now + ttlMs, now) !== undefined;
+    return this.lock.run(() => this.s.acquireLease.get(name, owner, now + ttlMs, now)) !== undefined;
   }
 
   async releaseLease(name: string, owner: string): Promise<void> {
@@ -288,7 +292,7 @@ export class SqliteReadStore implements ReadStore {
     assertNonEmptyString(sequence, 'sequence');
     assertIdCount(count);
     const n = BigInt(count);
-    const row = this.s.reserveIds.get(sequence, n, n, n, SEQUENCE_CEILING);
+    const row = this.lock.run(() => this.s.reserveIds.get(sequence, n, n, n, SEQUENCE_CEILING));
     if (row === undefined)
       throw new RangeError(`sequence ${sequence} is exhausted (Number.MAX_SAFE_INTEGER)`);
     return row.next - count;
