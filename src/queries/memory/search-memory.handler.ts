@@ -102,8 +102,8 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
     let next = 0;
     reading: while (next < candidates.length) {
       // Batches of candidates: the items not cached in one read, the usage counts from the usage cache (one
-      // checkpoint read; counts read only for items it does not know). Later batches only when visibility dropped
-      // some of the first.
+      // usage-revision read; counts read only for items it does not know). Later batches only when visibility
+      // dropped some of the first.
       const size = Math.min(next === 0 ? reachable : Math.max(query.limit * 2, 20), MAX_GET_MANY);
       const batch = candidates.slice(next, (next += size));
       const missing = batch.map(([id]) => id).filter((id) => !cached.has(id));

@@ -1,8 +1,9 @@
 import { MAX_GET_MANY, type ReadStore } from '../../infrastructure/read-store/read-store.port';
 import {
   MEMORY_USAGE,
+  MEMORY_USAGE_REVISIONS,
   type MemoryUsageDocument,
-  memoryUsageProjection,
+  type MemoryUsageRevisionDocument,
 } from '../../projections/memory-usage.projection';
 
 export interface UsageCounts {
@@ -14,30 +15,33 @@ export interface UsageCounts {
 const MAX_ITEMS_PER_ORGANIZATION = 50_000;
 
 /**
- * Items' usage counts (and which items have none), kept between searches while the memory-usage projection's
- * stored checkpoint stands still: its read models change only in commits that move that checkpoint too (by any
- * process), so one checkpoint read per search replaces reading every candidate's counts. The checkpoint is read
- * before the counts: counts newer than the checkpoint they are filed under are only refreshed sooner.
+ * Items' usage counts (and which items have none), kept between searches per organization while its usage
+ * revision stands still: the memory-usage projection moves that revision in the same commit as any of the
+ * organization's counts (by any process), and only then, so one small read per search replaces reading every
+ * candidate's counts. The revision is read before the counts: counts newer than the revision they are filed under
+ * are only refreshed sooner. A rebuild drops the revision (and the counts) first.
  */
 export class UsageCache {
-  private checkpoint: string | null = null;
-  private readonly organizations = new Map<number, Map<number, UsageCounts | null>>();
+  private readonly organizations = new Map<
+    number,
+    { key: string; counts: Map<number, UsageCounts | null> }
+  >();
 
   constructor(private readonly readStore: ReadStore) {}
 
   /** The counts of `itemIds` (null: no usage reported), current as of this call. */
   async counts(organizationId: number, itemIds: readonly number[]): Promise<Map<number, UsageCounts | null>> {
-    const checkpoint = await this.readStore.getCheckpoint(memoryUsageProjection.name);
-    const key = checkpoint === null ? 'none' : `${checkpoint.version}:${checkpoint.position}`;
-    if (key !== this.checkpoint) {
-      this.organizations.clear();
-      this.checkpoint = key;
+    const revision = await this.readStore.get<MemoryUsageRevisionDocument>(
+      MEMORY_USAGE_REVISIONS,
+      String(organizationId),
+    );
+    const key = revision === null ? 'none' : `${revision.projection_version}:${revision.revision}`;
+    let entry = this.organizations.get(organizationId);
+    if (entry === undefined || entry.key !== key || entry.counts.size >= MAX_ITEMS_PER_ORGANIZATION) {
+      entry = { key, counts: new Map() };
+      this.organizations.set(organizationId, entry);
     }
-    let known = this.organizations.get(organizationId);
-    if (known === undefined || known.size >= MAX_ITEMS_PER_ORGANIZATION) {
-      known = new Map();
-      this.organizations.set(organizationId, known);
-    }
+    const known = entry.counts;
     const missing = [...new Set(itemIds)].filter((id) => !known.has(id));
     for (let start = 0; start < missing.length; start += MAX_GET_MANY) {
       const slice = missing.slice(start, start + MAX_GET_MANY);
