@@ -82,6 +82,8 @@ describe('connector authentication and capabilities (invariants 1 and 2)', () =>
   it('rotation: the old token stops at once, the new one works', async () => {
     const org = await createOrganization(t.commands);
     const connector = await createConnector(t.commands, org.organization_id, ['memory_search']);
+    // Used first: the server remembers which connector the token belongs to; the stream still decides.
+    expect((await http(t.baseUrl, 'GET', SELF, { token: connector.token })).status).toBe(200);
     const rotated = await changeConnector(t.commands, org.organization_id, connector.connector_id, {
       type: 'RotateToken',
     });

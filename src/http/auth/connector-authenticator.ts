@@ -9,13 +9,19 @@ import { CONNECTOR_TOKENS, type ConnectorTokenDocument } from '../../projections
 import type { ConnectorPrincipal } from './connector-principal';
 
 const INVALID = 'the bearer token is not valid (unknown, revoked or superseded)';
+/** Token digests whose connector this process remembers (the oldest forgotten first). */
+const MAX_KNOWN_TOKENS = 10_000;
 
 /**
  * Bearer token → connector → organization. The token's SHA-256 finds the connector through a read model, but the
  * decision is made on the connector's own stream, so a rotation or revocation takes effect at once everywhere.
+ * A digest's connector never changes (tokens are random, connector ids never reused), so it is remembered; only
+ * the stream is read on every request.
  */
 @Injectable()
 export class ConnectorAuthenticator {
+  private readonly connectorOf = new Map<string, number>();
+
   constructor(
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     private readonly executor: StreamCommandExecutor,
@@ -28,12 +34,9 @@ export class ConnectorAuthenticator {
     const match = /^Bearer[ ]+(\S+)[ ]*$/i.exec(authorization);
     if (!match || !TOKEN_PATTERN.test(match[1])) throw new UnauthenticatedError('invalid_token', INVALID);
     const digest = sha256Hex(match[1]);
-    const lookup = await this.readStore.get<ConnectorTokenDocument>(CONNECTOR_TOKENS, digest);
-    if (!lookup) throw new UnauthenticatedError('invalid_token', INVALID);
-    const { state } = await this.executor.loadLatest(
-      streams.connector(lookup.connector_id),
-      connectorDecider,
-    );
+    const connectorId = await this.connectorFor(digest);
+    if (connectorId === null) throw new UnauthenticatedError('invalid_token', INVALID);
+    const { state } = await this.executor.loadLatest(streams.connector(connectorId), connectorDecider);
     if (!state.exists || !state.active_token || !sameDigest(state.active_token.token_sha256, digest)) {
       throw new UnauthenticatedError('invalid_token', INVALID);
     }
@@ -46,5 +49,18 @@ export class ConnectorAuthenticator {
       grounding_policy: state.grounding_policy,
       token_id: state.active_token.token_id,
     };
+  }
+
+  /** The connector a token digest was issued to (null: none known to the read model). */
+  private async connectorFor(digest: string): Promise<number | null> {
+    const known = this.connectorOf.get(digest);
+    if (known !== undefined) return known;
+    const lookup = await this.readStore.get<ConnectorTokenDocument>(CONNECTOR_TOKENS, digest);
+    if (!lookup) return null;
+    if (this.connectorOf.size >= MAX_KNOWN_TOKENS) {
+      this.connectorOf.delete(this.connectorOf.keys().next().value as string);
+    }
+    this.connectorOf.set(digest, lookup.connector_id);
+    return lookup.connector_id;
   }
 }
