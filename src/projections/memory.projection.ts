@@ -41,7 +41,11 @@ export interface MemorySourceDocument {
   [key: string]: unknown;
 }
 
-export interface MemoryItemDocument {
+/**
+ * An item's fields but its full text: what searches rank, show and cite (replies quote chunks), and keep cached
+ * per process, so a cache of many items does not hold every item's text twice.
+ */
+export interface MemoryItemFields {
   id: string;
   memory_item_id: number;
   memory_source_id: number;
@@ -49,7 +53,6 @@ export interface MemoryItemDocument {
   type: string;
   title: string;
   summary: string;
-  content: string;
   content_sha256: string;
   source_type: SourceType;
   source_label: string;
@@ -69,6 +72,10 @@ export interface MemoryItemDocument {
   chunks: MemoryChunk[];
   created_at: string;
   updated_at: string;
+}
+
+export interface MemoryItemDocument extends MemoryItemFields {
+  content: string;
   [key: string]: unknown;
 }
 

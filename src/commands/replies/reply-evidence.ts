@@ -12,7 +12,7 @@
  * - `reference_id`: `mi<item>-r<revision>-c<chunk ids joined by .>` (item, revision and chunk parts).
  */
 import type { RecallTraceRecorded } from '../../events/memory/recall.events';
-import type { MemoryItemDocument } from '../../projections/memory.projection';
+import type { MemoryItemFields } from '../../projections/memory.projection';
 import { freshnessOf, type FreshnessCategory } from '../../queries/memory/freshness';
 import type { RelevanceMethod } from '../../queries/memory/rank-fusion';
 import { unsafeLinkReason } from './source-links';
@@ -67,7 +67,7 @@ function evidenceText(ranked: RankedEvidence): string {
 }
 
 export interface RankedEvidence {
-  item: MemoryItemDocument;
+  item: MemoryItemFields;
   chunk_ids: number[];
   score: number;
   excerpt: string;
@@ -84,7 +84,7 @@ export function referenceId(itemId: number, revision: number, chunkIds: readonly
   return `mi${itemId}-r${revision}-c${[...chunkIds].sort((a, b) => a - b).join('.')}`;
 }
 
-export function isGroundingEligible(item: MemoryItemDocument, nowMs: number): boolean {
+export function isGroundingEligible(item: MemoryItemFields, nowMs: number): boolean {
   return (
     item.audience === 'customer_safe' &&
     item.visibility === 'organization_internal' &&

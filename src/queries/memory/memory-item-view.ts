@@ -1,4 +1,4 @@
-import type { MemoryItemDocument } from '../../projections/memory.projection';
+import type { MemoryItemFields } from '../../projections/memory.projection';
 import { freshnessOf, type FreshnessCategory } from './freshness';
 
 /** Spec §2.1, the search result shape (plus `content` on the fetch-one-item response). */
@@ -16,11 +16,7 @@ export interface MemoryItemView {
   content?: string;
 }
 
-export function toMemoryItemView(
-  item: MemoryItemDocument,
-  chunkIds: number[],
-  nowMs: number,
-): MemoryItemView {
+export function toMemoryItemView(item: MemoryItemFields, chunkIds: number[], nowMs: number): MemoryItemView {
   return {
     memory_item_id: item.memory_item_id,
     memory_source_id: item.memory_source_id,
@@ -36,7 +32,7 @@ export function toMemoryItemView(
 }
 
 /** Whether a connector may see an item: same organization, active, and a tool_private item only by its owner. */
-export function visibleTo(item: MemoryItemDocument, organizationId: number, clientKey: string): boolean {
+export function visibleTo(item: MemoryItemFields, organizationId: number, clientKey: string): boolean {
   return (
     item.organization_id === organizationId &&
     item.lifecycle_status === 'active' &&

@@ -13,6 +13,7 @@ import {
   MEMORY_ITEMS,
   type MemoryCorpusDocument,
   type MemoryItemDocument,
+  type MemoryItemFields,
 } from '../../projections/memory.projection';
 import { visibleTo } from './memory-item-view';
 import { SearchMemoryQuery, type RankedMemoryItem, type SearchMemoryResult } from './search-memory.query';
@@ -27,6 +28,13 @@ interface Candidate {
   chunk_ids: number[];
   score: number;
   best: SearchHit | null;
+}
+
+/** An item as searches keep it: without its full text (results never show it; replies quote chunks). */
+function withoutText(item: MemoryItemDocument | undefined): MemoryItemFields | null {
+  if (item === undefined) return null;
+  const { content: _content, ...fields } = item;
+  return fields;
 }
 
 /** How many chunk hits are asked for per result wanted (an item can match with several chunks). */
@@ -108,7 +116,7 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
       const batch = candidates.slice(next, (next += size));
       const missing = batch.map(([id]) => id).filter((id) => !cached.has(id));
       const readItems = await this.readStore.getMany<MemoryItemDocument>(MEMORY_ITEMS, missing.map(String));
-      for (const id of missing) cached.set(id, readItems.get(String(id)) ?? null);
+      for (const id of missing) cached.set(id, withoutText(readItems.get(String(id))));
       const usages = await this.usage.counts(
         connector.organization_id,
         batch.map(([id]) => id),

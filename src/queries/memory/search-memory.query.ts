@@ -17,7 +17,7 @@ export class SearchMemoryQuery {
 }
 
 export interface RankedMemoryItem {
-  item: import('../../projections/memory.projection').MemoryItemDocument;
+  item: import('../../projections/memory.projection').MemoryItemFields;
   /** Matched chunks, best first. */
   chunk_ids: number[];
   score: number;

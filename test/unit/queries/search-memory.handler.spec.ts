@@ -41,6 +41,7 @@ function item(id: number): { id: string } & Record<string, unknown> {
     type: 'document',
     title: `Item ${id}`,
     summary: `Summary ${id}`,
+    content: `The whole text of item ${id}.`,
     visibility: 'organization_internal',
     owner_client_key: null,
     lifecycle_status: 'active',
@@ -48,7 +49,7 @@ function item(id: number): { id: string } & Record<string, unknown> {
   };
 }
 
-describe('SearchMemoryHandler excerpts (highlighting only when a caller needs excerpts)', () => {
+describe('SearchMemoryHandler', () => {
   let db: SqliteDatabase;
   let readStore: SqliteReadStore;
   const reads = { count: 0 };
@@ -82,6 +83,12 @@ describe('SearchMemoryHandler excerpts (highlighting only when a caller needs ex
     expect(found.items.map((ranked) => ranked.item.memory_item_id)).toEqual([1, 2, 3]);
     expect(found.items.map((ranked) => ranked.excerpt)).toEqual(['', '', '']);
     expect(reads.count).toBe(0);
+  });
+
+  it('keeps and returns items without their full text (results never show it)', async () => {
+    const found = await handler.execute(new SearchMemoryQuery(connector, 'refunds', 10, null, false));
+    expect(found.items.map((ranked) => ranked.item.title)).toEqual(['Item 1', 'Item 2', 'Item 3']);
+    for (const ranked of found.items) expect(ranked.item).not.toHaveProperty('content');
   });
 
   it('gives each returned item its best chunk’s first highlight, without the match marks, when asked', async () => {
