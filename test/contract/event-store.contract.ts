@@ -147,6 +147,17 @@ export function describeEventStoreContract(name: string, makeStore: () => Promis
         expect(a.event_id).not.toBe(b.event_id);
       });
 
+      it('generates time-ordered event ids (UUID version 7): each later than the one before', async () => {
+        const stream = ctx.stream('ordered');
+        await ctx.store().append(stream, newEvents('Batch', 3), 'any');
+        for (let n = 0; n < 3; n++) await ctx.store().append(stream, [newEvent('Single')], 'any');
+        const ids = (await ctx.store().readStream(stream)).map((event) => event.event_id);
+        for (const id of ids)
+          expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+        expect([...ids].sort()).toEqual(ids);
+        expect(new Set(ids).size).toBe(ids.length);
+      });
+
       it('concurrent appends with the same expected revision: exactly one wins', async () => {
         const stream = ctx.stream('race');
         const first = await Promise.allSettled(
