@@ -27,6 +27,7 @@ import {
 } from '../../sqlite/sqlite-connection';
 import { PollingSubscription } from './sqlite-subscription';
 import type { WalFlusher } from '../../sqlite/wal-flusher';
+import { LimitedStatements } from '../../sqlite/limited-statements';
 import { WriteLock } from '../../sqlite/write-lock';
 
 const SCHEMA = `
@@ -50,8 +51,6 @@ const COLUMNS = 'position, event_id, stream, revision, type, data, metadata';
  * one sync per window instead of one per append.
  */
 export const COMMITTED_SYNC_WITHIN_MS = 100;
-/** SQLite's "no limit". */
-const NO_LIMIT = -1;
 const STREAMS_PAGE = 500;
 
 type Row = [
@@ -73,9 +72,9 @@ type ChainGuess = {
 interface Statements {
   last: SqliteStatement;
   insert: SqliteStatement;
-  forward: SqliteStatement;
-  backward: SqliteStatement;
-  all: SqliteStatement;
+  forward: LimitedStatements;
+  backward: LimitedStatements;
+  all: LimitedStatements;
   head: SqliteStatement;
   streams: SqliteStatement;
   ping: SqliteStatement;
@@ -115,21 +114,28 @@ export class SqliteEventStore implements EventStore {
       insert: db.prepare(
         'INSERT INTO events (event_id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
       ),
-      forward: db.prepare(
-        `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision ASC LIMIT ?`,
+      forward: new LimitedStatements(
+        db,
+        `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision ASC`,
+        true,
       ),
-      backward: db.prepare(
-        `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
+      backward: new LimitedStatements(
+        db,
+        `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC`,
+        true,
       ),
-      all: db.prepare(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position ASC LIMIT ?`),
+      all: new LimitedStatements(
+        db,
+        `SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position ASC`,
+        true,
+      ),
       head: db.prepare('SELECT COALESCE(MAX(position), 0) FROM events'),
       streams: db.prepare(
-        'SELECT stream, position FROM events WHERE revision = 0 AND position > ? ORDER BY position ASC LIMIT ?',
+        `SELECT stream, position FROM events WHERE revision = 0 AND position > ? ORDER BY position ASC LIMIT ${STREAMS_PAGE}`,
       ),
       ping: db.prepare('SELECT 1'),
     };
-    for (const name of ['last', 'forward', 'backward', 'all', 'streams'] as const)
-      this.statements[name].raw(true);
+    for (const name of ['last', 'streams'] as const) this.statements[name].raw(true);
     this.statements.head.pluck(true);
     this.statements.ping.pluck(true);
     const transaction = db.transaction(
@@ -186,17 +192,18 @@ export class SqliteEventStore implements EventStore {
 
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
-    const limit = options.max_count ?? NO_LIMIT;
+    const limit = rowLimit(options.max_count);
+    if (limit === 0) return [];
     const rows =
       options.direction === 'backward'
-        ? this.statements.backward.all(stream, options.from_revision ?? Number.MAX_SAFE_INTEGER, limit)
-        : this.statements.forward.all(stream, options.from_revision ?? 0, limit);
+        ? this.statements.backward.for(limit).all(stream, options.from_revision ?? Number.MAX_SAFE_INTEGER)
+        : this.statements.forward.for(limit).all(stream, options.from_revision ?? 0);
     return (rows as Row[]).map(toRecorded);
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
-    return this.readAfter(options.after_position ?? 0, options.max_count ?? NO_LIMIT);
+    return this.readAfter(options.after_position ?? 0, rowLimit(options.max_count));
   }
 
   subscribeToAll(options: SubscribeOptions): Subscription {
@@ -220,7 +227,7 @@ export class SqliteEventStore implements EventStore {
     this.assertOpen();
     let after = 0;
     for (;;) {
-      const rows = this.statements.streams.all(after, STREAMS_PAGE) as Array<[string, number]>;
+      const rows = this.statements.streams.all(after) as Array<[string, number]>;
       for (const [stream] of rows) yield stream;
       if (rows.length < STREAMS_PAGE) return;
       after = rows[rows.length - 1][1];
@@ -304,13 +311,22 @@ export class SqliteEventStore implements EventStore {
     return row && { revision: row[0], hash: row[1] };
   }
 
-  private readAfter(position: number, limit: number): RecordedEvent[] {
-    return (this.statements.all.all(position, limit) as Row[]).map(toRecorded);
+  /** Events after `position`, at most `limit` (null: all). */
+  private readAfter(position: number, limit: number | null): RecordedEvent[] {
+    if (limit === 0) return [];
+    return (this.statements.all.for(limit).all(position) as Row[]).map(toRecorded);
   }
 
   private assertOpen(): void {
     if (this.closed) throw new Error('SqliteEventStore is closed');
   }
+}
+
+/** A read's `max_count` as a row limit: null for none, 0 for an empty read. */
+function rowLimit(maxCount: number | undefined): number | null {
+  if (maxCount === undefined) return null;
+  if (!Number.isSafeInteger(maxCount)) throw new RangeError(`max_count must be an integer, got ${maxCount}`);
+  return Math.max(0, maxCount);
 }
 
 function toRecorded(row: Row): RecordedEvent {
