@@ -42,8 +42,8 @@ export interface MemorySourceDocument {
 }
 
 /**
- * An item's fields but its full text: what searches rank, show and cite (replies quote chunks), and keep cached
- * per process, so a cache of many items does not hold every item's text twice.
+ * An item's fields without its text (content and chunks): what searches rank, show and record, and keep cached
+ * per process, so a cache of many items holds no text (replies read the chunks they quote).
  */
 export interface MemoryItemFields {
   id: string;
@@ -69,13 +69,13 @@ export interface MemoryItemFields {
   revision: number;
   /** When the current revision was recorded. */
   revision_date: string;
-  chunks: MemoryChunk[];
   created_at: string;
   updated_at: string;
 }
 
 export interface MemoryItemDocument extends MemoryItemFields {
   content: string;
+  chunks: MemoryChunk[];
   [key: string]: unknown;
 }
 

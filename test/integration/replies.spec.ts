@@ -85,6 +85,41 @@ describe('assistant replies over HTTP (spec §4.6, §3, §7)', () => {
     });
   });
 
+  it('gives the models the whole text of the matched chunk under its heading, not only the highlight', async () => {
+    const dental = (await createOrganization(t.commands, 'Dental')).organization_id;
+    await t.commands.execute(new CreateChatbotCommand(dental, 'Desk', null, operatorContext('test')));
+    const own = (await createConnector(t.commands, dental, CAPABILITIES)).token;
+    const before = [
+      'Every visit starts with a short health questionnaire.',
+      'Our hygienists explain each step before they begin.',
+      'Children under twelve are seen on Wednesday afternoons.',
+      'We send a reminder by text message two days ahead.',
+      'Parking is free behind the building on Elm Street.',
+      'Please bring your insurance card to the first visit.',
+    ].join(' ');
+    await ingest(
+      t.commands,
+      dental,
+      'Prices',
+      `# Prices\n\n## Cleanings\n\n${before} A routine cleaning costs 80 euros.`,
+    );
+    const drafts = model.requests.filter((r) => r.role === 'draft').length;
+    const res = await http(t.baseUrl, 'POST', REPLIES, {
+      token: own,
+      body: { ...base('chunk-text'), payload: { text: 'How much does a routine cleaning cost?' } },
+    });
+    expect(res.status).toBe(200);
+    const draft = model.requests.filter((r) => r.role === 'draft')[drafts];
+    const evidence = (draft.input as { evidence: Array<{ excerpt: string }> }).evidence;
+    expect(evidence).toHaveLength(1);
+    // The highlight shown to clients is a window around the match; the models read the chunk.
+    expect(evidence[0].excerpt).toContain('Cleanings');
+    expect(evidence[0].excerpt).toContain('Every visit starts with a short health questionnaire.');
+    expect(evidence[0].excerpt).toContain('A routine cleaning costs 80 euros.');
+    const references = (res.body as { references: Array<{ excerpt: string }> }).references;
+    expect(references[0].excerpt).not.toContain('short health questionnaire');
+  });
+
   it('a reused key with changed content is a 409 naming the key', async () => {
     await request(base('changed'));
     const res = await request({ ...base('changed'), payload: { text: 'Something else entirely?' } });

@@ -12,6 +12,7 @@
  * - `reference_id`: `mi<item>-r<revision>-c<chunk ids joined by .>` (item, revision and chunk parts).
  */
 import type { RecallTraceRecorded } from '../../events/memory/recall.events';
+import type { MemoryChunk } from '../../events/memory/memory.events';
 import type { MemoryItemFields } from '../../projections/memory.projection';
 import { freshnessOf, type FreshnessCategory } from '../../queries/memory/freshness';
 import type { RelevanceMethod } from '../../queries/memory/rank-fusion';
@@ -55,9 +56,10 @@ export interface EvidenceItem {
 /** Bound of one evidence item's text given to the models (ten full chunks). */
 export const MAX_EVIDENCE_TEXT_CHARS = 12_000;
 
-function evidenceText(ranked: RankedEvidence): string {
+/** `chunks`: the item's chunks at the ranked revision (none when it has moved on since: the excerpt stands in). */
+function evidenceText(ranked: RankedEvidence, chunks: readonly MemoryChunk[]): string {
   const matched = new Set(ranked.chunk_ids);
-  const text = ranked.item.chunks
+  const text = chunks
     .filter((chunk) => matched.has(chunk.memory_chunk_id))
     .sort((a, b) => a.ordinal - b.ordinal)
     .map((chunk) => (chunk.heading ? `${chunk.heading}\n${chunk.text}` : chunk.text))
@@ -113,6 +115,7 @@ export function isTraceVerified(
 
 export function toEvidence(
   ranked: RankedEvidence,
+  chunks: readonly MemoryChunk[],
   trace: RecallTraceRecorded['data'] | null,
   scope: { organization_id: number; connector_id: number },
   nowMs: number,
@@ -129,7 +132,7 @@ export function toEvidence(
   return {
     revision: item.revision,
     content_sha256: item.content_sha256,
-    text: evidenceText(ranked),
+    text: evidenceText(ranked, chunks),
     reference: {
       reference_id: referenceId(item.memory_item_id, item.revision, ranked.chunk_ids),
       memory_item_id: item.memory_item_id,

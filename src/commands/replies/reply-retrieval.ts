@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Clock } from '../../common/clock';
 import { streams } from '../../events/domain-event';
+import type { MemoryChunk } from '../../events/memory/memory.events';
 import type { ConnectorPrincipal } from '../../http/auth/connector-principal';
 import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
 import {
@@ -9,6 +10,7 @@ import {
   MEMORY_ITEMS,
   type MemoryCorpusDocument,
   type MemoryItemDocument,
+  type MemoryItemFields,
 } from '../../projections/memory.projection';
 import { SearchMemoryQuery, type SearchMemoryResult } from '../../queries/memory/search-memory.query';
 import { recallTraceDecider } from '../memory/recall-trace.decider';
@@ -61,9 +63,11 @@ export class ReplyRetrieval {
     const trace = (await this.executor.load(streams.recallTrace(trace_id), recallTraceDecider)).state.trace;
     const nowMs = this.clock.nowMs();
     const scope = { organization_id: connector.organization_id, connector_id: connector.connector_id };
-    const evidence = found.items
-      .filter((ranked) => isGroundingEligible(ranked.item, nowMs))
-      .map((ranked) => toEvidence(ranked, trace, scope, nowMs));
+    const eligible = found.items.filter((ranked) => isGroundingEligible(ranked.item, nowMs));
+    const chunks = await this.chunksOf(eligible.map((ranked) => ranked.item));
+    const evidence = eligible.map((ranked) =>
+      toEvidence(ranked, chunks.get(ranked.item.memory_item_id) ?? [], trace, scope, nowMs),
+    );
     const corpus = await this.readStore.get<MemoryCorpusDocument>(
       MEMORY_CORPUS,
       String(connector.organization_id),
@@ -75,6 +79,24 @@ export class ReplyRetrieval {
       index_revision: found.index_revision,
       evidence_as_of: new Date(nowMs).toISOString(),
     };
+  }
+
+  /**
+   * The chunks (with their text) of each item at the revision the search ranked, read for the evidence only: the
+   * search keeps items without text. An item revised in between has none here (its excerpt stands in), so no
+   * evidence ever quotes another revision than its reference names.
+   */
+  private async chunksOf(items: readonly MemoryItemFields[]): Promise<Map<number, MemoryChunk[]>> {
+    const docs = await this.readStore.getMany<MemoryItemDocument>(
+      MEMORY_ITEMS,
+      items.map((item) => String(item.memory_item_id)),
+    );
+    const chunks = new Map<number, MemoryChunk[]>();
+    for (const item of items) {
+      const doc = docs.get(String(item.memory_item_id));
+      if (doc !== undefined && doc.revision === item.revision) chunks.set(item.memory_item_id, doc.chunks);
+    }
+    return chunks;
   }
 
   /**

@@ -30,10 +30,10 @@ interface Candidate {
   best: SearchHit | null;
 }
 
-/** An item as searches keep it: without its full text (results never show it; replies quote chunks). */
+/** An item as searches keep it: without its text (results never show it; replies read the chunks they quote). */
 function withoutText(item: MemoryItemDocument | undefined): MemoryItemFields | null {
   if (item === undefined) return null;
-  const { content: _content, ...fields } = item;
+  const { content: _content, chunks: _chunks, ...fields } = item;
   return fields;
 }
 

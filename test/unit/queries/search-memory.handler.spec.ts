@@ -42,6 +42,7 @@ function item(id: number): { id: string } & Record<string, unknown> {
     title: `Item ${id}`,
     summary: `Summary ${id}`,
     content: `The whole text of item ${id}.`,
+    chunks: [{ memory_chunk_id: id * 10, ordinal: 0, heading: null, text: `The whole text of item ${id}.` }],
     visibility: 'organization_internal',
     owner_client_key: null,
     lifecycle_status: 'active',
@@ -85,10 +86,13 @@ describe('SearchMemoryHandler', () => {
     expect(reads.count).toBe(0);
   });
 
-  it('keeps and returns items without their full text (results never show it)', async () => {
+  it('keeps and returns items without their text (content and chunks: results never show it)', async () => {
     const found = await handler.execute(new SearchMemoryQuery(connector, 'refunds', 10, null, false));
     expect(found.items.map((ranked) => ranked.item.title)).toEqual(['Item 1', 'Item 2', 'Item 3']);
-    for (const ranked of found.items) expect(ranked.item).not.toHaveProperty('content');
+    for (const ranked of found.items) {
+      expect(ranked.item).not.toHaveProperty('content');
+      expect(ranked.item).not.toHaveProperty('chunks');
+    }
   });
 
   it('gives each returned item its best chunk’s first highlight, without the match marks, when asked', async () => {
