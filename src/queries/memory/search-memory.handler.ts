@@ -17,7 +17,7 @@ import {
 } from '../../projections/memory.projection';
 import { visibleTo } from './memory-item-view';
 import { SearchMemoryQuery, type RankedMemoryItem, type SearchMemoryResult } from './search-memory.query';
-import { ItemCache } from './item-cache';
+import { RevisionCache } from './revision-cache';
 import { UsageCache } from './usage-cache';
 import { fuseRankings, type RelevanceMethod } from './rank-fusion';
 import { usageMultiplier } from './usage-ranking';
@@ -47,7 +47,8 @@ const MAX_CHUNK_HITS = 1000;
  */
 @QueryHandler(SearchMemoryQuery)
 export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, SearchMemoryResult> {
-  private readonly items = new ItemCache();
+  /** Items without their text, per organization, valid for one corpus `index_revision`. */
+  private readonly items = new RevisionCache<MemoryItemFields>();
   private readonly usage: UsageCache;
 
   constructor(

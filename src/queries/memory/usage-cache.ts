@@ -5,14 +5,12 @@ import {
   type MemoryUsageDocument,
   type MemoryUsageRevisionDocument,
 } from '../../projections/memory-usage.projection';
+import { RevisionCache } from './revision-cache';
 
 export interface UsageCounts {
   used_count: number;
   ignored_count: number;
 }
-
-/** Items remembered per organization before its entries start over. */
-const MAX_ITEMS_PER_ORGANIZATION = 50_000;
 
 /**
  * Items' usage counts (and which items have none), kept between searches per organization while its usage
@@ -22,10 +20,7 @@ const MAX_ITEMS_PER_ORGANIZATION = 50_000;
  * are only refreshed sooner. A rebuild drops the revision (and the counts) first.
  */
 export class UsageCache {
-  private readonly organizations = new Map<
-    number,
-    { key: string; counts: Map<number, UsageCounts | null> }
-  >();
+  private readonly counted = new RevisionCache<UsageCounts>();
 
   constructor(private readonly readStore: ReadStore) {}
 
@@ -36,12 +31,7 @@ export class UsageCache {
       String(organizationId),
     );
     const key = revision === null ? 'none' : `${revision.projection_version}:${revision.revision}`;
-    let entry = this.organizations.get(organizationId);
-    if (entry === undefined || entry.key !== key || entry.counts.size >= MAX_ITEMS_PER_ORGANIZATION) {
-      entry = { key, counts: new Map() };
-      this.organizations.set(organizationId, entry);
-    }
-    const known = entry.counts;
+    const known = this.counted.at(organizationId, key);
     const missing = [...new Set(itemIds)].filter((id) => !known.has(id));
     for (let start = 0; start < missing.length; start += MAX_GET_MANY) {
       const slice = missing.slice(start, start + MAX_GET_MANY);
