@@ -1,5 +1,6 @@
 /**
- * The production ReadStore on MongoDB (the only file that imports `mongodb`).
+ * The production ReadStore on MongoDB (this directory is the only one that imports `mongodb`; leases and id
+ * sequences are in mongo-coordination.ts).
  *
  * Commits are multi-document transactions, which MongoDB only offers on a replica set or a sharded cluster:
  * docker-compose must start mongod as a single-node replica set (`mongod --replSet rs0` + `rs.initiate()`),
@@ -35,21 +36,19 @@ import { assertGetManyIds } from '../read-store.port';
 import {
   assertCollectionName,
   assertFieldName,
-  assertIdCount,
   assertNonEmptyString,
   assertPosition,
-  assertTtl,
   assertWriteOps,
   effectiveSort,
   parseFindOptions,
   toStoredJson,
 } from '../read-store-query';
+import { MongoCoordination } from './mongo-coordination';
 import { mongoFilter, mongoSort } from './mongo-filter';
+import { isDuplicateKey } from './mongo-values';
 
 type StoredDoc = Document & { _id: string };
 type CheckpointDoc = { _id: string; position: number; version: number; updated_at: string };
-type LeaseDoc = { _id: string; owner: string; expires_at: number };
-type SequenceDoc = { _id: string; last: number };
 
 export interface MongoReadStoreOptions {
   /** Database name; default `cairn`. */
@@ -62,17 +61,10 @@ const TRANSACTION: TransactionOptions = {
   writeConcern: { w: 'majority' },
   readPreference: 'primary',
 };
-const DUPLICATE_KEY = 11000;
 const NAMESPACE_EXISTS = 48;
-/** How often reserveIds retries after losing the race to create a sequence. */
-const SEQUENCE_INSERT_RETRIES = 5;
 
 /** Thrown inside a transaction when the checkpoint is not at the expected position (aborts it). */
 class CheckpointMoved extends Error {}
-
-function isDuplicateKey(error: unknown): boolean {
-  return error instanceof MongoServerError && error.code === DUPLICATE_KEY;
-}
 
 function toCheckpoint(doc: CheckpointDoc): Checkpoint {
   return { projection: doc._id, position: doc.position, version: doc.version, updated_at: doc.updated_at };
@@ -84,28 +76,19 @@ function toReadDocument<T extends ReadDocument>(doc: Document): T {
   return { ...rest, id: String(_id) } as T;
 }
 
-function toSafeInteger(value: unknown, what: string): number {
-  const n = typeof value === 'bigint' ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n))
-    throw new RangeError(`${what} is not a safe integer`);
-  return n;
-}
-
 export class MongoReadStore implements ReadStore {
   private readonly client: MongoClient;
   private readonly db: Db;
   private readonly clock: Clock;
   private readonly checkpoints: Collection<CheckpointDoc>;
-  private readonly leases: Collection<LeaseDoc>;
-  private readonly sequences: Collection<SequenceDoc>;
+  private readonly coordination: MongoCoordination;
 
   constructor(url: string, options: MongoReadStoreOptions = {}) {
     this.client = new MongoClient(url, { writeConcern: { w: 'majority' } });
     this.db = this.client.db(options.database ?? 'cairn');
     this.clock = options.clock ?? new SystemClock();
     this.checkpoints = this.db.collection<CheckpointDoc>('projection_checkpoints');
-    this.leases = this.db.collection<LeaseDoc>('leases');
-    this.sequences = this.db.collection<SequenceDoc>('id_sequences');
+    this.coordination = new MongoCoordination(this.db, this.clock);
   }
 
   /** Connects and checks that the server supports transactions (replica set or mongos). */
@@ -293,59 +276,20 @@ export class MongoReadStore implements ReadStore {
     }
   }
 
-  async acquireLease(name: string, owner: string, ttlMs: number): Promise<boolean> {
-    assertNonEmptyString(name, 'lease name');
-    assertNonEmptyString(owner, 'lease owner');
-    assertTtl(ttlMs);
-    const now = this.clock.nowMs();
-    try {
-      // Matches when free-by-expiry or already ours; when held by another, the upsert's insert hits the unique _id.
-      const result = await this.leases.updateOne(
-        { _id: name, $or: [{ owner }, { expires_at: { $lte: now } }] },
-        { $set: { owner, expires_at: now + ttlMs } },
-        { upsert: true },
-      );
-      return result.matchedCount + result.upsertedCount > 0;
-    } catch (error) {
-      if (isDuplicateKey(error)) return false;
-      throw error;
-    }
+  acquireLease(name: string, owner: string, ttlMs: number): Promise<boolean> {
+    return this.coordination.acquireLease(name, owner, ttlMs);
   }
 
-  async releaseLease(name: string, owner: string): Promise<void> {
-    await this.leases.deleteOne({ _id: name, owner });
+  releaseLease(name: string, owner: string): Promise<void> {
+    return this.coordination.releaseLease(name, owner);
   }
 
-  async getLease(name: string): Promise<LeaseInfo | null> {
-    const doc = await this.leases.findOne({ _id: name });
-    return doc
-      ? { name: doc._id, owner: doc.owner, expires_at: toSafeInteger(doc.expires_at, 'expires_at') }
-      : null;
+  getLease(name: string): Promise<LeaseInfo | null> {
+    return this.coordination.getLease(name);
   }
 
-  async reserveIds(sequence: string, count: number): Promise<number> {
-    assertNonEmptyString(sequence, 'sequence');
-    assertIdCount(count);
-    const highestStart = Number.MAX_SAFE_INTEGER - count; // `last` may be at most this before reserving
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const doc = await this.sequences.findOneAndUpdate(
-          { _id: sequence, last: { $lte: highestStart } },
-          { $inc: { last: count } },
-          { upsert: true, returnDocument: 'after' },
-        );
-        if (doc === null) throw new Error(`reserveIds: no document returned for sequence ${sequence}`);
-        return toSafeInteger(doc.last, `sequence ${sequence}`) - count + 1;
-      } catch (error) {
-        if (!isDuplicateKey(error)) throw error;
-        // Either the sequence is too far along to reserve `count` more, or another caller created it first.
-        const current = await this.sequences.findOne({ _id: sequence });
-        if (current && toSafeInteger(current.last, `sequence ${sequence}`) > highestStart) {
-          throw new RangeError(`sequence ${sequence} is exhausted (Number.MAX_SAFE_INTEGER)`);
-        }
-        if (attempt >= SEQUENCE_INSERT_RETRIES) throw error;
-      }
-    }
+  reserveIds(sequence: string, count: number): Promise<number> {
+    return this.coordination.reserveIds(sequence, count);
   }
 
   async ping(): Promise<void> {

@@ -1,0 +1,83 @@
+/**
+ * The MongoDB read store's coordination records: leases (`leases` {_id: name, owner, expires_at}) and id
+ * sequences (`id_sequences` {_id: name, last}, the last id handed out). Lease times come from `clock`.
+ */
+import type { Collection, Db } from 'mongodb';
+import type { Clock } from '../../../common/clock';
+import type { LeaseInfo } from '../read-store.port';
+import { assertIdCount, assertNonEmptyString, assertTtl } from '../read-store-query';
+import { isDuplicateKey, toSafeInteger } from './mongo-values';
+
+type LeaseDoc = { _id: string; owner: string; expires_at: number };
+type SequenceDoc = { _id: string; last: number };
+
+/** How often reserveIds retries after losing the race to create a sequence. */
+const SEQUENCE_INSERT_RETRIES = 5;
+
+export class MongoCoordination {
+  private readonly leases: Collection<LeaseDoc>;
+  private readonly sequences: Collection<SequenceDoc>;
+
+  constructor(
+    db: Db,
+    private readonly clock: Clock,
+  ) {
+    this.leases = db.collection<LeaseDoc>('leases');
+    this.sequences = db.collection<SequenceDoc>('id_sequences');
+  }
+
+  async acquireLease(name: string, owner: string, ttlMs: number): Promise<boolean> {
+    assertNonEmptyString(name, 'lease name');
+    assertNonEmptyString(owner, 'lease owner');
+    assertTtl(ttlMs);
+    const now = this.clock.nowMs();
+    try {
+      // Matches when free-by-expiry or already ours; when held by another, the upsert's insert hits the unique _id.
+      const result = await this.leases.updateOne(
+        { _id: name, $or: [{ owner }, { expires_at: { $lte: now } }] },
+        { $set: { owner, expires_at: now + ttlMs } },
+        { upsert: true },
+      );
+      return result.matchedCount + result.upsertedCount > 0;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+
+  async releaseLease(name: string, owner: string): Promise<void> {
+    await this.leases.deleteOne({ _id: name, owner });
+  }
+
+  async getLease(name: string): Promise<LeaseInfo | null> {
+    const doc = await this.leases.findOne({ _id: name });
+    return doc
+      ? { name: doc._id, owner: doc.owner, expires_at: toSafeInteger(doc.expires_at, 'expires_at') }
+      : null;
+  }
+
+  async reserveIds(sequence: string, count: number): Promise<number> {
+    assertNonEmptyString(sequence, 'sequence');
+    assertIdCount(count);
+    const highestStart = Number.MAX_SAFE_INTEGER - count; // `last` may be at most this before reserving
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const doc = await this.sequences.findOneAndUpdate(
+          { _id: sequence, last: { $lte: highestStart } },
+          { $inc: { last: count } },
+          { upsert: true, returnDocument: 'after' },
+        );
+        if (doc === null) throw new Error(`reserveIds: no document returned for sequence ${sequence}`);
+        return toSafeInteger(doc.last, `sequence ${sequence}`) - count + 1;
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+        // Either the sequence is too far along to reserve `count` more, or another caller created it first.
+        const current = await this.sequences.findOne({ _id: sequence });
+        if (current && toSafeInteger(current.last, `sequence ${sequence}`) > highestStart) {
+          throw new RangeError(`sequence ${sequence} is exhausted (Number.MAX_SAFE_INTEGER)`);
+        }
+        if (attempt >= SEQUENCE_INSERT_RETRIES) throw error;
+      }
+    }
+  }
+}
