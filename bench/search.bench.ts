@@ -8,11 +8,10 @@ import { startServerProcess } from './server-process';
  * - HTTP: Cairn started as its own process over the same data directory, as `npm start` runs it, with
  *   CAIRN_HTTP_WORKERS=HTTP_WORKERS (one per core of the 2-core target machine); autocannon in a child process,
  *   CONNECTIONS connections, `POST …/memory/search` with limit 10 (the handler asks the index for 100 chunk
- *   hits), cycling through QUERY_COUNT queries: WARMUP_S seconds not counted (FIRST_WARMUP_S for the first shape:
- *   fresh processes fill caches and compile),
- *   then DURATION_S seconds measured; latency p50/p95/p99 and requests/s. Then DURATION_S seconds with one
- *   connection (requests one at a time, as the raw timings are taken): p50 and its ratio to the raw p50 beside
- *   the ratio under load. Every request records its recall
+ *   hits), cycling through QUERY_COUNT queries: WARMUP_S seconds not counted (FIRST_WARMUP_S for the first
+ *   shape: fresh processes fill caches and compile), then DURATION_S seconds measured; latency p50/p95/p99 and
+ *   requests/s. Then DURATION_S seconds with one connection (requests one at a time, as the raw timings are
+ *   taken): p50 and its ratio to the raw p50 beside the ratio under load. Every request records its recall
  *   trace, as in production. Two request shapes (SHAPES): a plain search, and one with
  *   `include_context_package` (the only searches whose results need excerpts, i.e. highlighting).
  * - Raw index: the same queries, one at a time, straight to SearchIndex.search() with the handler's arguments
@@ -214,6 +213,11 @@ async function searchLoads(
   }
 }
 
+/** An HTTP p50 against the raw p50 (target: at most 3 times). */
+function ratioRow(benchmark: string, httpP50: number, rawP50: number): BenchRow {
+  return { benchmark, value: httpP50 / rawP50, unit: '×', target: '<= 3', ok: httpP50 <= 3 * rawP50 };
+}
+
 /** One shape's rows at one size (targets on the largest size, the ratio at every size). */
 function searchRows(label: string, shape: Shape, raw: number[], http: ShapeLoads, last: boolean): BenchRow[] {
   const what = `${shape.label}, ${label}`;
@@ -230,26 +234,14 @@ function searchRows(label: string, shape: Shape, raw: number[], http: ShapeLoads
       value: serialP50,
       unit: 'ms',
     },
-    {
-      benchmark: `HTTP p50 / raw p50, ${oneAtATime} (${what})`,
-      value: serialP50 / rawP50,
-      unit: '×',
-      target: '<= 3',
-      ok: serialP50 <= 3 * rawP50,
-    },
+    ratioRow(`HTTP p50 / raw p50, ${oneAtATime} (${what})`, serialP50, rawP50),
     {
       benchmark: `HTTP p50, ${underLoad} (${what})`,
       value: loadP50,
       unit: 'ms',
       ...(last ? { target: '<= 10', ok: loadP50 <= 10 } : {}),
     },
-    {
-      benchmark: `HTTP p50 / raw p50, ${underLoad} (${what})`,
-      value: loadP50 / rawP50,
-      unit: '×',
-      target: '<= 3',
-      ok: loadP50 <= 3 * rawP50,
-    },
+    ratioRow(`HTTP p50 / raw p50, ${underLoad} (${what})`, loadP50, rawP50),
     {
       benchmark: `HTTP p95, ${underLoad} (${what})`,
       value: percentile(http.load.latencies, 0.95),

@@ -3,31 +3,12 @@ import { feedbackIdentity } from '../../src/commands/replies/feedback-rules';
 import { streams } from '../../src/events/domain-event';
 import { MEMORY_ITEMS } from '../../src/projections/memory.projection';
 import { ListProposalsQuery } from '../../src/queries/memory/list-proposals.query';
-import { startFeedbackHarness, type FeedbackHarness } from '../support/feedback-harness';
+import { useFeedbackHarness } from '../support/feedback-harness';
 import { MEMORY } from '../support/memory-fixtures';
-import { http, type TestApp } from '../support/test-app';
+import { http } from '../support/test-app';
 
 describe('reply feedback: outcome, rating and corrections (spec §4.7, §2.9)', () => {
-  let h: FeedbackHarness;
-  let t: TestApp;
-  let org: number;
-  let connectorId: number;
-  let searcher: string;
-
-  beforeAll(async () => {
-    h = await startFeedbackHarness();
-    ({ t, org, connectorId, searcher } = h);
-  });
-  afterAll(async () => {
-    await t.close();
-  });
-
-  const seedMessage = (organizationId?: number, connectorId?: number) =>
-    h.seedMessage(organizationId, connectorId);
-  const feedback = (messageId: number | string, body: unknown, as?: string) =>
-    h.feedback(messageId, body, as);
-  const head = () => h.head();
-  const key = () => h.key();
+  const h = useFeedbackHarness();
   let words = 0;
 
   describe('outcome and rating', () => {
@@ -41,8 +22,8 @@ describe('reply feedback: outcome, rating and corrections (spec §4.7, §2.9)', 
       [{ outcome: 'rejected', rating: 'down', note: 'too vague' }, 'rejected', 'down'],
       [{ rating: 'none' }, null, 'none'],
     ])('%j → outcome %s, rating %s (§2.9, no proposal)', async (body, outcome, rating) => {
-      const { message_id } = await seedMessage();
-      const res = await feedback(message_id, { ...body, external_feedback_id: key() });
+      const { message_id } = await h.seedMessage();
+      const res = await h.feedback(message_id, { ...body, external_feedback_id: h.key() });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         ok: true,
@@ -55,34 +36,34 @@ describe('reply feedback: outcome, rating and corrections (spec §4.7, §2.9)', 
     });
 
     it('records one ReplyFeedbackSubmitted on the retry identity stream, naming message, reply and conversation', async () => {
-      const seeded = await seedMessage();
+      const seeded = await h.seedMessage();
       const body = {
         rating: 'down',
         feedback_kind: 'answer_quality',
         feedback_issue: 'too_vague',
         note: 'Please be specific.',
-        idempotency_key: key(),
+        idempotency_key: h.key(),
       };
-      const res = await feedback(seeded.message_id, body);
+      const res = await h.feedback(seeded.message_id, body);
       const identity = feedbackIdentity({
-        organization_id: org,
-        connector_id: connectorId,
+        organization_id: h.org,
+        connector_id: h.connectorId,
         message_id: seeded.message_id,
         idempotency_key: body.idempotency_key,
       });
-      const events = await t.stores.eventStore.readStream(streams.replyFeedback(identity.digest));
+      const events = await h.t.stores.eventStore.readStream(streams.replyFeedback(identity.digest));
       expect(events).toHaveLength(1);
       expect(events[0].type).toBe('ReplyFeedbackSubmitted');
       expect(events[0].metadata).toMatchObject({
-        organization_id: String(org),
-        actor: `connector:${connectorId}`,
+        organization_id: String(h.org),
+        actor: `connector:${h.connectorId}`,
       });
       expect(events[0].data).toMatchObject({
         feedback_id: res.body.feedback_id,
         response_review_id: res.body.response_review_id,
         proposal_id: null,
-        organization_id: org,
-        connector_id: connectorId,
+        organization_id: h.org,
+        connector_id: h.connectorId,
         message_id: seeded.message_id,
         reply_id: seeded.reply_id,
         conversation_id: seeded.conversation_id,
@@ -102,33 +83,33 @@ describe('reply feedback: outcome, rating and corrections (spec §4.7, §2.9)', 
       [{ outcome: 'rejected', rating: 'up' }],
       [{ outcome: 'corrected', rating: 'none', suggested_answer: 'x' }],
     ])('refuses a disagreeing outcome and rating %j: 422 naming both, nothing stored', async (body) => {
-      const { message_id } = await seedMessage();
-      const before = await head();
-      const res = await feedback(message_id, { ...body, external_feedback_id: key() });
+      const { message_id } = await h.seedMessage();
+      const before = await h.head();
+      const res = await h.feedback(message_id, { ...body, external_feedback_id: h.key() });
       expect(res.status).toBe(422);
       expect(res.body.ok).toBe(false);
       expect(res.body.error.code).toBe('validation_failed');
       expect(res.body.error.details.map((d: { field: string }) => d.field)).toEqual(['outcome', 'rating']);
-      expect(await head()).toBe(before);
+      expect(await h.head()).toBe(before);
     });
 
     it('refuses corrected without a (non-blank) suggested_answer: 422 naming suggested_answer', async () => {
-      const { message_id } = await seedMessage();
-      const before = await head();
+      const { message_id } = await h.seedMessage();
+      const before = await h.head();
       for (const body of [
         { outcome: 'corrected' },
         { outcome: 'corrected', rating: 'down', suggested_answer: ' ' },
       ]) {
-        const res = await feedback(message_id, { ...body, external_feedback_id: key() });
+        const res = await h.feedback(message_id, { ...body, external_feedback_id: h.key() });
         expect(res.status).toBe(422);
         expect(res.body.error.details.map((d: { field: string }) => d.field)).toEqual(['suggested_answer']);
       }
-      expect(await head()).toBe(before);
+      expect(await h.head()).toBe(before);
     });
 
     it('refuses a request with neither outcome nor rating (422)', async () => {
-      const { message_id } = await seedMessage();
-      const res = await feedback(message_id, { note: 'hm', external_feedback_id: key() });
+      const { message_id } = await h.seedMessage();
+      const res = await h.feedback(message_id, { note: 'hm', external_feedback_id: h.key() });
       expect(res.status).toBe(422);
       expect(res.body.error.details.map((d: { field: string }) => d.field)).toEqual(['outcome', 'rating']);
     });
@@ -138,15 +119,15 @@ describe('reply feedback: outcome, rating and corrections (spec §4.7, §2.9)', 
     it.each([[{ rating: 'down' }], [{ outcome: 'corrected' }], [{ outcome: 'corrected', rating: 'down' }]])(
       '%j with a suggested answer creates a pending proposal, never active memory',
       async (choice) => {
-        const seeded = await seedMessage();
+        const seeded = await h.seedMessage();
         const word = `quokka${++words}`;
         const answer = `We open at 9 on Saturdays (${word}).`;
-        const res = await feedback(seeded.message_id, {
+        const res = await h.feedback(seeded.message_id, {
           ...choice,
           suggested_answer: answer,
           feedback_kind: 'answer_correction',
           feedback_issue: 'not_factually_correct',
-          external_feedback_id: key(),
+          external_feedback_id: h.key(),
         });
         expect(res.status).toBe(200);
         expect(res.body).toEqual({
@@ -158,12 +139,12 @@ describe('reply feedback: outcome, rating and corrections (spec §4.7, §2.9)', 
           proposal_id: expect.any(Number),
           idempotent_replay: false,
         });
-        const proposals = await t.app
+        const proposals = await h.t.app
           .get(QueryBus)
-          .execute<ListProposalsQuery, Array<Record<string, unknown>>>(new ListProposalsQuery(org, null));
+          .execute<ListProposalsQuery, Array<Record<string, unknown>>>(new ListProposalsQuery(h.org, null));
         const proposal = proposals.find((p) => p.proposal_id === res.body.proposal_id);
         expect(proposal).toMatchObject({
-          organization_id: org,
+          organization_id: h.org,
           status: 'captured',
           proposed_type: 'correction',
           title: `Correction to reply ${seeded.reply_id}`,
@@ -172,10 +153,10 @@ describe('reply feedback: outcome, rating and corrections (spec §4.7, §2.9)', 
           proposed_policy: { review_required: true, customer_safe_candidate: false },
         });
         // Not memory: no item holds it, and search does not find it.
-        const items = await t.stores.readStore.find(MEMORY_ITEMS, { filter: { organization_id: org } });
+        const items = await h.t.stores.readStore.find(MEMORY_ITEMS, { filter: { organization_id: h.org } });
         expect(JSON.stringify(items.items)).not.toContain(word);
-        const search = await http(t.baseUrl, 'POST', `${MEMORY}/search`, {
-          token: searcher,
+        const search = await http(h.t.baseUrl, 'POST', `${MEMORY}/search`, {
+          token: h.searcher,
           body: { query: word },
         });
         expect(search.status).toBe(200);
@@ -184,7 +165,7 @@ describe('reply feedback: outcome, rating and corrections (spec §4.7, §2.9)', 
     );
 
     it('unsafe content in suggested_answer or note is refused (422 unsafe_content), nothing stored', async () => {
-      const { message_id } = await seedMessage();
+      const { message_id } = await h.seedMessage();
       const secret = 'AKIAZ7QWERTYUIOPASDF';
       for (const body of [
         {
@@ -193,13 +174,13 @@ describe('reply feedback: outcome, rating and corrections (spec §4.7, §2.9)', 
         },
         { rating: 'up', note: `aws key ${secret} and secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY0` },
       ]) {
-        const before = await head();
-        const res = await feedback(message_id, { ...body, external_feedback_id: key() });
+        const before = await h.head();
+        const res = await h.feedback(message_id, { ...body, external_feedback_id: h.key() });
         expect(res.status).toBe(422);
         expect(res.body.error.code).toBe('unsafe_content');
         expect(res.body.unsafe_flags[0].field).toBe(body.note ? 'note' : 'suggested_answer');
         expect(JSON.stringify(res.body)).not.toContain(secret);
-        expect(await head()).toBe(before);
+        expect(await h.head()).toBe(before);
       }
     });
   });

@@ -52,6 +52,12 @@ describe('reply retrieval when an item is revised between the search and the chu
     return { organizationId, principal, itemId: item.memory_item_id };
   }
 
+  /** A reply's retrieval for the question the item answers. */
+  const retrieve = (principal: ConnectorPrincipal) =>
+    t.app
+      .get(ReplyRetrieval)
+      .retrieve(principal, 'How much does a routine cleaning cost?', connectorContext(principal));
+
   it('falls back to the ranked excerpt instead of quoting the newer revision', async () => {
     const { organizationId, principal, itemId } = await setUp('Revised in between');
     const queries = t.app.get(QueryBus);
@@ -77,9 +83,7 @@ describe('reply retrieval when an item is revised between the search and the chu
       return found;
     });
     try {
-      const retrieved = await t.app
-        .get(ReplyRetrieval)
-        .retrieve(principal, 'How much does a routine cleaning cost?', connectorContext(principal));
+      const retrieved = await retrieve(principal);
       expect(retrieved.evidence).toHaveLength(1);
       const [evidence] = retrieved.evidence;
       expect(evidence.revision).toBe(1);
@@ -96,9 +100,7 @@ describe('reply retrieval when an item is revised between the search and the chu
 
   it('quotes the whole matched chunk when the item did not change', async () => {
     const { principal } = await setUp('Unchanged');
-    const retrieved = await t.app
-      .get(ReplyRetrieval)
-      .retrieve(principal, 'How much does a routine cleaning cost?', connectorContext(principal));
+    const retrieved = await retrieve(principal);
     expect(retrieved.evidence).toHaveLength(1);
     const [evidence] = retrieved.evidence;
     expect(evidence.revision).toBe(1);

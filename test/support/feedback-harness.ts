@@ -123,3 +123,19 @@ export async function startFeedbackHarness(): Promise<FeedbackHarness> {
     key: () => `fb-${++keys}`,
   };
 }
+
+/**
+ * The suite's harness: started in a beforeAll and closed in an afterAll that this registers. Its fields are set
+ * once that beforeAll has run (read them inside tests and hooks only).
+ */
+export function useFeedbackHarness(): FeedbackHarness {
+  // Filled in place by beforeAll, so tests can hold the reference from the start.
+  const harness = {} as FeedbackHarness;
+  beforeAll(async () => {
+    Object.assign(harness, await startFeedbackHarness());
+  });
+  afterAll(async () => {
+    await harness.t?.close();
+  });
+  return harness;
+}
