@@ -138,6 +138,7 @@ async function rawLatencies(
   clientKey: string,
   queries: readonly string[],
   shape: Shape,
+  titleBoost: number,
 ): Promise<number[]> {
   const filters: Record<string, SearchFilter> = { expires_at_ms: { gt: Date.now(), or_null: true } };
   const anyOf: Array<Record<string, SearchFilter>> = [
@@ -156,6 +157,7 @@ async function rawLatencies(
         filters,
         any_of: anyOf,
         limit: HTTP_LIMIT * 10,
+        title_boost: titleBoost,
       });
       // For a context package the handler reads each returned item's first excerpt: part of the work.
       if (shape.withContext) for (const hit of hits.slice(0, HTTP_LIMIT)) void hit.highlights;
@@ -298,7 +300,14 @@ export async function benchSearch(dir: string): Promise<BenchRow[]> {
       const raws: number[][] = [];
       for (const shape of SHAPES) {
         raws.push(
-          await rawLatencies(server.stores, org.organization_id, connector.client_key, queries, shape),
+          await rawLatencies(
+            server.stores,
+            org.organization_id,
+            connector.client_key,
+            queries,
+            shape,
+            server.config.searchTitleBoost,
+          ),
         );
       }
       process.stderr.write(

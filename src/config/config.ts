@@ -44,7 +44,14 @@ export interface CairnConfig {
    * started process supervises that many workers sharing the port (src/server/http-workers.ts).
    */
   httpWorkers: number;
+  /**
+   * Memory search: the weight of a title word against a body word (BM25F; the indexed title is the item's title
+   * and the chunk's heading). CAIRN_SEARCH_TITLE_BOOST, 0–10, default 2; 1 scores title and body as one field.
+   */
+  searchTitleBoost: number;
 }
+
+export const DEFAULT_SEARCH_TITLE_BOOST = 2;
 
 const MAX_HTTP_WORKERS = 16;
 
@@ -55,7 +62,15 @@ function optional(env: Env, name: string): string | null {
   return value ? value : null;
 }
 
-function integer(
+/** The forms a numeric variable may take: its pattern and how an error message names it. */
+const NUMBER_FORMS = {
+  integer: { pattern: /^\d+$/, described: 'an integer' },
+  decimal: { pattern: /^\d+(?:\.\d{1,2})?$/, described: 'a number (at most two decimals)' },
+} as const;
+
+/** A non-negative number of the given form from min to max; the fallback when unset. */
+function bounded(
+  form: keyof typeof NUMBER_FORMS,
   env: Env,
   name: string,
   fallback: number,
@@ -65,12 +80,20 @@ function integer(
 ): number {
   const raw = optional(env, name);
   if (raw === null) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    errors.push({ field: name, message: `${name} must be an integer from ${min} to ${max} (got "${raw}")` });
+  const { pattern, described } = NUMBER_FORMS[form];
+  if (!pattern.test(raw) || Number(raw) < min || Number(raw) > max) {
+    errors.push({
+      field: name,
+      message: `${name} must be ${described} from ${min} to ${max} (got "${raw}")`,
+    });
     return fallback;
   }
   return Number(raw);
 }
+
+const integer = (...args: DropFirst<Parameters<typeof bounded>>): number => bounded('integer', ...args);
+const decimal = (...args: DropFirst<Parameters<typeof bounded>>): number => bounded('decimal', ...args);
+type DropFirst<T extends unknown[]> = T extends [unknown, ...infer Rest] ? Rest : never;
 
 function url(env: Env, name: string, protocols: string[], errors: ErrorDetail[]): string | null {
   const raw = optional(env, name);
@@ -125,6 +148,7 @@ export function loadConfig(env: Env = process.env): CairnConfig {
     modelTimeoutMs: integer(env, 'CAIRN_MODEL_TIMEOUT_MS', 60_000, 100, 600_000, errors),
     publicRateLimit: integer(env, 'CAIRN_PUBLIC_RATE_LIMIT', 300, 0, 1_000_000, errors),
     httpWorkers: httpWorkers(env, errors),
+    searchTitleBoost: decimal(env, 'CAIRN_SEARCH_TITLE_BOOST', DEFAULT_SEARCH_TITLE_BOOST, 0, 10, errors),
   };
   if (errors.length > 0) {
     throw new ValidationFailedError(

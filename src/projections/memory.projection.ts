@@ -142,7 +142,9 @@ export const memoryProjection: Projection = {
       await moveCorpus(context, current, archived, at);
       return;
     }
-    const revised: MemoryItemDocument = { ...current, ...event.data, revision_date: at, updated_at: at };
+    // Which correction a revision applied is the write side's concern (memoryItemDecider), not the read model's.
+    const { proposal_id: _proposal, ...content } = event.data;
+    const revised: MemoryItemDocument = { ...current, ...content, revision_date: at, updated_at: at };
     context.put(MEMORY_ITEMS, revised);
     if (revised.lifecycle_status === 'active') indexChunks(context, revised);
     await moveCorpus(context, current, revised, at);

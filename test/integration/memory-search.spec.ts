@@ -148,7 +148,8 @@ describe('memory search and fetch (spec §4.1, §4.2, §2.1, §2.2)', () => {
   it('fetches one item with content; other tenants and unknown ids get the same 404', async () => {
     const own = await http(t.baseUrl, 'GET', `${MEMORY}/items/${a.items[0]}`, { token: a.token });
     expect(own.status).toBe(200);
-    expect(Object.keys(own.body).sort()).toEqual([...RESULT_KEYS, 'content', 'ok'].sort());
+    // Exactly the §2.1 fields plus content (spec §4.2): no `ok` envelope.
+    expect(Object.keys(own.body).sort()).toEqual([...RESULT_KEYS, 'content'].sort());
     expect(own.body.content).toContain('The clinic opens on Saturday');
     const other = await http(t.baseUrl, 'GET', `${MEMORY}/items/${b.items[0]}`, { token: a.token });
     const unknown = await http(t.baseUrl, 'GET', `${MEMORY}/items/999999999`, { token: a.token });

@@ -89,17 +89,26 @@ export class MemoryItemWriter {
     return result.state;
   }
 
-  /** Appends a revision of an existing item of the organization (404 otherwise). */
+  /**
+   * Appends a revision of an existing item of the organization (404 otherwise). With `proposalId` (an approved
+   * correction) nothing is appended when a revision already applied that proposal.
+   */
   async revise(
     organizationId: number,
     memoryItemId: number,
     content: MemoryContent,
     context: CommandContext,
+    proposalId?: number,
   ): Promise<Extract<MemoryItemState, { exists: true }>> {
     const result = await this.executor.execute(
       streams.memoryItem(memoryItemId),
       memoryItemDecider,
-      { type: 'ReviseMemoryItem', organization_id: organizationId, content },
+      {
+        type: 'ReviseMemoryItem',
+        organization_id: organizationId,
+        content,
+        ...(proposalId === undefined ? {} : { proposal_id: proposalId }),
+      },
       context,
       { organizationId },
     );

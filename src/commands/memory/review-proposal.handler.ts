@@ -3,7 +3,6 @@ import { InternalError } from '../../common/errors';
 import { IdGenerator } from '../../common/id-generator';
 import { streams } from '../../events/domain-event';
 import { StreamCommandExecutor } from '../shared/stream-command-executor';
-import { memoryItemDecider } from './memory-item.decider';
 import { MemoryItemWriter } from './memory-item-writer';
 import { proposalDecider } from './proposal.decider';
 import { ReviewProposalCommand, type ReviewProposalResult } from './review-proposal.command';
@@ -73,10 +72,12 @@ export class ReviewProposalHandler implements ICommandHandler<ReviewProposalComm
       effective_at: null,
       expires_at: null,
     });
-    const existing = await this.executor.load(streams.memoryItem(state.memory_item_id), memoryItemDecider);
-    if (existing.state.exists) {
-      await this.writer.revise(organizationId, state.memory_item_id, content, context);
+    if (proposal.target_memory_item_id !== null) {
+      // A correction revises its target once: running the approval again never undoes a later revision.
+      await this.writer.revise(organizationId, state.memory_item_id, content, context, proposalId);
     } else {
+      // A new item, under the id the approval recorded. Run again, its creation is recognized and nothing is
+      // appended, even if an operator revised the item since (memoryItemDecider).
       await this.writer.create(
         {
           organization_id: organizationId,

@@ -59,7 +59,13 @@ export type MemoryItemCreated = DomainEvent<
 
 export type MemoryItemRevised = DomainEvent<
   'MemoryItemRevised',
-  MemoryContent & { memory_item_id: number; organization_id: number; revision: number }
+  MemoryContent & {
+    memory_item_id: number;
+    organization_id: number;
+    revision: number;
+    /** The approved correction proposal this revision applies (absent: an operator revision or re-ingestion). */
+    proposal_id?: number;
+  }
 >;
 
 export type MemoryItemArchived = DomainEvent<

@@ -6,6 +6,7 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsObject,
   IsString,
   IsUrl,
   Length,
@@ -15,6 +16,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import { MAX_GIVEN_SUMMARY_CHARS } from '../../commands/memory/document-content';
 import { PROPOSED_TYPES } from '../../commands/memory/propose-memory.command';
 import { SAVE_KINDS } from '../../commands/memory/save-memory.command';
 import { NOT_BLANK, Optional } from '../dto-rules';
@@ -29,7 +31,7 @@ export const MEMORY_BOUNDS = {
   title: 300,
   saveContent: 100_000,
   proposalContent: 50_000,
-  summary: 1000,
+  summary: MAX_GIVEN_SUMMARY_CHARS,
   idempotencyKey: 200,
   uri: 2048,
   usageIds: 100,
@@ -80,10 +82,14 @@ export class SaveMemoryBody {
   @Matches(NOT_BLANK, { message: 'content must not be blank' })
   content!: string;
 
-  @ApiPropertyOptional({ maxLength: MEMORY_BOUNDS.summary })
+  @ApiPropertyOptional({
+    maxLength: MEMORY_BOUNDS.summary,
+    description: 'stored as given (trimmed); without it the summary is the start of the content',
+  })
   @Optional()
   @IsString()
-  @MaxLength(MEMORY_BOUNDS.summary)
+  @Length(1, MEMORY_BOUNDS.summary)
+  @Matches(NOT_BLANK, { message: 'summary must not be blank' })
   summary?: string;
 
   @ApiPropertyOptional({ enum: VISIBILITIES, default: 'tool_private' })
@@ -147,6 +153,7 @@ export class ProposeMemoryBody {
 
   @ApiPropertyOptional({ type: ProposedPolicyBody })
   @Optional()
+  @IsObject({ message: 'proposed_policy must be an object' })
   @ValidateNested()
   @Type(() => ProposedPolicyBody)
   proposed_policy?: ProposedPolicyBody;

@@ -7,18 +7,22 @@ import { MEMORY_ITEMS, type MemoryItemDocument } from '../../projections/memory.
 import { GetMemoryItemQuery } from './get-memory-item.query';
 import { toMemoryItemView, visibleTo, type MemoryItemView } from './memory-item-view';
 
-/** One item with its content. Unknown, archived, another organization's or another connector's private item: the same 404. */
+/**
+ * One item with its content: exactly the §2.1 fields plus `content` (the spec's shape: no `ok`), and
+ * `memory_chunk_ids` all chunks of its current revision in order. Unknown, archived, another organization's or
+ * another connector's private item: the same 404.
+ */
 @QueryHandler(GetMemoryItemQuery)
 export class GetMemoryItemHandler implements IQueryHandler<
   GetMemoryItemQuery,
-  MemoryItemView & { ok: true }
+  MemoryItemView & { content: string }
 > {
   constructor(
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     private readonly clock: Clock,
   ) {}
 
-  async execute(query: GetMemoryItemQuery): Promise<MemoryItemView & { ok: true }> {
+  async execute(query: GetMemoryItemQuery): Promise<MemoryItemView & { content: string }> {
     const item = await this.readStore.get<MemoryItemDocument>(MEMORY_ITEMS, String(query.memoryItemId));
     if (!item || !visibleTo(item, query.connector.organization_id, query.connector.client_key)) {
       throw new NotFoundError('memory item not found', 'memory_item_not_found');
@@ -28,6 +32,6 @@ export class GetMemoryItemHandler implements IQueryHandler<
       item.chunks.map((chunk) => chunk.memory_chunk_id),
       this.clock.nowMs(),
     );
-    return { ok: true, ...view, content: item.content };
+    return { ...view, content: item.content };
   }
 }

@@ -1,6 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { Clock } from '../../common/clock';
+import type { CairnConfig } from '../../config/config';
+import { CONFIG } from '../../core.module';
 import { MAX_GET_MANY, READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
 import {
   SEARCH_INDEX,
@@ -42,7 +44,7 @@ const CHUNKS_PER_RESULT = 10;
 const MAX_CHUNK_HITS = 1000;
 
 /**
- * BM25 over chunks (title and body scored as one field) in the organization's scope, grouped into items (an item scores as its best
+ * BM25F over chunks (a title word weighs CAIRN_SEARCH_TITLE_BOOST body words) in the organization's scope, grouped into items (an item scores as its best
  * chunk), re-ranked by the usage signal. Reads only the search index and read models.
  */
 @QueryHandler(SearchMemoryQuery)
@@ -56,6 +58,7 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     private readonly clock: Clock,
     private readonly vectors: VectorCandidates,
+    @Inject(CONFIG) private readonly config: Pick<CairnConfig, 'searchTitleBoost'>,
   ) {
     this.usage = new UsageCache(readStore);
   }
@@ -82,6 +85,7 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
       filters,
       ...(anyOf ? { any_of: anyOf } : {}),
       limit: Math.min(MAX_CHUNK_HITS, query.limit * CHUNKS_PER_RESULT),
+      title_boost: this.config.searchTitleBoost,
     });
     const grouped = new Map<number, Candidate>();
     for (const hit of hits) {

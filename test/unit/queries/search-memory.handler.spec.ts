@@ -4,6 +4,7 @@ import type { SearchHit, SearchIndex } from '../../../src/infrastructure/search/
 import { openSqlite, type SqliteDatabase } from '../../../src/infrastructure/sqlite/sqlite-connection';
 import { SystemClock } from '../../../src/common/clock';
 import { MEMORY_CORPUS, MEMORY_ITEMS } from '../../../src/projections/memory.projection';
+import { DEFAULT_SEARCH_TITLE_BOOST } from '../../../src/config/config';
 import { SearchMemoryHandler } from '../../../src/queries/memory/search-memory.handler';
 import { SearchMemoryQuery } from '../../../src/queries/memory/search-memory.query';
 import type { VectorCandidates } from '../../../src/queries/memory/vector-candidates';
@@ -71,7 +72,9 @@ describe('SearchMemoryHandler', () => {
       search: async () => [hit(1, 3, reads), hit(2, 2, reads), hit(3, 1, reads)],
     } as unknown as SearchIndex;
     const vectors = { enabled: false } as unknown as VectorCandidates;
-    handler = new SearchMemoryHandler(index, readStore, new SystemClock(), vectors);
+    handler = new SearchMemoryHandler(index, readStore, new SystemClock(), vectors, {
+      searchTitleBoost: DEFAULT_SEARCH_TITLE_BOOST,
+    });
   });
 
   afterEach(async () => {

@@ -1,0 +1,23 @@
+import { loadConfig } from '../../../src/config/config';
+
+describe('CAIRN_SEARCH_TITLE_BOOST', () => {
+  it('defaults to 2 and takes a number from 0 to 10 with at most two decimals', () => {
+    expect(loadConfig({}).searchTitleBoost).toBe(2);
+    expect(loadConfig({ CAIRN_SEARCH_TITLE_BOOST: '1' }).searchTitleBoost).toBe(1);
+    expect(loadConfig({ CAIRN_SEARCH_TITLE_BOOST: '0' }).searchTitleBoost).toBe(0);
+    expect(loadConfig({ CAIRN_SEARCH_TITLE_BOOST: '1.25' }).searchTitleBoost).toBe(1.25);
+    expect(loadConfig({ CAIRN_SEARCH_TITLE_BOOST: '10' }).searchTitleBoost).toBe(10);
+  });
+
+  it.each(['-1', '10.5', 'two', '1.234', '1e1', 'NaN', 'Infinity'])(
+    'refuses %s at start, naming the variable',
+    (raw) => {
+      expect(() => loadConfig({ CAIRN_SEARCH_TITLE_BOOST: raw })).toThrow(
+        expect.objectContaining({
+          code: 'invalid_configuration',
+          details: [expect.objectContaining({ field: 'CAIRN_SEARCH_TITLE_BOOST' })],
+        }),
+      );
+    },
+  );
+});
