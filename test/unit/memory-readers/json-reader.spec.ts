@@ -17,9 +17,15 @@ describe('JSON reader', () => {
           url: 'https://clinic.example.com/hours',
           updated_at: '2025-05-01T10:00:00Z',
           type: 'faq',
+          summary: '  Weekday hours.  ',
         },
         { _id: 42, name: 'Parking', text: 'Free parking behind the building.', url: 'javascript:alert(1)' },
-        { body: 'No id, no title.\nSecond line.', date: 'not a date', format: 'markdown' },
+        {
+          body: 'No id, no title.\nSecond line.',
+          date: 'not a date',
+          format: 'markdown',
+          summary: 'x'.repeat(1001),
+        },
         { id: 'empty', title: 'No text', content: '   ' },
         'a string',
       ]),
@@ -36,6 +42,7 @@ describe('JSON reader', () => {
       content: 'Mon-Fri 9-17.',
       format: 'text',
       type: 'faq',
+      summary: 'Weekday hours.',
       source_uri: 'https://clinic.example.com/hours',
       source_date: '2025-05-01T10:00:00.000Z',
       source_label: `${root()}/faq.json`,
@@ -43,6 +50,8 @@ describe('JSON reader', () => {
     expect(docs[1].document).toMatchObject({ title: 'Parking', source_uri: null, type: 'document' });
     expect(docs[2].document).toMatchObject({
       title: 'No id, no title.',
+      // Over 1,000 characters: not usable as given, so ignored like any unusable optional value.
+      summary: null,
       source_date: null,
       format: 'markdown',
     });

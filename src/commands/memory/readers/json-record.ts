@@ -1,3 +1,4 @@
+import { MAX_GIVEN_SUMMARY_CHARS } from '../document-content';
 import {
   clampTitle,
   documentEntry,
@@ -70,12 +71,18 @@ export function recordEntry(record: unknown, at: RecordPosition, options: ReadOp
       source_date: lenientDate(first(fields, DATE_FIELDS)),
       effective_at: lenientDate(own(fields, 'effective_at')),
       expires_at: lenientDate(own(fields, 'expires_at')),
-      summary: typeof summary === 'string' && summary.trim() !== '' ? summary.trim() : null,
+      summary: usableSummary(summary),
     },
     options,
     title !== null,
     at.bytes,
   );
+}
+
+/** A record's summary, trimmed, if it is one an item can keep as given (else null: derived from the text). */
+function usableSummary(value: unknown): string | null {
+  const summary = typeof value === 'string' ? value.trim() : '';
+  return summary !== '' && summary.length <= MAX_GIVEN_SUMMARY_CHARS ? summary : null;
 }
 
 /** An own property (never one inherited from Object.prototype). */
