@@ -3,13 +3,16 @@ import { startBenchServer } from './bench-server';
  * `npm run eval:retrieval`: retrieval quality of memory search on BEIR SciFact, end to end.
  *
  * A real Cairn server (in-process, HTTP on 127.0.0.1, embedded stores in a temporary directory) gets one
- * organization and a connector holding `memory_search`; the 5,183 corpus documents go through the real ingestion
- * path (IngestDocumentCommand → events → memory projection → search index; one document per record,
- * document_key `scifact:<_id>`, title = title, content = text, format text; like `memory:ingest`, documents do not
- * wait for the read models one by one, the run waits once at the end). Then the 300 test queries are sent to
- * `POST /app/api/tool-connectors/v1/memory/search` with limit 100, and nDCG@10 and Recall@100 are computed from
- * qrels/test.tsv (trec_eval definitions: gain = graded relevance, log2 discount, ideal DCG from the query's
- * qrels; recall over the documents judged relevant). Every figure is over HTTP.
+ * organization and a connector holding `memory_search`. `corpus.jsonl` is ingested exactly as
+ * `cairn memory:ingest ORG …/corpus.jsonl` ingests it (the same MemoryIngestRun: the JSONL reader takes `_id`,
+ * `title` and `text` of each record, then IngestDocumentCommand → events → memory projection → search index).
+ * Then the queries of each split are sent to `POST /app/api/tool-connectors/v1/memory/search` with limit 100, and
+ * nDCG@10 and Recall@100 are computed from its qrels (trec_eval definitions: gain = graded relevance, log2
+ * discount, ideal DCG from the query's qrels; recall over the documents judged relevant). Every figure is over
+ * HTTP.
+ *
+ * Two splits: `test` (300 queries) carries the targets; `train` (809 queries) is where ranking parameters such
+ * as the title boost are chosen, so that the test figures are not tuned on the test queries.
  *
  * The data set is read from `../shared/data/beir-scifact` relative to the project root (or CAIRN_SCIFACT_DIR);
  * it is never copied into the project.
@@ -19,29 +22,22 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { listPaths, MemoryIngestRun } from '../src/cli/memory-ingest-run';
 import { RegisterConnectorCommand } from '../src/commands/connectors/register-connector.command';
 import type { RegisterConnectorResult } from '../src/commands/connectors/register-connector.command';
-import { IngestDocumentCommand } from '../src/commands/memory/ingest-document.command';
-import type { IngestDocumentResult } from '../src/commands/memory/ingest-document.command';
 import { RegisterOrganizationCommand } from '../src/commands/organizations/register-organization.command';
 import type { RegisterOrganizationResult } from '../src/commands/organizations/register-organization.command';
 import { operatorContext } from '../src/commands/shared/command-context';
 import { StreamCommandExecutor } from '../src/commands/shared/stream-command-executor';
 import { STORES, type Stores } from '../src/infrastructure/stores';
+import { ndcgAt, parseQrels, readJsonl, recallAt, type Qrels } from './retrieval-metrics';
 import { printTable, type BenchRow } from './table';
 
 const TARGET_NDCG = 0.679;
 const TARGET_RECALL = 0.925;
 const SEARCH_PATH = '/app/api/tool-connectors/v1/memory/search';
-const READ_MODEL_TIMEOUT_MS = 10 * 60_000;
-
-interface CorpusRecord {
-  _id: string;
-  title: string;
-  text: string;
-}
-
-type Qrels = Map<string, Map<string, number>>;
+const SPLITS = ['test', 'train'] as const;
+type Split = (typeof SPLITS)[number];
 
 /** The project root: the nearest directory above this file holding package.json (works from src and dist). */
 function projectRoot(): string {
@@ -60,95 +56,40 @@ function dataDir(): string {
   return dir;
 }
 
-function readJsonl<T>(file: string): T[] {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as T);
-}
-
-function readQrels(file: string): Qrels {
-  const qrels: Qrels = new Map();
-  const lines = readFileSync(file, 'utf8').trim().split('\n').slice(1);
-  for (const line of lines) {
-    const [query, doc, score] = line.split('\t');
-    if (!qrels.has(query)) qrels.set(query, new Map());
-    qrels.get(query)?.set(doc, Number(score));
-  }
-  return qrels;
-}
-
-/** nDCG@k (trec_eval: gain = relevance grade, discount log2(rank + 1), ideal from the query's judgements). */
-export function ndcgAt(k: number, ranked: readonly string[], judged: ReadonlyMap<string, number>): number {
-  const dcg = ranked.slice(0, k).reduce((sum, doc, i) => sum + (judged.get(doc) ?? 0) / Math.log2(i + 2), 0);
-  const ideal = [...judged.values()]
-    .filter((grade) => grade > 0)
-    .sort((a, b) => b - a)
-    .slice(0, k)
-    .reduce((sum, grade, i) => sum + grade / Math.log2(i + 2), 0);
-  return ideal > 0 ? dcg / ideal : 0;
-}
-
-/** Recall@k: the share of the query's relevant documents among the first k results. */
-export function recallAt(k: number, ranked: readonly string[], judged: ReadonlyMap<string, number>): number {
-  const relevant = [...judged].filter(([, grade]) => grade > 0).map(([doc]) => doc);
-  if (relevant.length === 0) return 0;
-  const top = new Set(ranked.slice(0, k));
-  return relevant.filter((doc) => top.has(doc)).length / relevant.length;
-}
-
-/** Ingests every record as one document; returns memory_item_id → corpus _id, the chunk count and the time. */
+/**
+ * Ingests corpus.jsonl as `memory:ingest` does; returns memory_item_id → corpus _id (the record id ends the
+ * document key, `file:beir-scifact/corpus.jsonl#<_id>`), the document and chunk counts and the time.
+ */
 async function ingestCorpus(
   app: NestFastifyApplication,
   organizationId: number,
-  corpus: readonly CorpusRecord[],
-): Promise<{ items: Map<number, string>; chunks: number; ms: number }> {
-  const commands = app.get(CommandBus);
+  corpusFile: string,
+): Promise<{ items: Map<number, string>; documents: number; chunks: number; ms: number }> {
   const stores = app.get<Stores>(STORES);
-  const executor = app.get(StreamCommandExecutor);
-  const context = operatorContext('eval-retrieval');
-  const items = new Map<number, string>();
-  let chunks = 0;
-  const started = performance.now();
-  const bulk = stores.relaxDurability();
-  try {
-    for (const [n, record] of corpus.entries()) {
-      const result = await commands.execute<IngestDocumentCommand, IngestDocumentResult>(
-        new IngestDocumentCommand(
-          organizationId,
-          {
-            document_key: `scifact:${record._id}`,
-            title: record.title,
-            content: record.text,
-            format: 'text',
-            type: 'document',
-            audience: 'internal',
-            authority_level: 'reference',
-            source_label: 'BEIR SciFact',
-            source_uri: null,
-            source_date: null,
-            effective_at: null,
-            expires_at: null,
-            summary: null,
-          },
-          context,
-          { waitForReadModels: false },
-        ),
-      );
-      items.set(result.memory_item_id, record._id);
-      chunks += result.chunks;
-      if ((n + 1) % 1000 === 0) process.stderr.write(`  ${n + 1} / ${corpus.length} documents\n`);
-    }
-  } finally {
-    bulk.end();
+  const run = new MemoryIngestRun(
+    app.get(CommandBus),
+    app.get(StreamCommandExecutor),
+    stores.eventStore,
+    stores,
+  );
+  const report = await run.run(
+    organizationId,
+    await listPaths([corpusFile]),
+    { audience: 'internal', authority_level: 'reference', expires_at: null },
+    operatorContext('eval-retrieval'),
+  );
+  if (report.skipped.length > 0) {
+    const first = report.skipped[0];
+    throw new Error(`${report.skipped.length} record(s) skipped, e.g. ${first.path}: ${first.message}`);
   }
-  // The read models (and the search index) have applied every document once the index holds every chunk.
-  const deadline = Date.now() + READ_MODEL_TIMEOUT_MS;
-  while ((await stores.searchIndex.count(String(organizationId))) < chunks) {
-    if (Date.now() > deadline) throw new Error('the search index did not catch up with the ingestion');
-    await executor.settle(await stores.eventStore.headPosition());
-  }
-  return { items, chunks, ms: performance.now() - started };
+  const items = new Map(
+    report.items.map((item) => [
+      item.memory_item_id,
+      item.document_key.slice(item.document_key.lastIndexOf('#') + 1),
+    ]),
+  );
+  const { totals } = report;
+  return { items, documents: totals.documents, chunks: totals.chunks, ms: totals.duration_ms };
 }
 
 interface SearchResponse {
@@ -198,13 +139,67 @@ async function rawIndexLatencies(
   return latencies.sort((a, b) => a - b);
 }
 
+interface SplitResult {
+  split: Split;
+  queries: number;
+  ndcg: number;
+  recall: number;
+  /** HTTP latencies of the split's searches (ms, ascending). */
+  latencies: number[];
+}
+
+/** Sends every query of one split to HTTP search (limit 100, one at a time) and averages the measures. */
+async function evaluateSplit(
+  split: Split,
+  qrels: Qrels,
+  queries: ReadonlyMap<string, string>,
+  items: ReadonlyMap<number, string>,
+  search: (text: string) => Promise<number[]>,
+): Promise<SplitResult> {
+  let ndcg = 0;
+  let recall = 0;
+  const latencies: number[] = [];
+  for (const [queryId, judged] of qrels) {
+    const text = queries.get(queryId);
+    if (text === undefined) throw new Error(`${split} query ${queryId} is not in queries.jsonl`);
+    const started = performance.now();
+    const itemIds = await search(text);
+    latencies.push(performance.now() - started);
+    const ranked = itemIds.map((id) => items.get(id) ?? `unknown:${id}`);
+    ndcg += ndcgAt(10, ranked, judged);
+    recall += recallAt(100, ranked, judged);
+  }
+  latencies.sort((a, b) => a - b);
+  return { split, queries: qrels.size, ndcg: ndcg / qrels.size, recall: recall / qrels.size, latencies };
+}
+
+function qualityRows(result: SplitResult, boost: string): BenchRow[] {
+  const what = `${result.split}, ${result.queries} queries, HTTP search, ${boost}`;
+  const targets = result.split === 'test';
+  return [
+    {
+      benchmark: `SciFact nDCG@10 (${what})`,
+      value: result.ndcg,
+      unit: 'nDCG',
+      ...(targets ? { target: `>= ${TARGET_NDCG}`, ok: result.ndcg >= TARGET_NDCG } : {}),
+    },
+    {
+      benchmark: `SciFact Recall@100 (${what})`,
+      value: result.recall,
+      unit: 'recall',
+      ...(targets ? { target: `>= ${TARGET_RECALL}`, ok: result.recall >= TARGET_RECALL } : {}),
+    },
+  ];
+}
+
 async function main(): Promise<void> {
   const data = dataDir();
-  const corpus = readJsonl<CorpusRecord>(join(data, 'corpus.jsonl'));
   const queries = new Map(
     readJsonl<{ _id: string; text: string }>(join(data, 'queries.jsonl')).map((q) => [q._id, q.text]),
   );
-  const qrels = readQrels(join(data, 'qrels', 'test.tsv'));
+  const qrels = new Map(
+    SPLITS.map((split) => [split, parseQrels(readFileSync(join(data, 'qrels', `${split}.tsv`), 'utf8'))]),
+  );
   const dir = mkdtempSync(join(tmpdir(), 'cairn-eval-retrieval-'));
   const { app, baseUrl, config } = await startBenchServer(dir);
   const boost = `title boost ${config.searchTitleBoost}`;
@@ -222,72 +217,61 @@ async function main(): Promise<void> {
         operatorContext('eval-retrieval'),
       ),
     );
-    process.stderr.write(`ingesting ${corpus.length} documents…\n`);
-    const ingested = await ingestCorpus(app, org.organization_id, corpus);
-    process.stderr.write(`running ${qrels.size} queries over HTTP…\n`);
-    let ndcg = 0;
-    let recall = 0;
-    const latencies: number[] = [];
-    for (const [queryId, judged] of qrels) {
-      const text = queries.get(queryId);
-      if (text === undefined) throw new Error(`query ${queryId} is not in queries.jsonl`);
-      const started = performance.now();
-      const itemIds = await search(baseUrl, connector.token, text);
-      latencies.push(performance.now() - started);
-      const ranked = itemIds.map((id) => ingested.items.get(id) ?? `unknown:${id}`);
-      ndcg += ndcgAt(10, ranked, judged);
-      recall += recallAt(100, ranked, judged);
+    process.stderr.write('ingesting corpus.jsonl as memory:ingest does…\n');
+    const ingested = await ingestCorpus(app, org.organization_id, join(data, 'corpus.jsonl'));
+    const results: SplitResult[] = [];
+    for (const split of SPLITS) {
+      const splitQrels = qrels.get(split) ?? new Map();
+      process.stderr.write(`running the ${splitQrels.size} ${split} queries over HTTP…\n`);
+      results.push(
+        await evaluateSplit(split, splitQrels, queries, ingested.items, (text) =>
+          search(baseUrl, connector.token, text),
+        ),
+      );
     }
-    ndcg /= qrels.size;
-    recall /= qrels.size;
-    latencies.sort((a, b) => a - b);
+    const test = results[0];
     const raw = await rawIndexLatencies(
       app,
       org.organization_id,
       connector.client_key,
-      [...qrels.keys()].map((q) => queries.get(q) ?? ''),
+      [...(qrels.get('test') ?? new Map()).keys()].map((q) => queries.get(q) ?? ''),
       config.searchTitleBoost,
     );
     const rows: BenchRow[] = [
+      ...results.flatMap((result) => qualityRows(result, boost)),
       {
-        benchmark: `SciFact nDCG@10 (HTTP search, ${boost})`,
-        value: ndcg,
-        unit: 'nDCG',
-        target: `>= ${TARGET_NDCG}`,
-        ok: ndcg >= TARGET_NDCG,
-      },
-      {
-        benchmark: `SciFact Recall@100 (HTTP search, ${boost})`,
-        value: recall,
-        unit: 'recall',
-        target: `>= ${TARGET_RECALL}`,
-        ok: recall >= TARGET_RECALL,
-      },
-      {
-        benchmark: `ingestion (${corpus.length} documents, ${ingested.chunks} chunks)`,
+        benchmark: `ingestion (${ingested.documents} documents, ${ingested.chunks} chunks)`,
         value: ingested.ms / 1000,
         unit: 's',
       },
       { benchmark: 'ingestion rate', value: (ingested.chunks * 1000) / ingested.ms, unit: 'chunks/s' },
       {
-        benchmark: `queries (${qrels.size}, limit 100, sequential)`,
-        value: latencies.reduce((a, b) => a + b, 0) / 1000,
+        benchmark: `test queries (${test.queries}, limit 100, sequential)`,
+        value: test.latencies.reduce((a, b) => a + b, 0) / 1000,
         unit: 's',
       },
-      { benchmark: 'HTTP query latency p50', value: latencies[Math.floor(latencies.length / 2)], unit: 'ms' },
       {
-        benchmark: 'HTTP query latency p95',
-        value: latencies[Math.floor(latencies.length * 0.95)],
+        benchmark: 'HTTP query latency p50 (test)',
+        value: test.latencies[Math.floor(test.latencies.length / 2)],
         unit: 'ms',
       },
       {
-        benchmark: 'raw index query p50 (same queries, 1,000 chunk hits)',
+        benchmark: 'HTTP query latency p95 (test)',
+        value: test.latencies[Math.floor(test.latencies.length * 0.95)],
+        unit: 'ms',
+      },
+      {
+        benchmark: 'raw index query p50 (test queries, 1,000 chunk hits)',
         value: raw[Math.floor(raw.length / 2)],
         unit: 'ms',
       },
     ];
     printTable(rows);
-    process.stdout.write(`nDCG@10 ${ndcg.toFixed(4)}  Recall@100 ${recall.toFixed(4)}  (${boost})\n`);
+    for (const result of results) {
+      process.stdout.write(
+        `${result.split}: nDCG@10 ${result.ndcg.toFixed(4)}  Recall@100 ${result.recall.toFixed(4)}  (${boost})\n`,
+      );
+    }
   } finally {
     await app.close();
     rmSync(dir, { recursive: true, force: true });
