@@ -6,6 +6,23 @@ import type {
 } from '../../src/infrastructure/read-store/read-store.port';
 import { ids, seedCollection } from './read-store.contract-helpers';
 
+/** Values of every kind in one field; the orders the contract requires (ties by id asc). */
+export const TYPE_ORDER_DOCS: ReadDocument[] = [
+  { id: 'a', v: 3 },
+  { id: 'b', v: 'a' },
+  { id: 'c' },
+  { id: 'd', v: null },
+  { id: 'e', v: 10 },
+  { id: 'f', v: 'B' },
+  { id: 'g', v: 3 },
+  { id: 'h', v: true },
+  { id: 'i', v: false },
+  { id: 'j', v: { x: 1 } },
+  { id: 'k', v: -0.5 },
+];
+export const TYPE_ORDER_ASC = ['c', 'd', 'k', 'a', 'g', 'e', 'f', 'b', 'j', 'i', 'h'];
+export const TYPE_ORDER_DESC = ['h', 'i', 'j', 'b', 'f', 'e', 'a', 'g', 'k', 'c', 'd'];
+
 export function describeSortingContract(getStore: () => ReadStore): void {
   let store: ReadStore;
   beforeAll(() => {
@@ -17,24 +34,10 @@ export function describeSortingContract(getStore: () => ReadStore): void {
 
   describe('sorting and paging', () => {
     it('orders null/missing < numbers < strings < objects < false < true, ties by id asc', async () => {
-      const docs = [
-        { id: 'a', v: 3 },
-        { id: 'b', v: 'a' },
-        { id: 'c' },
-        { id: 'd', v: null },
-        { id: 'e', v: 10 },
-        { id: 'f', v: 'B' },
-        { id: 'g', v: 3 },
-        { id: 'h', v: true },
-        { id: 'i', v: false },
-        { id: 'j', v: { x: 1 } },
-        { id: 'k', v: -0.5 },
-      ];
+      const docs = TYPE_ORDER_DOCS;
       const c = await seed([...docs].reverse(), ['v']);
-      const asc = ['c', 'd', 'k', 'a', 'g', 'e', 'f', 'b', 'j', 'i', 'h'];
-      expect(await findIds(c, { sort: [{ field: 'v', direction: 'asc' }] })).toEqual(asc);
-      const desc = ['h', 'i', 'j', 'b', 'f', 'e', 'a', 'g', 'k', 'c', 'd'];
-      expect(await findIds(c, { sort: [{ field: 'v', direction: 'desc' }] })).toEqual(desc);
+      expect(await findIds(c, { sort: [{ field: 'v', direction: 'asc' }] })).toEqual(TYPE_ORDER_ASC);
+      expect(await findIds(c, { sort: [{ field: 'v', direction: 'desc' }] })).toEqual(TYPE_ORDER_DESC);
       const byIdDesc = [...docs].map((d) => d.id).reverse();
       expect(await findIds(c, { sort: [{ field: 'id', direction: 'desc' }] })).toEqual(byIdDesc);
       expect(await findIds(c, {})).toEqual(docs.map((d) => d.id));
