@@ -181,12 +181,14 @@ function qualityRows(result: SplitResult, boost: string): BenchRow[] {
       benchmark: `SciFact nDCG@10 (${what})`,
       value: result.ndcg,
       unit: 'nDCG',
+      decimals: 4,
       ...(targets ? { target: `>= ${TARGET_NDCG}`, ok: result.ndcg >= TARGET_NDCG } : {}),
     },
     {
       benchmark: `SciFact Recall@100 (${what})`,
       value: result.recall,
       unit: 'recall',
+      decimals: 4,
       ...(targets ? { target: `>= ${TARGET_RECALL}`, ok: result.recall >= TARGET_RECALL } : {}),
     },
   ];

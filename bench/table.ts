@@ -6,6 +6,8 @@ export interface BenchRow {
   target?: string;
   /** Whether the figure meets the target (omit when there is none). */
   ok?: boolean;
+  /** Decimals shown (default: by magnitude); measures compared with a target to the third decimal need 4. */
+  decimals?: number;
 }
 
 /** Prints rows as an aligned text table. */
@@ -13,7 +15,7 @@ export function printTable(rows: BenchRow[]): void {
   const header = ['benchmark', 'result', 'unit', 'target', 'meets'];
   const body = rows.map((row) => [
     row.benchmark,
-    formatNumber(row.value),
+    row.decimals === undefined ? formatNumber(row.value) : row.value.toFixed(row.decimals),
     row.unit,
     row.target ?? '',
     row.ok === undefined ? '' : row.ok ? 'yes' : 'NO',
