@@ -44,8 +44,9 @@ const CHUNKS_PER_RESULT = 10;
 const MAX_CHUNK_HITS = 1000;
 
 /**
- * BM25F over chunks (a title word weighs CAIRN_SEARCH_TITLE_BOOST body words) in the organization's scope, grouped into items (an item scores as its best
- * chunk), re-ranked by the usage signal. Reads only the search index and read models.
+ * BM25F over chunks (a title word weighs CAIRN_SEARCH_TITLE_BOOST body words) in the organization's scope,
+ * grouped into items (an item scores as its best chunk), re-ranked by the usage signal. Reads only the search
+ * index and read models.
  */
 @QueryHandler(SearchMemoryQuery)
 export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, SearchMemoryResult> {
