@@ -92,6 +92,7 @@ function review(input: Partial<ReviewInput>): ReviewOutput {
       supported: true,
       reference_ids: c.reference_ids,
     })),
+    conflicts: [],
     reason: 'every claim is stated by the cited evidence',
   };
 }

@@ -21,6 +21,8 @@ export class ModelCallError extends Error {
     message: string,
     /** What the endpoint asked us to wait (Retry-After / retry-after-ms), when it said so. */
     readonly retryAfterMs: number | null = null,
+    /** The endpoint's HTTP status, when it answered with an error status. */
+    readonly status: number | null = null,
   ) {
     super(message);
     this.name = 'ModelCallError';
@@ -248,14 +250,21 @@ export function classify(error: unknown): ModelCallError {
         'rate_limited',
         'the model endpoint rate-limited the call',
         retryAfterMs(error),
+        status,
       );
     if (status !== undefined && status >= 500)
       return new ModelCallError(
         'server_error',
         `the model endpoint failed (${String(status)})`,
         retryAfterMs(error),
+        status,
       );
-    return new ModelCallError('rejected', `the model endpoint refused the call (${String(status)})`);
+    return new ModelCallError(
+      'rejected',
+      `the model endpoint refused the call (${String(status)})`,
+      null,
+      status ?? null,
+    );
   }
   return new ModelCallError('malformed', error instanceof Error ? error.message : String(error));
 }

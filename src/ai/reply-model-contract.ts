@@ -25,9 +25,10 @@ export const OUTPUT_BOUNDS = {
   notes: 10,
   noteChars: 500,
   reasonChars: 1000,
+  conflicts: 20,
 } as const;
 
-export const ANSWER_MODES = ['facts', 'steps', 'clarification', 'none'] as const;
+export const ANSWER_MODES = ['facts', 'steps', 'clarification', 'none', 'abstain'] as const;
 export type AnswerMode = (typeof ANSWER_MODES)[number];
 export const ANSWER_INTENTS = ['answer_business_question', 'ask_clarifying_question', 'decline'] as const;
 export type AnswerIntent = (typeof ANSWER_INTENTS)[number];
@@ -95,13 +96,18 @@ export interface DraftOutput {
 
 // ------------------------------------------------------------------------------------------------- review
 
-/** The reviewer sees only this: no drafting prompt, no thread, no tool output. */
+/**
+ * The reviewer sees only this: no drafting prompt, no thread. `evidence` is what the claims cite (cited tool output
+ * included, as data); `other_evidence` is the rest of what the composer was given, only so that the reviewer can
+ * report cited evidence that other evidence contradicts.
+ */
 export interface ReviewInput {
   task: 'semantic_review';
   question: string;
   answer: string;
   claims: DraftClaim[];
   evidence: Array<{ reference_id: string; excerpt: string }>;
+  other_evidence: Array<{ reference_id: string; excerpt: string }>;
 }
 
 export interface ReviewedClaim {
@@ -110,10 +116,18 @@ export interface ReviewedClaim {
   reference_ids: string[];
 }
 
+/** Cited evidence (`reference_id`) that other evidence given to the reviewer contradicts. */
+export interface ReviewConflict {
+  reference_id: string;
+  conflicting_reference_id: string;
+  description: string;
+}
+
 export interface ReviewOutput {
   sufficient: boolean;
   answers_as_asked: boolean;
   claims: ReviewedClaim[];
+  conflicts: ReviewConflict[];
   reason: string;
 }
 
@@ -187,6 +201,16 @@ export const REVIEW_OUTPUT_SCHEMA: ObjectNode = object({
       reference_ids: referenceIds,
     }),
     B.claims,
+    'every drafted claim, in the drafted order and with its exact text',
+  ),
+  conflicts: list(
+    object({
+      reference_id: text(B.referenceIdChars, 'a cited reference_id'),
+      conflicting_reference_id: text(B.referenceIdChars, 'a reference_id of evidence or other_evidence'),
+      description: text(B.noteChars),
+    }),
+    B.conflicts,
+    'cited evidence that other evidence contradicts',
   ),
   reason: text(B.reasonChars),
 });
@@ -235,9 +259,48 @@ function conform<T>(schemaName: string, node: SchemaNode, value: unknown): T {
   return value as T;
 }
 
-/** The parsed model answer as a DraftOutput, or ModelCallError('malformed'). */
+/**
+ * Whether a composer answer abstains in any form: `abstain: true`, an `abstain` or `none` answer mode, a `decline`
+ * intent, no claims or an empty answer. Read before the schema: an abstention is honoured even when the rest of
+ * the answer is off-schema (nothing of it is used).
+ */
+export function isAbstention(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    v.abstain === true ||
+    v.answer_mode === 'abstain' ||
+    v.answer_mode === 'none' ||
+    v.answer_intent === 'decline' ||
+    (Array.isArray(v.claims) && v.claims.length === 0) ||
+    (typeof v.answer === 'string' && v.answer.trim() === '')
+  );
+}
+
+/** The abstention Cairn records for any abstaining answer: only its gaps are kept, when well-formed. */
+function abstained(value: unknown): DraftOutput {
+  const gaps = (value as { gaps?: unknown }).gaps;
+  const kept =
+    Array.isArray(gaps) && gaps.every((g) => typeof g === 'string' && g.length <= B.noteChars)
+      ? (gaps as string[]).slice(0, B.notes)
+      : [];
+  return {
+    answer: '',
+    claims: [],
+    answer_mode: 'abstain',
+    answer_intent: 'decline',
+    inferences: [],
+    uncertainties: [],
+    gaps: kept,
+    abstain: true,
+  };
+}
+
+/** The parsed model answer as a DraftOutput (an abstention in any form as one), or ModelCallError('malformed'). */
 export const parseDraftOutput = (value: unknown): DraftOutput =>
-  conform<DraftOutput>(DRAFT_SCHEMA_NAME, DRAFT_OUTPUT_SCHEMA, value);
+  isAbstention(value)
+    ? abstained(value)
+    : conform<DraftOutput>(DRAFT_SCHEMA_NAME, DRAFT_OUTPUT_SCHEMA, value);
 
 /** The parsed model answer as a ReviewOutput, or ModelCallError('malformed'). */
 export const parseReviewOutput = (value: unknown): ReviewOutput =>
@@ -313,5 +376,6 @@ export function reviewPayload(input: ReviewInput): ReviewInput {
     answer: input.answer,
     claims: input.claims.map((c) => ({ text: c.text, reference_ids: [...c.reference_ids] })),
     evidence: input.evidence.map((e) => ({ reference_id: e.reference_id, excerpt: e.excerpt })),
+    other_evidence: input.other_evidence.map((e) => ({ reference_id: e.reference_id, excerpt: e.excerpt })),
   };
 }

@@ -147,6 +147,7 @@ export function defaultReview(input: Partial<ReviewInput>): ReviewOutput {
     sufficient: true,
     answers_as_asked: true,
     claims,
+    conflicts: [],
     reason: 'every claim is stated by the cited evidence',
   };
 }

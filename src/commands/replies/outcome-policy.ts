@@ -52,14 +52,19 @@ export const SYSTEM_STATUS_CODES = [
 export type SystemStatusCode = (typeof SYSTEM_STATUS_CODES)[number];
 
 /** Version of this table; recorded in every v2 receipt's policy versions. Bump it when a row changes. */
-export const OUTCOME_POLICY_VERSION = 'outcome-policy/2026-07-17.1';
+export const OUTCOME_POLICY_VERSION = 'outcome-policy/2026-11-24.1';
 
 export type OutcomePolicyEntry = {
   retryable: boolean;
   retry_after_ms: number;
   reclaimable: boolean;
+  /** The provider's Retry-After (bounded by MAX_PROVIDER_RETRY_AFTER_MS) replaces `retry_after_ms` when given. */
+  honors_provider_retry_after: boolean;
   description: string;
 };
+
+/** A provider's Retry-After is honoured up to this bound (a provider asking for an hour gets a retry in a minute). */
+export const MAX_PROVIDER_RETRY_AFTER_MS = 60_000;
 
 /** The `system_status` object of spec §2.8. */
 export type SystemStatus = {
@@ -77,19 +82,28 @@ const transient = (retry_after_ms: number, description: string): OutcomePolicyEn
   retryable: true,
   retry_after_ms,
   reclaimable: true,
+  honors_provider_retry_after: false,
   description,
+});
+/** Transient, and the provider may say how long to wait. */
+const providerTransient = (retry_after_ms: number, description: string): OutcomePolicyEntry => ({
+  ...transient(retry_after_ms, description),
+  honors_provider_retry_after: true,
 });
 const final = (description: string): OutcomePolicyEntry => ({
   retryable: false,
   retry_after_ms: 0,
   reclaimable: false,
+  honors_provider_retry_after: false,
   description,
 });
 
 export const OUTCOME_POLICY: Readonly<Record<SystemStatusCode, Readonly<OutcomePolicyEntry>>> = {
-  // The model call timed out, was rate limited or answered 5xx: a blip. 3000 ms is the spec's own example.
-  ai_temporarily_unavailable: transient(3 * SECOND, 'the model is temporarily unavailable'),
-  // The model endpoint is unreachable or not configured: an outage or a config fix, longer than a blip.
+  // The model call timed out, was rate limited (429), unavailable (503) or failed (5xx): a blip. 3000 ms is the
+  // spec's own example; the provider's Retry-After replaces it (at most a minute).
+  ai_temporarily_unavailable: providerTransient(3 * SECOND, 'the model is temporarily unavailable'),
+  // The model endpoint refused the call (4xx: a bad key, an unknown model): an outage or a config fix, longer than a
+  // blip; retryable because the request itself is fine and an operator fix lets the same request through.
   provider_unavailable: transient(30 * SECOND, 'the model provider is unavailable'),
   // An operator paused this assistant; resuming lifts it. Nothing was written, so a later retry runs afresh.
   assistant_paused: transient(MINUTE, 'the assistant is paused'),
@@ -104,17 +118,20 @@ export const OUTCOME_POLICY: Readonly<Record<SystemStatusCode, Readonly<OutcomeP
   // The organization's reply quota is used up. A capacity state, not a verdict on the request: it lifts when the
   // period rolls over or an operator raises the limit, and the failed request consumed no quota. Retry hourly.
   assistant_plan_limit_reached: transient(HOUR, "the organization's plan limit is reached"),
-  // The composer runtime could not start (dependency down): transient.
-  assistant_runtime_unavailable: transient(5 * SECOND, 'the assistant runtime is unavailable'),
+  // No model is configured (CAIRN_COMPOSER_MODEL / CAIRN_REVIEWER_MODEL unset): no retry can fix it, only an
+  // operator, who is warned at start-up. Not retryable: clients stop paying for retries that cannot succeed.
+  assistant_runtime_unavailable: final('no model is configured for replies'),
   // The run crashed unexpectedly; nothing was persisted and a crash is no verdict on the request: retry later.
   assistant_runtime_failed: transient(10 * SECOND, 'the assistant run failed unexpectedly'),
   // The model's output was truncated or did not match the draft schema: model nondeterminism, a retry may pass.
   assistant_answer_incomplete: transient(3 * SECOND, 'the drafted answer was incomplete'),
-  // The independent review ran and rejected the draft (unsupported claims, not answered as asked). A verdict on
-  // the substance: retrying until a reviewer passes would defeat fail-closed review.
+  // The review rejected the draft: a claim unsupported by the reviewer or by Cairn's own figure check, or a review
+  // not bound to the drafted claims (re-worded, split, dropped, foreign references). A verdict on the substance:
+  // retrying until a reviewer passes would defeat fail-closed review.
   semantic_review_failed: final('the independent semantic review rejected the answer'),
-  // The reviewer model was unreachable or answered garbage: no verdict yet, transient.
-  semantic_review_unavailable: transient(3 * SECOND, 'the semantic review is unavailable'),
+  // The reviewer was unreachable, timed out, failed (5xx) or answered garbage (off-schema, truncated): no verdict
+  // yet, transient, exactly like garbage from the composer.
+  semantic_review_unavailable: providerTransient(3 * SECOND, 'the semantic review is unavailable'),
   // The evidence does not fit the reviewer's input bound: deterministic for this request and corpus.
   semantic_review_evidence_overflow: final('the evidence exceeds the semantic review bound'),
   // Only a deterministic fallback answer was available; external replies never use one (policy).
@@ -150,13 +167,26 @@ export function isSystemStatusCode(value: string): value is SystemStatusCode {
   return Object.prototype.hasOwnProperty.call(OUTCOME_POLICY, value);
 }
 
-/** The system_status object for a code, with the table's retry semantics. */
-export function systemStatus(code: SystemStatusCode, traceId: string | null): SystemStatus {
+/**
+ * The system_status object for a code, with the table's retry semantics. `providerRetryAfterMs` (the provider's
+ * Retry-After) replaces the table's delay for codes that honour it, bounded to 0…MAX_PROVIDER_RETRY_AFTER_MS.
+ */
+export function systemStatus(
+  code: SystemStatusCode,
+  traceId: string | null,
+  providerRetryAfterMs: number | null = null,
+): SystemStatus {
   const policy = OUTCOME_POLICY[code];
+  const honoured =
+    policy.honors_provider_retry_after &&
+    providerRetryAfterMs !== null &&
+    Number.isFinite(providerRetryAfterMs);
   return {
     code,
     retryable: policy.retryable,
-    retry_after_ms: policy.retry_after_ms,
+    retry_after_ms: honoured
+      ? Math.min(MAX_PROVIDER_RETRY_AFTER_MS, Math.max(0, Math.ceil(providerRetryAfterMs)))
+      : policy.retry_after_ms,
     trace_id: TRACE_ID_WITHHELD.has(code) ? null : traceId,
   };
 }

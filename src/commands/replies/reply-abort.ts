@@ -7,6 +7,8 @@ export class ReplyAbort extends Error {
     readonly detail: string,
     /** The reply's assistant message is already stored: the request can never be processed again (spec §3). */
     readonly assistantMessagePersisted = false,
+    /** What the model provider asked to wait (its Retry-After), for codes whose policy honours it. */
+    readonly providerRetryAfterMs: number | null = null,
   ) {
     super(`${code}: ${detail}`);
     this.name = 'ReplyAbort';

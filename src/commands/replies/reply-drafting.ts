@@ -6,8 +6,19 @@
  */
 import type { ModelUsage } from '../../ai/openai-gateway';
 import type { ComposeResult } from '../../ai/reply-composer';
-import type { DraftOutput, ReviewInput, ReviewOutput, ThreadContext } from '../../ai/reply-model-contract';
+import {
+  isAbstention,
+  type DraftOutput,
+  type ReviewInput,
+  type ReviewOutput,
+  type ThreadContext,
+} from '../../ai/reply-model-contract';
 import type { GroundingPolicy } from '../../events/connectors/connector.events';
+import { assembleAnswer, claimText } from '../../grounding/answer-text';
+import { unsupportedFigures } from '../../grounding/claim-figures';
+import { resolveConflicts, type ConflictEntry, type ConflictParty } from '../../grounding/evidence-conflicts';
+import { bindReview, type BoundVerdict } from '../../grounding/review-binding';
+import { publicLinksOnly } from '../../safety/link-text';
 import { canonicalDigest } from '../shared/canonical-digest';
 import { ReplyAbort } from './reply-abort';
 import { isAuthoritativeGround, type EvidenceItem } from './reply-evidence';
@@ -16,10 +27,17 @@ import type { ToolEvidence, ReplyToolbox } from './reply-toolbox';
 
 /** The reviewer's evidence is bounded: a larger set is not reviewed at all (`semantic_review_evidence_overflow`). */
 export const MAX_REVIEW_EVIDENCE_CHARS = 60_000;
+/** Uncited evidence shown to the reviewer for conflict reports, at most this many characters (whole items). */
+export const OTHER_EVIDENCE_CHARS = 30_000;
 
 export interface Drafted {
+  /** The draft as it leaves: claims with links withheld, `answer` assembled from them (the reply text). */
   draft: DraftOutput;
   review: ReviewOutput;
+  /** The review's verdicts, bound one for one to the drafted claims. */
+  verdicts: BoundVerdict[];
+  /** The `conflicts` entries of each cited reference (only conflicts the cited evidence outranks: it stands). */
+  conflicts: Map<string, ConflictEntry[]>;
   reviewInput: ReviewInput;
   reviewInputSha256: string;
   reviewerModel: string;
@@ -64,13 +82,22 @@ export async function draftAndReview(
 
   const drafted = await compose(composer, input);
   const tools = new Map(drafted.toolEvidence.map((t) => [t.reference_id, t]));
-  const draft = drafted.output;
-  if (draft.abstain || draft.answer.trim() === '' || draft.claims.length === 0) {
+  if (isAbstention(drafted.output)) {
     throw new ReplyAbort('authoritative_evidence_insufficient', 'the composer abstained');
   }
-  const citedIds = new Set(draft.claims.flatMap((claim) => claim.reference_ids));
+  // The claims as they would leave: whitespace collapsed, non-public links withheld (invariant 5).
+  const claims = drafted.output.claims.map((claim) => ({
+    text: publicLinksOnly(claimText(claim.text)),
+    reference_ids: [...new Set(claim.reference_ids)],
+  }));
+  const draft: DraftOutput = {
+    ...drafted.output,
+    claims,
+    answer: assembleAnswer(claims, drafted.output.answer_mode),
+  };
+  const citedIds = new Set(claims.flatMap((claim) => claim.reference_ids));
   const unknown = [...citedIds].filter((id) => !byId.has(id) && !tools.has(id));
-  if (unknown.length > 0 || draft.claims.some((claim) => claim.reference_ids.length === 0)) {
+  if (unknown.length > 0 || claims.some((claim) => claim.reference_ids.length === 0 || claim.text === '')) {
     throw new ReplyAbort(
       'selected_references_invalid',
       unknown.length > 0 ? `cited ids not in the evidence: ${unknown.join(', ')}` : 'a claim cites nothing',
@@ -84,17 +111,22 @@ export async function draftAndReview(
       'no cited reference is authoritative, trace-verified and grounding-eligible',
     );
   }
+  const excerptOf = new Map<string, string>([
+    ...cited.map(({ reference: r, text }): [string, string] => [r.reference_id, text]),
+    // Cited tool output is reviewed like any evidence, as data.
+    ...citedTools.map((t): [string, string] => [t.reference_id, JSON.stringify(t.output)]),
+  ]);
+  // Cairn's own support check, whatever either model says: every figure of a claim is in what it cites.
+  const figures = checkClaimFigures(claims, excerptOf);
+  if (figures !== null) throw new ReplyAbort('semantic_review_failed', figures);
 
   const reviewInput: ReviewInput = {
     task: 'semantic_review',
     question,
     answer: draft.answer,
-    claims: draft.claims,
-    evidence: [
-      ...cited.map(({ reference: r, text }) => ({ reference_id: r.reference_id, excerpt: text })),
-      // Cited tool output is reviewed like any evidence, as data.
-      ...citedTools.map((t) => ({ reference_id: t.reference_id, excerpt: JSON.stringify(t.output) })),
-    ],
+    claims,
+    evidence: [...excerptOf].map(([reference_id, excerpt]) => ({ reference_id, excerpt })),
+    other_evidence: otherEvidence(evidence, citedIds),
   };
   const evidenceChars = reviewInput.evidence.reduce((n, e) => n + e.excerpt.length, 0);
   if (evidenceChars > MAX_REVIEW_EVIDENCE_CHARS) {
@@ -110,10 +142,26 @@ export async function draftAndReview(
     throw modelAbort('reviewer', error);
   }
   const review = reviewed.output;
-  const unsupported =
-    review.claims.length !== draft.claims.length || review.claims.some((claim) => !claim.supported);
-  if (unsupported) {
-    throw new ReplyAbort('semantic_review_failed', `review reports unsupported claims: ${review.reason}`);
+  const given = new Set([...excerptOf.keys(), ...reviewInput.other_evidence.map((e) => e.reference_id)]);
+  const binding = bindReview(claims, review, given);
+  if (!binding.bound)
+    throw new ReplyAbort('semantic_review_failed', `review not bound to the draft: ${binding.reason}`);
+  const unsupported = binding.verdicts.findIndex((verdict) => !verdict.supported);
+  if (unsupported >= 0) {
+    throw new ReplyAbort(
+      'semantic_review_failed',
+      `review reports claim ${unsupported + 1} unsupported: ${review.reason}`,
+    );
+  }
+  const conflicts = resolveConflicts(binding.conflicts, citedIds, (id) => conflictParty(id, byId, tools));
+  const contradicted = claims.findIndex((claim) =>
+    claim.reference_ids.some((id) => conflicts.contradicted.has(id)),
+  );
+  if (contradicted >= 0) {
+    throw new ReplyAbort(
+      'authoritative_evidence_insufficient',
+      `claim ${contradicted + 1} rests on evidence that equal or higher authority contradicts`,
+    );
   }
   if (!review.sufficient || !review.answers_as_asked) {
     throw new ReplyAbort(
@@ -124,6 +172,8 @@ export async function draftAndReview(
   return {
     draft,
     review,
+    verdicts: binding.verdicts,
+    conflicts: conflicts.entries,
     reviewInput,
     reviewInputSha256: canonicalDigest(reviewInput),
     reviewerModel: reviewed.usage.model,
@@ -131,6 +181,55 @@ export async function draftAndReview(
     toolEvidence: drafted.toolEvidence,
     usage: sumUsage(drafted.usage, reviewed.usage),
   };
+}
+
+/** Null when every figure of every claim is in the text it cites; else why not (names no figure values). */
+function checkClaimFigures(
+  claims: ReadonlyArray<{ text: string; reference_ids: string[] }>,
+  excerptOf: ReadonlyMap<string, string>,
+): string | null {
+  for (const [i, claim] of claims.entries()) {
+    const texts = claim.reference_ids.map((id) => excerptOf.get(id) ?? '');
+    const missing = unsupportedFigures(claim.text, texts);
+    if (missing.length > 0) {
+      const kinds = [...new Set(missing.map((figure) => figure.kind))].join(', ');
+      return `claim ${i + 1} states figures its cited evidence does not (${kinds})`;
+    }
+  }
+  return null;
+}
+
+/** The uncited evidence, in ranking order, as far as OTHER_EVIDENCE_CHARS allows (for conflict reports only). */
+function otherEvidence(
+  evidence: readonly EvidenceItem[],
+  citedIds: ReadonlySet<string>,
+): ReviewInput['other_evidence'] {
+  const other: ReviewInput['other_evidence'] = [];
+  let used = 0;
+  for (const { reference, text } of evidence) {
+    if (citedIds.has(reference.reference_id)) continue;
+    if (used + text.length > OTHER_EVIDENCE_CHARS) break;
+    used += text.length;
+    other.push({ reference_id: reference.reference_id, excerpt: text });
+  }
+  return other;
+}
+
+function conflictParty(
+  id: string,
+  byId: ReadonlyMap<string, EvidenceItem>,
+  tools: ReadonlyMap<string, ToolEvidence>,
+): ConflictParty | undefined {
+  const item = byId.get(id);
+  if (item) {
+    const { memory_item_id, title, authority } = item.reference;
+    return { memory_item_id, title, authority_score: authority.score, authority_role: authority.role };
+  }
+  const tool = tools.get(id);
+  // Tool output is live data of the organization's own systems: supporting, below approved knowledge.
+  if (tool)
+    return { memory_item_id: null, title: tool.tool_key, authority_score: 0.6, authority_role: 'supporting' };
+  return undefined;
 }
 
 /**

@@ -16,6 +16,8 @@ import type { MemoryChunk } from '../../events/memory/memory.events';
 import type { MemoryItemFields } from '../../projections/memory.projection';
 import { freshnessOf, type FreshnessCategory } from '../../queries/memory/freshness';
 import type { RelevanceMethod } from '../../queries/memory/rank-fusion';
+import type { ConflictEntry } from '../../grounding/evidence-conflicts';
+import { publicLinksOnly } from '../../safety/link-text';
 import { unsafeLinkReason } from './source-links';
 
 export type AuthorityRole = 'authoritative' | 'supporting' | 'unverified';
@@ -36,7 +38,8 @@ export interface ReplyReference {
   relevance: { score: number; method: RelevanceMethod };
   freshness: { status: FreshnessCategory; effective_at: string; expires_at: string | null };
   limitations: string[];
-  conflicts: string[];
+  /** What the review reported as contradicting this reference (filled for cited references; grounding/). */
+  conflicts: ConflictEntry[];
   trace_verified: boolean;
   grounding_eligible: boolean;
 }
@@ -48,7 +51,8 @@ export interface EvidenceItem {
   content_sha256: string;
   /**
    * What the models read: the text of the item's matched chunks (under their headings), in document order, at
-   * most MAX_EVIDENCE_TEXT_CHARS. The reference's `excerpt` is only the highlight shown to clients.
+   * most MAX_EVIDENCE_TEXT_CHARS. The reference's `excerpt` is only the highlight shown to clients. Both, and the
+   * title, have non-public links withheld (invariant 5): the models never see one, so no claim can quote one.
    */
   text: string;
 }
@@ -65,7 +69,7 @@ function evidenceText(ranked: RankedEvidence, chunks: readonly MemoryChunk[]): s
     .map((chunk) => (chunk.heading ? `${chunk.heading}\n${chunk.text}` : chunk.text))
     .join('\n\n');
   const bounded = text.length > MAX_EVIDENCE_TEXT_CHARS ? text.slice(0, MAX_EVIDENCE_TEXT_CHARS) : text;
-  return bounded.trim() === '' ? ranked.excerpt : bounded;
+  return publicLinksOnly(bounded.trim() === '' ? ranked.excerpt : bounded);
 }
 
 export interface RankedEvidence {
@@ -138,14 +142,14 @@ export function toEvidence(
       memory_item_id: item.memory_item_id,
       memory_source_id: item.memory_source_id,
       memory_chunk_ids: ranked.chunk_ids,
-      title: item.title,
+      title: publicLinksOnly(item.title),
       source_uri: withheld === null ? (item.source_uri ?? '') : '',
       source_date: item.source_date ?? item.revision_date,
       revision_date: item.revision_date,
       visibility: item.visibility,
       audience: item.audience,
       authority: { level: item.authority_level, ...authority },
-      excerpt: ranked.excerpt,
+      excerpt: publicLinksOnly(ranked.excerpt),
       relevance: { score: ranked.score, method: ranked.method },
       freshness: {
         status,

@@ -32,27 +32,35 @@ export class ConfiguredReplyModels extends ReplyModels {
 }
 
 /**
- * A model error as a reply outcome. Transport faults (timeout, unreachable, 5xx) are temporary; a rate limit or a
- * refused request (4xx: bad key, unknown model) is the provider's; a broken answer is the role's own failure.
+ * A model error as a reply outcome (the rows are in outcome-policy.ts; README "Reply outcomes"):
+ * - 429 and 503 (the provider says "later", with its Retry-After) → `ai_temporarily_unavailable`, either role;
+ * - timeout, unreachable, other 5xx → `ai_temporarily_unavailable` (composer) / `semantic_review_unavailable`
+ *   (reviewer: the citation audit could not run, so the reply abstains, spec §4.6 rule 8);
+ * - refused (4xx: bad key, unknown model) → `provider_unavailable`;
+ * - broken output (non-JSON, off-schema, truncated, refused) → `assistant_answer_incomplete` (composer) /
+ *   `semantic_review_unavailable` (reviewer): no verdict was given, a retry may get one. A reviewer that answers
+ *   well-formed but not about this draft is a failed review (reply-drafting.ts), not broken output.
  */
 export function modelAbort(role: 'composer' | 'reviewer', error: unknown): ReplyAbort {
   if (!(error instanceof ModelCallError)) return new ReplyAbort('assistant_runtime_failed', String(error));
   const detail = `${role}: ${error.kind}: ${error.message}`;
+  const later = error.kind === 'rate_limited' || error.status === 503;
+  if (later) return new ReplyAbort('ai_temporarily_unavailable', detail, false, error.retryAfterMs);
   switch (error.kind) {
     case 'timeout':
     case 'unreachable':
     case 'server_error':
-      // The review is the citation audit: when it cannot run, the reply abstains (spec §4.6 rule 8).
       return new ReplyAbort(
         role === 'composer' ? 'ai_temporarily_unavailable' : 'semantic_review_unavailable',
         detail,
+        false,
+        error.retryAfterMs,
       );
-    case 'rate_limited':
     case 'rejected':
       return new ReplyAbort('provider_unavailable', detail);
     case 'malformed':
       return new ReplyAbort(
-        role === 'composer' ? 'assistant_answer_incomplete' : 'semantic_review_failed',
+        role === 'composer' ? 'assistant_answer_incomplete' : 'semantic_review_unavailable',
         detail,
       );
     case 'canceled':

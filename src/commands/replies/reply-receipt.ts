@@ -14,8 +14,8 @@ export const RECEIPT_VERSION = 2;
 export const CONTRACT_VERSION = '2026-07-17.2';
 /** Versions of the rules a receipt was produced under; bump one when its rules change. */
 export const GROUNDING_POLICY_VERSION = 'grounding-policy/2026-07-17.1';
-export const REVIEW_POLICY_VERSION = 'semantic-review/2026-07-17.1';
-export const SOURCE_LINK_POLICY_VERSION = 'source-links/2026-07-17.1';
+export const REVIEW_POLICY_VERSION = 'semantic-review/2026-11-24.1';
+export const SOURCE_LINK_POLICY_VERSION = 'source-links/2026-11-24.1';
 
 /** Any JSON value (for spec fields whose element shape is not shown). */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -64,6 +64,10 @@ export type ReceiptReviewEntry = {
   sufficient: boolean;
   answers_as_asked: boolean;
   claims: ReceiptReviewClaim[];
+  /** The verdicts bound one for one to the drafted claims (review-binding.ts); absent in receipts before them. */
+  bound_claims?: Array<{ text: string; reference_ids: string[]; confirmed_by: string[]; supported: boolean }>;
+  /** What the reviewer reported as contradicting cited evidence. */
+  conflicts?: Array<{ reference_id: string; conflicting_reference_id: string; description: string }>;
   reason: string | null;
 };
 
@@ -82,6 +86,12 @@ export type ReceiptReviewerConfirmations = {
   all_claims_supported: boolean;
   /** Every cited reference_id was in the evidence given to the composer and the reviewer. */
   citations_within_evidence: boolean;
+  /** The review returned exactly the drafted claims, in order, citing only what each claim cites. */
+  review_bound_to_claims?: boolean;
+  /** Cairn's own check: every figure of every claim is in the text it cites. */
+  claim_figures_in_cited_evidence?: boolean;
+  /** The reply text is assembled from the confirmed claims only. */
+  answer_is_claims?: boolean;
 };
 
 export type ReceiptPolicyVersions = {

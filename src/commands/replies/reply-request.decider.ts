@@ -276,8 +276,13 @@ export const replyRequestDecider: Decider<ReplyRequestCommand, ReplyRequestState
         },
       ];
     }
-    // Retry semantics come from the one outcome policy, whatever the caller passed (spec §4.6 rule 3).
-    const outcome = systemStatus(command.outcome.code, command.outcome.trace_id);
+    // Retry semantics come from the one outcome policy, whatever the caller passed (spec §4.6 rule 3); the caller's
+    // delay counts only for rows that honour a provider's Retry-After, and only within the policy's bound.
+    const outcome = systemStatus(
+      command.outcome.code,
+      command.outcome.trace_id,
+      command.outcome.retry_after_ms,
+    );
     return [
       {
         type: 'ReplyFailed',

@@ -26,10 +26,17 @@ import {
 import { ReplyRetrieval } from './reply-retrieval';
 import type { ReplyRequestInput } from './request-reply.command';
 import { selectSourceLinks, unsafeLinkReason } from './source-links';
+import type { ConflictEntry } from '../../grounding/evidence-conflicts';
+import { withholdUnsafeLinks } from '../../safety/link-text';
 import { threadContext } from './thread-context';
 
-function receiptReference(e: EvidenceItem): ReceiptReference {
-  return { ...e.reference, revision: e.revision };
+/** A cited reference as bound and returned, with the conflicts the review reported on it (spec §2.6). */
+function receiptReference(
+  e: EvidenceItem,
+  conflicts: ReadonlyMap<string, ConflictEntry[]>,
+): ReceiptReference {
+  const entries = conflicts.get(e.reference.reference_id) ?? [];
+  return { ...e.reference, conflicts: entries.map((entry) => ({ ...entry })), revision: e.revision };
 }
 
 /** One run of a reply: conversation, evidence, drafting and review, links, assistant message, receipt. */
@@ -162,7 +169,7 @@ export class ReplyRun {
       current_token_id: connector.token_id,
       agent_run_id,
       final_text: drafted.draft.answer,
-      references: drafted.cited.map(receiptReference),
+      references: drafted.cited.map((e) => receiptReference(e, drafted.conflicts)),
       tool_evidence: drafted.toolEvidence.map((t) => ({
         tool_key: t.tool_key,
         tool_run_id: t.tool_run_id,
@@ -177,6 +184,8 @@ export class ReplyRun {
           sufficient: review.sufficient,
           answers_as_asked: review.answers_as_asked,
           claims: review.claims,
+          bound_claims: drafted.verdicts,
+          conflicts: review.conflicts,
           reason: review.reason || null,
         },
       ],
@@ -192,6 +201,9 @@ export class ReplyRun {
         answers_as_asked: true,
         all_claims_supported: true,
         citations_within_evidence: true,
+        review_bound_to_claims: true,
+        claim_figures_in_cited_evidence: true,
+        answer_is_claims: true,
       },
       policy_versions: {
         grounding_policy: policy,
@@ -268,6 +280,10 @@ export class ReplyRun {
     if (changed.length > 0) return `references changed: ${changed.join(', ')}`;
     if (receipt.source_links.some((link) => unsafeLinkReason(link.url) !== null))
       return 'a link is no longer safe';
+    // The link policy may have grown since: text that would now be withheld is not replayed as it was.
+    const texts = [receipt.final_text, ...receipt.references.flatMap((r) => [r.excerpt, r.title])];
+    if (texts.some((text) => withholdUnsafeLinks(text).withheld.length > 0))
+      return 'a text link is no longer safe';
     return null;
   }
 }

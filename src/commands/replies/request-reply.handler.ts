@@ -189,7 +189,7 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
       if (!(error instanceof ReplyAbort)) this.logger.error(`reply ${reply_id} failed`, error as Error);
       if (hold) await this.quota.release(hold, abort.code, context);
       const persisted = assistantMessageStored || abort.assistantMessagePersisted;
-      const outcome = systemStatus(abort.code, null);
+      const outcome = systemStatus(abort.code, null, abort.providerRetryAfterMs);
       await this.executor.execute(
         stream,
         replyRequestDecider,

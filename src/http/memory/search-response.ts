@@ -1,4 +1,5 @@
 import { toMemoryItemView } from '../../queries/memory/memory-item-view';
+import { publicLinksOnly } from '../../safety/link-text';
 import { buildContextPackage } from '../../queries/memory/context-package';
 import type { SearchMemoryResult } from '../../queries/memory/search-memory.query';
 
@@ -17,9 +18,10 @@ export function searchResponse(
     found.items.map((ranked) => ({
       memory_item_id: ranked.item.memory_item_id,
       memory_source_id: ranked.item.memory_source_id,
-      title: ranked.item.title,
+      // Invariant 5: a context package is text that leaves; non-public links in it are withheld.
+      title: publicLinksOnly(ranked.item.title),
       type: ranked.item.type,
-      excerpt: ranked.excerpt || ranked.item.summary,
+      excerpt: publicLinksOnly(ranked.excerpt || ranked.item.summary),
     })),
   );
   return { ok: true, trace_id: traceId, results, context_package };

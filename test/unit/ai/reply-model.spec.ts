@@ -46,6 +46,7 @@ const REVIEW: ReviewInput = {
   answer: STAFF,
   claims: [{ text: STAFF, reference_ids: ['mi_1:r1:c0'] }],
   evidence: [{ reference_id: 'mi_1:r1:c0', excerpt: STAFF }],
+  other_evidence: [{ reference_id: 'mi_2:r1:c0', excerpt: 'Free parking behind the building.' }],
 };
 
 const strictFormat = (name: string, schema: SchemaNode) => ({
