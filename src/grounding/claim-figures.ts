@@ -41,7 +41,7 @@ export interface Figure {
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const MONTH = String.raw`(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
-const WEEKDAY = String.raw`(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thur?s?|fri|sat(?=[.–—-])|sun(?=[.–—-]))\.?`;
+const WEEKDAY = String.raw`((?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|mon|tues?|wed|thur?s?|fri|sat(?=[.–—-])|sun(?=[.–—-]))\.?`;
 
 const UNIT = String.raw`(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)\b`;
 const DURATION_QUALIFIER = String.raw`(?:(?:calendar|business|working|full|consecutive)\s+)?`;
@@ -197,10 +197,9 @@ function normalize(text: string): string {
     .replace(/[\u2010-\u2015\u2212]/g, (dash) => (dash === '\u2013' || dash === '\u2014' ? dash : '-'));
 }
 
-/** Every figure of a text, in reader order. */
-export function extractFigures(text: string): Figure[] {
+/** Reads every figure of a text, in reader order; returns the text with each figure's span blanked. */
+function readFigures(text: string, figures: Figure[]): string {
   let rest = normalize(text);
-  const figures: Figure[] = [];
   for (const reader of READERS) {
     rest = rest.replace(reader.pattern, (...args: unknown[]) => {
       const match = args.slice(0, -2) as unknown as RegExpExecArray;
@@ -210,7 +209,19 @@ export function extractFigures(text: string): Figure[] {
       return ' '.repeat(match[0].length);
     });
   }
+  return rest;
+}
+
+/** Every figure of a text, in reader order. */
+export function extractFigures(text: string): Figure[] {
+  const figures: Figure[] = [];
+  readFigures(text, figures);
   return figures;
+}
+
+/** The text (normalized, lower case) without its figures: what the wording check compares. */
+export function withoutFigures(text: string): string {
+  return readFigures(text, []);
 }
 
 const PERCENT = new RegExp(String.raw`\b${VALUE}\s?(?:%|percent\b|per cent\b)`, 'g');

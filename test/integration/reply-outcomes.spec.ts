@@ -81,7 +81,11 @@ describe('reply outcomes over HTTP (spec §7, one test per producible code)', ()
     const key = `model-failure-${i}`;
     const res = await clinic.request(clinic.body(key));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual(expected(code));
+    const want = expected(code);
+    const retryAfter = MODEL_FAILURES[i].retryAfterMs;
+    if (retryAfter !== undefined)
+      want.system_status = { ...(want.system_status as object), retry_after_ms: retryAfter };
+    expect(res.body).toEqual(want);
     await expectStoredFailure(clinic, key, res.body);
     await expectRepeat(clinic, key, res);
   });
@@ -264,14 +268,24 @@ describe('reply outcomes over HTTP (spec §7, one test per producible code)', ()
     expect(again.body.suggested_response.text).toContain('2 euros');
   });
 
-  it('assistant_runtime_unavailable without a model configured: never a canned answer', async () => {
+  it('assistant_runtime_unavailable without a model configured: never a canned answer, not retryable', async () => {
     const bare = await startTestApp({});
     try {
       const tenant = await createReplyTenant(bare, 'No model');
       const res = await tenant.request(tenant.body('no-model'));
       expect(res.body).toEqual(expected('assistant_runtime_unavailable'));
+      expect(res.body.system_status).toEqual({
+        code: 'assistant_runtime_unavailable',
+        retryable: false,
+        retry_after_ms: 0,
+        trace_id: null,
+      });
       const events = await tenant.requestEvents('no-model');
       expect(events.at(-1)).toMatchObject({ type: 'ReplyFailed', data: { outcome: res.body.system_status } });
+      // The repeat gets the stored outcome: nothing is reclaimed, nothing retried.
+      const again = await tenant.request(tenant.body('no-model'));
+      expect(again.body).toEqual(res.body);
+      expect(await tenant.requestEvents('no-model')).toHaveLength(events.length);
     } finally {
       await bare.close();
     }

@@ -164,7 +164,7 @@ describe('assistant tool outcomes over HTTP (spec §4.6 rule 10, §7)', () => {
       const tenant = await h.toolTenant(`Tools binding ${why}`, '/binding');
       tools.respond('/binding', toolReply.json(SHIPPED));
       model.script.draft(askA1(), citeToolDraft);
-      model.script.review(reply.status(503));
+      model.script.review(reply.status(500));
       const key = 'binding';
       const first = await tenant.request(tenant.body(key));
       expect(first.body).toEqual(expected('semantic_review_unavailable'));

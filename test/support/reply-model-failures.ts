@@ -4,6 +4,8 @@ import { reply, type ModelServer } from './model-server';
 export interface ModelFailure {
   code: SystemStatusCode;
   why: string;
+  /** The retry_after_ms the client is told, when the provider's Retry-After replaces the table's (else the table's). */
+  retryAfterMs?: number;
   /** Scripts the model server so the next reply fails this way. */
   script: () => void;
 }
@@ -28,9 +30,22 @@ export function modelFailures(server: () => ModelServer): ModelFailure[] {
       script: () => model.script.draft(reply.hang()),
     },
     {
-      code: 'provider_unavailable',
-      why: 'composer 429',
+      code: 'ai_temporarily_unavailable',
+      why: 'composer 429 with Retry-After: 1',
+      retryAfterMs: 1000,
       script: () => model.script.draft(reply.status(429)),
+    },
+    {
+      code: 'ai_temporarily_unavailable',
+      why: 'composer 429 with Retry-After: 120 (bounded to 60 s)',
+      retryAfterMs: 60_000,
+      script: () => model.script.draft(reply.status(429, '120')),
+    },
+    {
+      code: 'ai_temporarily_unavailable',
+      why: 'composer 503 with Retry-After: 7',
+      retryAfterMs: 7000,
+      script: () => model.script.draft(reply.status(503, '7')),
     },
     {
       code: 'provider_unavailable',
@@ -58,9 +73,24 @@ export function modelFailures(server: () => ModelServer): ModelFailure[] {
       script: () => model.script.review(reply.unsupported()),
     },
     {
-      code: 'semantic_review_failed',
-      why: 'the reviewer answers garbage',
+      code: 'semantic_review_unavailable',
+      why: 'the reviewer answers garbage (not an object)',
       script: () => model.script.review(reply.raw('[]')),
+    },
+    {
+      code: 'semantic_review_unavailable',
+      why: 'the reviewer answers non-JSON',
+      script: () => model.script.review(reply.raw('I think it is fine')),
+    },
+    {
+      code: 'semantic_review_unavailable',
+      why: 'the reviewer leaves out a field',
+      script: () => model.script.review(reply.json({ sufficient: true, answers_as_asked: true, claims: [] })),
+    },
+    {
+      code: 'semantic_review_unavailable',
+      why: 'the reviewer output is truncated',
+      script: () => model.script.review(reply.raw('{"sufficient":', { finishReason: 'length' })),
     },
     {
       code: 'semantic_review_unavailable',
@@ -69,8 +99,14 @@ export function modelFailures(server: () => ModelServer): ModelFailure[] {
     },
     {
       code: 'semantic_review_unavailable',
-      why: 'the reviewer answers 503',
-      script: () => model.script.review(reply.status(503)),
+      why: 'the reviewer answers 500',
+      script: () => model.script.review(reply.status(500)),
+    },
+    {
+      code: 'ai_temporarily_unavailable',
+      why: 'the reviewer answers 503 with Retry-After: 2',
+      retryAfterMs: 2000,
+      script: () => model.script.review(reply.status(503, '2')),
     },
   ];
 }

@@ -16,6 +16,7 @@ import {
 import type { GroundingPolicy } from '../../events/connectors/connector.events';
 import { assembleAnswer, claimText } from '../../grounding/answer-text';
 import { unsupportedFigures } from '../../grounding/claim-figures';
+import { wordingProblem } from '../../grounding/claim-wording';
 import { resolveConflicts, type ConflictEntry, type ConflictParty } from '../../grounding/evidence-conflicts';
 import { bindReview, type BoundVerdict } from '../../grounding/review-binding';
 import { publicLinksOnly } from '../../safety/link-text';
@@ -116,9 +117,9 @@ export async function draftAndReview(
     // Cited tool output is reviewed like any evidence, as data.
     ...citedTools.map((t): [string, string] => [t.reference_id, JSON.stringify(t.output)]),
   ]);
-  // Cairn's own support check, whatever either model says: every figure of a claim is in what it cites.
-  const figures = checkClaimFigures(claims, excerptOf);
-  if (figures !== null) throw new ReplyAbort('semantic_review_failed', figures);
+  // Cairn's own support checks, whatever either model says (before the reviewer: a claim they refuse costs no call).
+  const problem = checkClaims(claims, excerptOf);
+  if (problem !== null) throw new ReplyAbort('semantic_review_failed', problem);
 
   const reviewInput: ReviewInput = {
     task: 'semantic_review',
@@ -183,8 +184,12 @@ export async function draftAndReview(
   };
 }
 
-/** Null when every figure of every claim is in the text it cites; else why not (names no figure values). */
-function checkClaimFigures(
+/**
+ * Cairn's own checks of each claim against the text it cites (grounding/): its figures are there, and its wording
+ * (no instruction, no negation the text lacks, most of its words). Null when all hold; else why not (never quoting
+ * the claim or its values).
+ */
+function checkClaims(
   claims: ReadonlyArray<{ text: string; reference_ids: string[] }>,
   excerptOf: ReadonlyMap<string, string>,
 ): string | null {
@@ -195,6 +200,8 @@ function checkClaimFigures(
       const kinds = [...new Set(missing.map((figure) => figure.kind))].join(', ');
       return `claim ${i + 1} states figures its cited evidence does not (${kinds})`;
     }
+    const wording = wordingProblem(claim.text, texts);
+    if (wording !== null) return `claim ${i + 1} fails the ${wording} check against its cited evidence`;
   }
   return null;
 }

@@ -107,7 +107,14 @@ describe('model contract: composer and reviewer through the openai SDK', () => {
       expect(body.model).toBe('reviewer-model');
       expect(body.response_format).toEqual(strictFormat('cairn_semantic_review', REVIEW_OUTPUT_SCHEMA));
       expect(body.messages).toEqual(messages(REVIEWER_SYSTEM_PROMPT, REVIEW));
-      expect(Object.keys(input as object)).toEqual(['task', 'question', 'answer', 'claims', 'evidence']);
+      expect(Object.keys(input as object)).toEqual([
+        'task',
+        'question',
+        'answer',
+        'claims',
+        'evidence',
+        'other_evidence',
+      ]);
       const raw = JSON.stringify(body);
       for (const secret of [
         COMPOSER_SYSTEM_PROMPT,
@@ -174,6 +181,7 @@ describe('model contract: composer and reviewer through the openai SDK', () => {
         sufficient: true,
         answers_as_asked: true,
         claims: [{ text: REVIEW.claims[0].text, supported: true, reference_ids: ['mi_1:r1:c0'] }],
+        conflicts: [],
         reason: expect.any(String),
       });
       expect(usage.model).toBe('reviewer-model');

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { extractFigures, unsupportedFigures } from '../../../src/grounding/claim-figures';
 
 const EXCERPT = [
-  'Opening hours: Monday to Friday 9:00–17:00, Saturday 9–13. Closed on Sundays and on 25 December.',
+  'Opening hours: Monday to Friday 9:00–17:00, Saturday 9–13. Closed on public holidays and on 25 December.',
   'Refunds within 30 days of purchase; a restocking fee of 15% applies to opened items, at most €25.',
   'Write to help@acme.com or see https://www.acme.com/refunds. Shipping costs $4.99 and takes two weeks.',
   'The 2026 price list is valid from 2026-03-01. Call +1 555 123 4567.',
@@ -53,7 +53,9 @@ describe('claim figures: what the cited evidence must state (invariant 3, Cairn-
   });
 
   it('reads each span once (a time is not also two numbers)', () => {
-    expect(extractFigures('Open 9:30 pm')).toEqual([{ kind: 'time', key: String(21 * 60 + 30), text: '9:30 pm' }]);
+    expect(extractFigures('Open 9:30 pm')).toEqual([
+      { kind: 'time', key: String(21 * 60 + 30), text: '9:30 pm' },
+    ]);
   });
 
   it('a number absent from the evidence is always caught, whatever the words around it', () => {
