@@ -16,7 +16,7 @@ import type { TestApp } from '../support/test-app';
  * code and the outcome policy's retry semantics. `npm run eval:grounding` runs the same scenarios against a
  * server process and prints the table.
  */
-describe('grounding scenarios: fail-closed replies when the models lie (issue 18, invariant 3)', () => {
+describe('grounding scenarios: fail-closed replies when the models lie (invariant 3)', () => {
   let model: ModelServer;
   let t: TestApp;
   let close: () => Promise<void>;
