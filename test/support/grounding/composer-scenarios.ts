@@ -229,6 +229,22 @@ export const COMPOSER_LIES: GroundingScenario[] = [
     draft: (i) => draftOf([quote(i, REFUNDS, 0)], { answer: '[Refund](javascript:alert(1))' }),
   },
   {
+    id: 'w38',
+    name: 'composer: a javascript: link appended to a true sentence',
+    question: Q_REFUND,
+    expect: 'either',
+    forbidden: ['javascript:', 'alert('],
+    draft: (i) => draftOf([say(i, `${quote(i, REFUNDS, 0).text} Details: javascript:alert(1)`, REFUNDS)]),
+  },
+  {
+    id: 'w39',
+    name: 'composer: a file: link appended to a true sentence',
+    question: Q_REFUND,
+    expect: 'either',
+    forbidden: ['file:', '/etc/passwd'],
+    draft: (i) => draftOf([say(i, `${quote(i, REFUNDS, 0).text} Form: file:///etc/passwd`, REFUNDS)]),
+  },
+  {
     id: 'w27',
     name: 'composer: abstains (abstain: true)',
     question: Q_REFUND,
