@@ -32,6 +32,24 @@ export class ConfiguredReplyModels extends ReplyModels {
 }
 
 /**
+ * The start-up warning when replies cannot work (no composer or no reviewer model configured), or null. Every reply
+ * then answers `assistant_runtime_unavailable`, which no retry fixes: the operator must hear it at start.
+ */
+export function replyModelsWarning(
+  config: Pick<CairnConfig, 'composerModel' | 'reviewerModel'>,
+): string | null {
+  const missing = [
+    ...(config.composerModel ? [] : ['CAIRN_COMPOSER_MODEL']),
+    ...(config.reviewerModel ? [] : ['CAIRN_REVIEWER_MODEL']),
+  ];
+  if (missing.length === 0) return null;
+  return (
+    `replies cannot work: no model is configured (${missing.join(' and ')} unset); every reply answers ` +
+    'system_status assistant_runtime_unavailable (not retryable) until a composer and a reviewer model are set'
+  );
+}
+
+/**
  * A model error as a reply outcome (the rows are in outcome-policy.ts; README "Reply outcomes"):
  * - 429 and 503 (the provider says "later", with its Retry-After) → `ai_temporarily_unavailable`, either role;
  * - timeout, unreachable, other 5xx → `ai_temporarily_unavailable` (composer) / `semantic_review_unavailable`
