@@ -102,9 +102,9 @@ export const OUTCOME_POLICY: Readonly<Record<SystemStatusCode, Readonly<OutcomeP
   // The model call timed out, was rate limited (429), unavailable (503) or failed (5xx): a blip. 3000 ms is the
   // spec's own example; the provider's Retry-After replaces it (at most a minute).
   ai_temporarily_unavailable: providerTransient(3 * SECOND, 'the model is temporarily unavailable'),
-  // The model endpoint refused the call (4xx: a bad key, an unknown model): an outage or a config fix, longer than a
-  // blip; retryable because the request itself is fine and an operator fix lets the same request through.
-  provider_unavailable: transient(30 * SECOND, 'the model provider is unavailable'),
+  // The model endpoint refused the call (4xx other than 429: a bad key, an unknown model, a request it will not
+  // take): only an operator can fix it, never a retry of the same request. Not retryable, like no model at all.
+  provider_unavailable: final('the model provider refused the call'),
   // An operator paused this assistant; resuming lifts it. Nothing was written, so a later retry runs afresh.
   assistant_paused: transient(MINUTE, 'the assistant is paused'),
   // The organization's agent activity is paused; same reasoning as assistant_paused.

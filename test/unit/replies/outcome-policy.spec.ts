@@ -1,6 +1,7 @@
 import {
   isReclaimableOutcome,
   isSystemStatusCode,
+  MAX_PROVIDER_RETRY_AFTER_MS,
   OUTCOME_POLICY,
   SYSTEM_STATUS_CODES,
   systemStatus,
@@ -86,6 +87,11 @@ describe('outcome policy (one table, spec §7)', () => {
       'external_tool_output_unsafe',
       'external_agent_run_binding_invalid',
       'semantic_review_failed',
+      // Only an operator fixes these, never a retry: no model configured, the provider refusing the call (4xx).
+      'assistant_runtime_unavailable',
+      'provider_unavailable',
+      // Abstention in any form (spec §4.6 rule 9).
+      'authoritative_evidence_insufficient',
       'completed_reply_requires_regeneration',
       'completed_reply_no_longer_available',
     ] as const) {
@@ -106,7 +112,26 @@ describe('outcome policy (one table, spec §7)', () => {
     expect(isSystemStatusCode('some_future_code')).toBe(false);
     expect(isSystemStatusCode('toString')).toBe(false);
     expect(isReclaimableOutcome('some_future_code')).toBe(false);
-    expect(isReclaimableOutcome('provider_unavailable')).toBe(true);
+    expect(isReclaimableOutcome('ai_temporarily_unavailable')).toBe(true);
     expect(isReclaimableOutcome('authoritative_evidence_insufficient')).toBe(false);
+  });
+
+  it('a provider Retry-After replaces the delay of the rows that honour it, bounded to a minute', () => {
+    expect(systemStatus('ai_temporarily_unavailable', null, 7000).retry_after_ms).toBe(7000);
+    expect(systemStatus('ai_temporarily_unavailable', null, 120_000).retry_after_ms).toBe(
+      MAX_PROVIDER_RETRY_AFTER_MS,
+    );
+    expect(systemStatus('ai_temporarily_unavailable', null, -5).retry_after_ms).toBe(0);
+    expect(systemStatus('ai_temporarily_unavailable', null, 1234.2).retry_after_ms).toBe(1235);
+    expect(systemStatus('semantic_review_unavailable', null, 9000).retry_after_ms).toBe(9000);
+    expect(systemStatus('ai_temporarily_unavailable', null, null).retry_after_ms).toBe(3000);
+    // Rows that do not honour it keep the table's delay; a final row stays 0.
+    expect(systemStatus('assistant_paused', null, 5).retry_after_ms).toBe(60_000);
+    expect(systemStatus('semantic_review_failed', null, 5000)).toMatchObject({
+      retryable: false,
+      retry_after_ms: 0,
+    });
+    const honouring = SYSTEM_STATUS_CODES.filter((code) => OUTCOME_POLICY[code].honors_provider_retry_after);
+    expect(honouring).toEqual(['ai_temporarily_unavailable', 'semantic_review_unavailable']);
   });
 });
