@@ -46,7 +46,7 @@ describe('grounding scenarios: fail-closed replies when the models lie (invarian
     '%s %s',
     async (_id, _name, scenario) => {
       const result = await runScenario(t.baseUrl, token, scenario, 'spec');
-    if (process.env.DEBUG_GROUNDING) console.log(result);
+      if (process.env.DEBUG_GROUNDING) console.log(result);
       results.push(result);
       if (scenario.expect === 'gap') expect(['KNOWN GAP', 'gap held']).toContain(result.verdict);
       else

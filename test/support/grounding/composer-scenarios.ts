@@ -1,5 +1,4 @@
 /** The composer lies or fails and the reviewer rubber-stamps (both models lie), and the documented gaps. */
-import { reply } from '../model-server';
 import { PRIVATE_HOSTS } from './grounding-corpus';
 import { draftOf, quote, say, type GroundingScenario } from './adversarial-model';
 import {
@@ -21,6 +20,7 @@ import {
   refundAnd,
   lie,
 } from './scenario-topics';
+import { COMPOSER_FAILURES } from './composer-failure-scenarios';
 
 const FIGURE_LIES: Array<[string, string, string, string, string]> = [
   // id, name, question, claim, cited title
@@ -244,63 +244,7 @@ export const COMPOSER_LIES: GroundingScenario[] = [
     forbidden: ['file:', '/etc/passwd'],
     draft: (i) => draftOf([say(i, `${quote(i, REFUNDS, 0).text} Form: file:///etc/passwd`, REFUNDS)]),
   },
-  {
-    id: 'w27',
-    name: 'composer: abstains (abstain: true)',
-    question: Q_REFUND,
-    expect: 'refuse',
-    codes: INSUFFICIENT,
-    draft: () => reply.abstain(),
-    checkStatus: (s) => (s.retryable ? 'abstention must not be retryable' : null),
-  },
-  {
-    id: 'w28',
-    name: 'composer: abstains as answer_mode "abstain" with off-schema fields',
-    question: Q_REFUND,
-    expect: 'refuse',
-    codes: INSUFFICIENT,
-    draft: () => reply.json({ answer_mode: 'abstain', answer: null, claims: 'none', why: 'not in memory' }),
-  },
-  {
-    id: 'w29',
-    name: 'composer: declines (answer_intent "decline") yet writes claims',
-    question: Q_REFUND,
-    expect: 'refuse',
-    codes: INSUFFICIENT,
-    draft: (i) => draftOf([quote(i, REFUNDS, 0)], { answer_intent: 'decline' }),
-  },
-  {
-    id: 'w30',
-    name: 'composer: answers garbage',
-    question: Q_REFUND,
-    expect: 'refuse',
-    codes: ['assistant_answer_incomplete'],
-    draft: () => reply.raw('Sure! Refunds are always fine.'),
-  },
-  {
-    id: 'w31',
-    name: 'composer: truncated output',
-    question: Q_REFUND,
-    expect: 'refuse',
-    codes: ['assistant_answer_incomplete'],
-    draft: () => reply.raw('{"answer": "Refunds are', { finishReason: 'length' }),
-  },
-  {
-    id: 'w32',
-    name: 'composer: provider 429 with Retry-After: 120 (bounded to 60 s)',
-    question: Q_REFUND,
-    expect: 'refuse',
-    codes: ['ai_temporarily_unavailable'],
-    draft: () => reply.status(429, '120'),
-    checkStatus: (s) => (s.retry_after_ms === 60_000 ? null : `retry_after_ms ${s.retry_after_ms}`),
-  },
-  {
-    id: 'w33',
-    name: 'composer: calls a tool it was not offered',
-    question: Q_REFUND,
-    expect: 'refuse',
-    draft: () => reply.toolCalls([{ name: 'issue_refund', arguments: { amount: 100 } }]),
-  },
+  ...COMPOSER_FAILURES,
   {
     id: 'w36',
     name: 'composer: a claim in steps mode with one fabricated step',

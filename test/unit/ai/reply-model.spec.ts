@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
-import { ModelCallError, OpenAiGateway } from '../../../src/ai/openai-gateway';
 import { COMPOSER_SYSTEM_PROMPT, ReplyComposer } from '../../../src/ai/reply-composer';
 import { draftOnly } from '../../support/draft-only';
+import { failure, gatewayFor } from '../../support/model-calls';
 import {
   DRAFT_OUTPUT_SCHEMA,
   REVIEW_OUTPUT_SCHEMA,
@@ -40,6 +40,7 @@ const DRAFT: DraftInput = {
   tool_results: [{ reference_id: 'tool-run:1', tool_key: 'calendar', output: { next_slot: 'Monday 10:00' } }],
 };
 
+const REVIEW_INPUT_KEYS = ['task', 'question', 'answer', 'claims', 'evidence', 'other_evidence'];
 const REVIEW: ReviewInput = {
   task: 'semantic_review',
   question: DRAFT.question,
@@ -57,16 +58,6 @@ const messages = (system: string, input: unknown) => [
   { role: 'system', content: system },
   { role: 'user', content: JSON.stringify(input) },
 ];
-const gatewayFor = (baseUrl: string, timeoutMs = 5000) =>
-  new OpenAiGateway({ baseUrl, apiKey: 'test', timeoutMs });
-const failure = async (promise: Promise<unknown>): Promise<ModelCallError> => {
-  const error: unknown = await promise.then(
-    () => new Error('expected a failure'),
-    (e: unknown) => e,
-  );
-  if (!(error instanceof ModelCallError)) throw error;
-  return error;
-};
 
 describe('model contract: composer and reviewer through the openai SDK', () => {
   let server: ModelServer;
@@ -107,14 +98,7 @@ describe('model contract: composer and reviewer through the openai SDK', () => {
       expect(body.model).toBe('reviewer-model');
       expect(body.response_format).toEqual(strictFormat('cairn_semantic_review', REVIEW_OUTPUT_SCHEMA));
       expect(body.messages).toEqual(messages(REVIEWER_SYSTEM_PROMPT, REVIEW));
-      expect(Object.keys(input as object)).toEqual([
-        'task',
-        'question',
-        'answer',
-        'claims',
-        'evidence',
-        'other_evidence',
-      ]);
+      expect(Object.keys(input as object)).toEqual(REVIEW_INPUT_KEYS);
       const raw = JSON.stringify(body);
       for (const secret of [
         COMPOSER_SYSTEM_PROMPT,
@@ -313,23 +297,5 @@ describe('model contract: composer and reviewer through the openai SDK', () => {
     const violation = /\$\.gaps\[0\]: expected a string/;
     expect(() => parseDraftOutput({ ...defaultDraft(DRAFT), gaps: [1] })).toThrow(violation);
     expect(parseDraftOutput(defaultDraft(DRAFT))).toEqual(defaultDraft(DRAFT));
-  });
-});
-
-describe('model test server', () => {
-  it('close() ends hanging calls so nothing keeps jest alive; embeddings still work', async () => {
-    const server = await startModelServer();
-    const gateway = gatewayFor(server.url, 20_000);
-    expect((await gateway.embed('e', ['doctor', 'physician']))[0]).toHaveLength(64);
-    server.failEmbeddings(1, 503);
-    expect((await failure(gateway.embed('e', ['x']))).kind).toBe('server_error');
-    server.script.draft(reply.hang());
-    const pending = failure(new ReplyComposer(gateway, 'm').compose(DRAFT));
-    while (server.calls.chat === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-    const started = Date.now();
-    await server.close();
-    expect((await pending).kind).toBe('unreachable');
-    expect(Date.now() - started).toBeLessThan(1000);
-    expect(server.calls).toEqual({ embeddings: 2, chat: 1 });
   });
 });
