@@ -26,6 +26,7 @@ import { ReplyGate } from './replies/reply-gate';
 import { ReplyQuota } from './replies/reply-quota';
 import { ReplyTools } from './replies/reply-tools';
 import { ReplyRun } from './replies/reply-run';
+import { ReplyClaims } from './replies/reply-claims';
 import { RequestReplyHandler } from './replies/request-reply.handler';
 import { SubmitFeedbackHandler } from './replies/submit-feedback.handler';
 import { RegisterToolHandler } from './tools/register-tool.handler';
@@ -60,6 +61,7 @@ import { CONFIG } from '../core.module';
     PublishClientPageHandler,
     UnpublishClientPageHandler,
     ReplyRun,
+    ReplyClaims,
     ReplyConversation,
     ReplyRetrieval,
     ReplyGate,

@@ -25,6 +25,11 @@ export const streams = {
   recallTrace: (id: number) => `recall-trace-${id}`,
   /** Keyed by SHA-256 of the reply identity (organization, connector, chatbot, retry key or external message id). */
   replyRequest: (digest: string) => `reply-request-${digest}`,
+  /**
+   * Keyed by SHA-256 of ONE reply identity (organization, connector, chatbot, key kind, key): which request stream
+   * that idempotency key or external message id belongs to (spec §3: either key identifies the request).
+   */
+  replyClaim: (digest: string) => `reply-claim-${digest}`,
   conversation: (id: number) => `conversation-${id}`,
   /** Keyed by SHA-256 of (organization, connector, chatbot, external_thread_id): which conversation a thread uses. */
   conversationThread: (digest: string) => `conversation-thread-${digest}`,

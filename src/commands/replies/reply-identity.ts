@@ -50,6 +50,18 @@ export function replyIdentity(input: ReplyIdentityInput): ReplyIdentity {
   return { key_kind, key, digest };
 }
 
+/**
+ * Every identity a request carries, the primary first (the idempotency key when both are sent): spec §3, a request
+ * matching an earlier one by EITHER key is that request. Each names a claim stream (streams.replyClaim); the primary
+ * also names a new request's stream. Neither key → 422.
+ */
+export function replyIdentities(input: ReplyIdentityInput): ReplyIdentity[] {
+  const primary = replyIdentity(input);
+  if (primary.key_kind === 'external_message_id' || !input.external_message_id) return [primary];
+  const byMessage = replyIdentity({ ...input, idempotency_key: null });
+  return [primary, byMessage];
+}
+
 /** The request content the fingerprint covers. Absent optional fields are null (never undefined). */
 export type ReplyRequestContent = {
   chatbot_id: number;
@@ -64,15 +76,29 @@ export type ReplyRequestContent = {
 
 /**
  * SHA-256 (hex) of the canonical JSON (RFC 8785, json-canonicalize) of the request content: stable under key order,
- * different on any content change.
+ * different on any content change. The retry keys are NOT content: they say which request this is (the identity),
+ * so the same message sent under another idempotency key, or without one, is the same request (spec §3).
  *
- * `metadata` is deliberately NOT covered: it is free-form caller bookkeeping (e.g. `source`, a delivery attempt
- * counter), it never reaches the model or the evidence, and callers commonly stamp it per attempt; a retry that only
- * changes metadata asks the same thing and must replay, not 409. Everything that shapes the answer is covered.
- * The resolved chatbot id is used, so omitting chatbot_id for a single-assistant organization changes nothing.
+ * `metadata` is deliberately NOT covered either: it is free-form caller bookkeeping (e.g. `source`, a delivery
+ * attempt counter), it never reaches the model or the evidence, and callers commonly stamp it per attempt; a retry
+ * that only changes metadata asks the same thing and must replay, not 409. Everything that shapes the answer is
+ * covered. The resolved chatbot id is used, so omitting chatbot_id for a single-assistant organization changes
+ * nothing.
  */
 export function requestFingerprint(content: ReplyRequestContent): string {
-  const normalized: ReplyRequestContent = {
+  return canonicalDigest({
+    version: 2,
+    chatbot_id: content.chatbot_id,
+    external_thread_id: content.external_thread_id,
+    channel: content.channel ?? null,
+    response_mode: content.response_mode ?? null,
+    payload: content.payload,
+  });
+}
+
+/** The fingerprint requests recorded before version 2 carry (the retry keys included), to recognize them. */
+export function legacyRequestFingerprint(content: ReplyRequestContent): string {
+  return canonicalDigest({
     chatbot_id: content.chatbot_id,
     external_thread_id: content.external_thread_id,
     external_message_id: content.external_message_id ?? null,
@@ -80,8 +106,7 @@ export function requestFingerprint(content: ReplyRequestContent): string {
     channel: content.channel ?? null,
     response_mode: content.response_mode ?? null,
     payload: content.payload,
-  };
-  return canonicalDigest(normalized);
+  });
 }
 
 export type ConversationThreadInput = {

@@ -86,10 +86,12 @@ export function classifyRepeat(
   state: ReplyRequestState,
   fingerprint: string,
   now_ms: number,
+  /** Which of the caller's keys matched this request (names the 409); default: the request's own key kind. */
+  matchedBy?: ReplyKeyKind,
 ): RepeatClassification {
   if (state.status === 'none') return { kind: 'new' };
   if (state.fingerprint !== fingerprint) {
-    const key = state.key_kind ?? 'idempotency_key';
+    const key = matchedBy ?? state.key_kind ?? 'idempotency_key';
     return {
       kind: 'conflict',
       code: key === 'idempotency_key' ? 'idempotency_key_reused' : 'external_message_id_reused',

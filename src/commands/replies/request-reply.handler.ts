@@ -12,13 +12,14 @@ import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read
 import { CHATBOTS, type ChatbotDocument } from '../../projections/chatbots.projection';
 import { StreamCommandExecutor } from '../shared/stream-command-executor';
 import { systemStatus } from './outcome-policy';
-import type { ReplyRequested } from '../../events/replies/reply-request.events';
+import type { ReplyKeyKind, ReplyRequested } from '../../events/replies/reply-request.events';
 import { ReplyAbort } from './reply-abort';
 import { ReplyCancellation } from './reply-cancellation';
 import { ReplyGate } from './reply-gate';
 import { ReplyQuota, type QuotaHold } from './reply-quota';
 import { quotaPeriod } from './reply-quota.decider';
-import { requestFingerprint, replyIdentity } from './reply-identity';
+import { legacyRequestFingerprint, replyIdentities, requestFingerprint } from './reply-identity';
+import { ReplyClaims } from './reply-claims';
 import { classifyRepeat, replyRequestDecider, type ReplyRequestState } from './reply-request.decider';
 import { successBody, systemStatusBody } from './reply-response';
 import { ReplyRun } from './reply-run';
@@ -29,6 +30,9 @@ import { RequestReplyCommand, type ReplyResultBody } from './request-reply.comma
  * winner of a new (or reclaimed) request runs it and records the outcome; everyone else gets a replay, the stored
  * outcome or a 409, from the stream.
  */
+/** Assistants searched for an earlier request when chatbot_id is omitted in a multi-assistant organization. */
+const MAX_CHATBOTS_SEARCHED = 50;
+
 @CommandHandler(RequestReplyCommand)
 export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand, ReplyResultBody> {
   private readonly logger = new Logger('replies');
@@ -43,20 +47,24 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
     private readonly gate: ReplyGate,
     private readonly quota: ReplyQuota,
     private readonly cancellation: ReplyCancellation,
+    private readonly claims: ReplyClaims,
     @Inject(CONFIG) private readonly config: Pick<CairnConfig, 'replyLeaseMs'>,
   ) {}
 
   async execute(command: RequestReplyCommand): Promise<ReplyResultBody> {
     const { connector, input, context } = command;
-    const chatbot = await this.resolveChatbot(connector, input.chatbot_id);
-    const identity = replyIdentity({
+    const chatbot = await this.resolveChatbot(connector, input);
+    const scope = {
       organization_id: connector.organization_id,
       connector_id: connector.connector_id,
       chatbot_id: chatbot.chatbot_id,
+    };
+    const identities = replyIdentities({
+      ...scope,
       idempotency_key: input.idempotency_key,
       external_message_id: input.external_message_id,
     });
-    const fingerprint = requestFingerprint({
+    const content = {
       chatbot_id: chatbot.chatbot_id,
       external_thread_id: input.external_thread_id,
       external_message_id: input.external_message_id ?? null,
@@ -64,11 +72,36 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
       channel: input.channel ?? null,
       response_mode: input.response_mode ?? null,
       payload: input.payload as unknown as Record<string, unknown>,
-    });
-    const stream = streams.replyRequest(identity.digest);
+    };
+    // A request recorded before fingerprint version 2 carries the legacy fingerprint (retry keys included).
+    const legacy = legacyRequestFingerprint(content);
+    const fingerprintFor = (state: ReplyRequestState) =>
+      state.fingerprint === legacy ? legacy : requestFingerprint(content);
+    // Either key identifies the request (spec §3): resolve (and claim) before anything is recorded; changed content
+    // is refused before any claim is written.
+    const resolved = await this.claims.resolve(
+      identities,
+      scope,
+      content.external_message_id,
+      context,
+      (state, matchedBy) => {
+        const verdict = classifyRepeat(
+          state,
+          fingerprintFor(state),
+          this.clock.nowMs(),
+          matchedBy ?? undefined,
+        );
+        if (verdict.kind === 'conflict' && verdict.code.endsWith('_reused'))
+          throw new ConflictError(verdict.code, verdict.message);
+      },
+    );
+    const stream = streams.replyRequest(resolved.digest);
     const loaded = await this.executor.load(stream, replyRequestDecider);
-    const early = await this.answerRepeat(loaded.state, fingerprint, connector);
+    const fingerprint = fingerprintFor(loaded.state);
+    const matchedBy = resolved.matchedBy ?? undefined;
+    const early = await this.answerRepeat(loaded.state, fingerprint, connector, matchedBy);
     if (early) return early;
+    const identity = identities.find((i) => i.digest === resolved.digest) ?? identities[0];
 
     const reply_id = loaded.state.reply_id ?? (await this.ids.next('reply'));
     // A concurrent same-identity request makes this append fail; deciding again on the fresh stream turns the
@@ -87,7 +120,7 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
           organization_id: connector.organization_id,
           connector_id: connector.connector_id,
           chatbot_id: chatbot.chatbot_id,
-          identity_digest: identity.digest,
+          identity_digest: resolved.digest,
           key_kind: identity.key_kind,
           key: identity.key,
           fingerprint,
@@ -100,7 +133,7 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
       { organizationId: connector.organization_id, waitFor: [] },
     );
     if (requested.events.length === 0) {
-      const again = await this.answerRepeat(requested.state, fingerprint, connector);
+      const again = await this.answerRepeat(requested.state, fingerprint, connector, matchedBy);
       if (again) return again;
       throw new ConflictError('reply_request_pending', 'a request with this identity is in progress');
     }
@@ -219,8 +252,9 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
     state: ReplyRequestState,
     fingerprint: string,
     connector: ConnectorPrincipal,
+    matchedBy?: ReplyKeyKind,
   ): Promise<ReplyResultBody | null> {
-    const verdict = classifyRepeat(state, fingerprint, this.clock.nowMs());
+    const verdict = classifyRepeat(state, fingerprint, this.clock.nowMs(), matchedBy);
     switch (verdict.kind) {
       case 'new':
       case 'reclaim':
@@ -241,13 +275,17 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
     }
   }
 
-  /** The named assistant of the caller's organization, or its only one (spec §4.6: required when several). */
+  /**
+   * The named assistant of the caller's organization, or its only one (spec §4.6: required when several). Without
+   * chatbot_id in an organization with several, a request that was already recorded under one of them is that
+   * request (the stored request names its chatbot): assistants added since never break a replay.
+   */
   private async resolveChatbot(
     connector: ConnectorPrincipal,
-    chatbotId: number | undefined,
+    input: RequestReplyCommand['input'],
   ): Promise<ChatbotDocument> {
-    if (chatbotId !== undefined) {
-      const chatbot = await this.readStore.get<ChatbotDocument>(CHATBOTS, String(chatbotId));
+    if (input.chatbot_id !== undefined) {
+      const chatbot = await this.readStore.get<ChatbotDocument>(CHATBOTS, String(input.chatbot_id));
       if (!chatbot || chatbot.organization_id !== connector.organization_id) {
         throw new NotFoundError('assistant not found', 'chatbot_not_found');
       }
@@ -255,9 +293,21 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
     }
     const { items } = await this.readStore.find<ChatbotDocument>(CHATBOTS, {
       filter: { organization_id: connector.organization_id },
-      limit: 2,
+      limit: MAX_CHATBOTS_SEARCHED,
     });
     if (items.length === 1) return items[0];
+    const recorded: ChatbotDocument[] = [];
+    for (const chatbot of items) {
+      const identities = replyIdentities({
+        organization_id: connector.organization_id,
+        connector_id: connector.connector_id,
+        chatbot_id: chatbot.chatbot_id,
+        idempotency_key: input.idempotency_key,
+        external_message_id: input.external_message_id,
+      });
+      if ((await this.claims.targets(identities)).some((target) => target !== null)) recorded.push(chatbot);
+    }
+    if (recorded.length === 1) return recorded[0];
     throw new ValidationFailedError(
       items.length === 0
         ? 'the organization has no assistant'

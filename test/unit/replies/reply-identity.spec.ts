@@ -1,4 +1,6 @@
 import {
+  legacyRequestFingerprint,
+  replyIdentities,
   conversationThreadDigest,
   replyIdentity,
   requestFingerprint,
@@ -99,8 +101,6 @@ describe('request fingerprint', () => {
   it.each<[string, Partial<ReplyRequestContent>]>([
     ['chatbot_id', { chatbot_id: 4 }],
     ['external_thread_id', { external_thread_id: 'thread-2' }],
-    ['external_message_id', { external_message_id: 'msg-2' }],
-    ['idempotency_key', { idempotency_key: 'key-2' }],
     ['channel', { channel: 'chat' }],
     ['response_mode', { response_mode: 'draft' }],
     ['payload.text', { payload: { ...content.payload, text: 'Are you open on Sunday?' } }],
@@ -108,6 +108,22 @@ describe('request fingerprint', () => {
     ['payload recipient', { payload: { ...content.payload, to: 'b@example.com' } }],
   ])('differs when %s changes', (_field, change) => {
     expect(requestFingerprint({ ...content, ...change })).not.toBe(requestFingerprint(content));
+  });
+
+  it('does not cover the retry keys: they say which request this is, not what it asks (spec §3)', () => {
+    for (const change of [
+      { external_message_id: 'msg-2' },
+      { idempotency_key: 'key-2' },
+      { idempotency_key: null },
+    ])
+      expect(requestFingerprint({ ...content, ...change })).toBe(requestFingerprint(content));
+  });
+
+  it('recognizes requests recorded before version 2 by their legacy fingerprint (keys included)', () => {
+    expect(legacyRequestFingerprint(content)).not.toBe(requestFingerprint(content));
+    expect(legacyRequestFingerprint({ ...content, idempotency_key: 'key-2' })).not.toBe(
+      legacyRequestFingerprint(content),
+    );
   });
 
   it('treats absent optional fields as null', () => {
@@ -135,5 +151,20 @@ describe('conversation thread digest', () => {
       conversationThreadDigest(key),
     );
     expect(conversationThreadDigest({ ...key, connector_id: 5 })).not.toBe(conversationThreadDigest(key));
+  });
+});
+
+describe('reply identities: each key identifies the request (spec §3)', () => {
+  const scope = { organization_id: 1, connector_id: 2, chatbot_id: 3 };
+  it('gives the idempotency key first, then the external message id', () => {
+    const both = replyIdentities({ ...scope, idempotency_key: 'K1', external_message_id: 'M1' });
+    expect(both.map((i) => [i.key_kind, i.key])).toEqual([
+      ['idempotency_key', 'K1'],
+      ['external_message_id', 'M1'],
+    ]);
+    const byMessage = replyIdentities({ ...scope, external_message_id: 'M1' });
+    // The message id names the same claim whether or not a key came with it.
+    expect(byMessage).toEqual([both[1]]);
+    expect(replyIdentities({ ...scope, idempotency_key: 'K1' })).toEqual([both[0]]);
   });
 });
