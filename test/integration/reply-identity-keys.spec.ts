@@ -68,7 +68,7 @@ describe('reply identity: either key is the request (spec §3, invariant 7)', ()
     ['K2+M1 with other text', { key: 'K2', message: 'M1' }, 'idempotency_key_reused'],
     ['M1 alone with other text', { message: 'M1' }, 'external_message_id_reused'],
     ['a new key with M1 and other text', { key: 'K9', message: 'M1' }, 'external_message_id_reused'],
-  ])('%s → 409, nothing recorded', async (_why, keys, code) => {
+  ])('%s → 409, nothing recorded', async (_why, keys: { key?: string; message?: string }, code) => {
     const drafts = model.requests.length;
     const res = await send(keys, 'Do you sell gift cards?');
     expect(res.status).toBe(409);

@@ -1,10 +1,6 @@
-import { CreateChatbotCommand } from '../../src/commands/chatbots/create-chatbot.command';
 import { replyIdentity } from '../../src/commands/replies/reply-identity';
-import { operatorContext } from '../../src/commands/shared/command-context';
 import { streams } from '../../src/events/domain-event';
 import type { RecordedEvent } from '../../src/infrastructure/event-store/event-store.port';
-import { createConnector, createOrganization } from '../support/fixtures';
-import { ingest } from '../support/memory-fixtures';
 import { reply, startModelServer, type ChatHandler, type ModelServer } from '../support/model-server';
 import {
   readEvents,
@@ -12,8 +8,11 @@ import {
   startServerProcesses,
   stopAllServers,
 } from '../support/server-process';
-import { makeTempDir } from '../support/temp-dir';
-import { http, startTestApp } from '../support/test-app';
+import {
+  prepareProcessTenant as prepareTenant,
+  type ProcessTenant as Tenant,
+} from '../support/process-tenant';
+import { http } from '../support/test-app';
 
 /**
  * Spec §3 ("any | concurrent requests with same identity | one request record; loser gets completed replay or 409")
@@ -22,50 +21,6 @@ import { http, startTestApp } from '../support/test-app';
  */
 
 const REPLIES = '/app/api/tool-connectors/v1/assistant/replies';
-const CAPABILITIES = ['assistant_reply', 'assistant_feedback', 'memory_search'];
-
-interface Tenant {
-  dataDir: string;
-  cleanup: () => void;
-  organizationId: number;
-  chatbotId: number;
-  connectorId: number;
-  token: string;
-}
-
-/** A fresh data directory with an organization, its one chatbot, a strict connector and one approved memory item. */
-async function prepareTenant(): Promise<Tenant> {
-  const temp = makeTempDir('cairn-reply-mp-');
-  try {
-    const t = await startTestApp({}, temp.dir);
-    try {
-      const organizationId = (await createOrganization(t.commands, 'Clinic')).organization_id;
-      const { chatbot_id: chatbotId } = (await t.commands.execute(
-        new CreateChatbotCommand(organizationId, 'Front desk', null, operatorContext('test')),
-      )) as { chatbot_id: number };
-      const connector = await createConnector(t.commands, organizationId, CAPABILITIES);
-      await ingest(
-        t.commands,
-        organizationId,
-        'Opening hours',
-        'The clinic is open Monday to Friday, 8:00 to 18:00.',
-      );
-      return {
-        dataDir: temp.dir,
-        cleanup: temp.cleanup,
-        organizationId,
-        chatbotId,
-        connectorId: connector.connector_id,
-        token: connector.token,
-      };
-    } finally {
-      await t.close();
-    }
-  } catch (error) {
-    temp.cleanup();
-    throw error;
-  }
-}
 
 /** A JSON response body (as the http helper types it). */
 type Body = Awaited<ReturnType<typeof http>>['body'];

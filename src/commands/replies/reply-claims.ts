@@ -32,9 +32,9 @@ const MAX_ROUNDS = 5;
  * Resolution, in rounds until stable:
  * 1. read each identity's claim (a request recorded before claims existed is found on the stream named by its own
  *    identity);
- * 2. two identities that belong to two recorded requests → 409 `external_message_id_reused` (the message id was
- *    already answered under another key); a claim whose request was never recorded (its claimant lost a race or
- *    crashed) is redirected to the one that was;
+ * 2. the key and the message id pointing at two requests: the message id's claim is never moved (its request may
+ *    be in progress in another process); the key's claim is redirected to it while the key's own request was never
+ *    recorded (its claimant lost the race or crashed), else → 409 `external_message_id_reused`;
  * 3. a caller key that contradicts the request it matched (the idempotency key names a request for another
  *    external message id) → 409 `idempotency_key_reused`; so does other content (the caller's `accept`), before any
  *    claim is written: a refused request records nothing;
@@ -73,18 +73,19 @@ export class ReplyClaims {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const targets = await this.targets(identities);
       const known = [...new Set(targets.filter((t): t is string => t !== null))];
+      // With two identities (key, then message id) pointing at two requests: the message id's claim is never moved
+      // (it is the caller's fact about the outside world, and its request may be in progress in another process);
+      // the key's claim moves to it only while the key's own request was never recorded (its claimant lost the
+      // race or crashed). A key whose request was recorded makes the pair a conflict.
       let digest = known[0] ?? identities[0].digest;
       if (known.length > 1) {
-        const recorded: string[] = [];
-        for (const candidate of known)
-          if ((await this.request(candidate)).status !== 'none') recorded.push(candidate);
-        if (recorded.length > 1) {
+        if ((await this.request(known[0])).status !== 'none') {
           throw new ConflictError(
             'external_message_id_reused',
             'this external_message_id already belongs to a reply request under another idempotency key',
           );
         }
-        digest = recorded[0] ?? known[0];
+        digest = known[1];
       }
       const matchedAt = targets.findIndex((t) => t !== null);
       const matchedBy = matchedAt < 0 ? null : identities[matchedAt].key_kind;
