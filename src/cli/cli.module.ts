@@ -26,6 +26,8 @@ import {
   OrgSetPlanLimitCommand,
 } from './organization.commands';
 import { ProjectionsRebuildCommand, ProjectionsStatusCommand } from './projection.commands';
+import { AuditReplyCommand, RepliesListCommand, RepliesShowCommand } from './reply.commands';
+import { ReplyAuditor } from '../audit/reply-auditor';
 import { ProposalsApproveCommand, ProposalsListCommand, ProposalsRejectCommand } from './proposal.commands';
 import { QueriesModule } from '../queries/queries.module';
 import { ToolDisableCommand, ToolEnableCommand, ToolListCommand, ToolRegisterCommand } from './tool.commands';
@@ -53,6 +55,10 @@ export class CliModule {
         ConnectorSetCapabilitiesCommand,
         SetGroundingPolicyCommand,
         ProjectionsStatusCommand,
+        RepliesShowCommand,
+        RepliesListCommand,
+        AuditReplyCommand,
+        ReplyAuditor,
         ProjectionsRebuildCommand,
         AuditStreamCommand,
         AuditVerifyCommand,

@@ -9,6 +9,7 @@ import { memoryVectorsProjection } from './memory-vectors.projection';
 import { memoryProjection } from './memory.projection';
 import { organizationsProjection } from './organizations.projection';
 import type { Projection } from './projection';
+import { repliesProjection } from './replies.projection';
 import { toolsProjection } from './tools.projection';
 
 /** Every projection this build always runs, in a stable order. */
@@ -20,6 +21,7 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   memoryUsageProjection,
   memoryProposalsProjection,
   conversationsProjection,
+  repliesProjection,
   toolsProjection,
   clientPagesProjection,
 ];

@@ -7,6 +7,7 @@ import { GetMemoryItemHandler } from './memory/get-memory-item.handler';
 import { ListProposalsHandler } from './memory/list-proposals.handler';
 import { SearchMemoryHandler } from './memory/search-memory.handler';
 import { VectorCandidates } from './memory/vector-candidates';
+import { GetReplyViewHandler, ListReplyViewsHandler } from './replies/reply-views.handler';
 import { ListToolsHandler } from './tools/list-tools.handler';
 
 /** The read side: query handlers read only read models and the search index. */
@@ -18,6 +19,8 @@ import { ListToolsHandler } from './tools/list-tools.handler';
     ListProposalsHandler,
     VectorCandidates,
     ListToolsHandler,
+    GetReplyViewHandler,
+    ListReplyViewsHandler,
     ListClientPagesHandler,
     GetClientPageHandler,
     ListOrganizationClientPagesHandler,
