@@ -1,4 +1,4 @@
-import type { MemoryProposalEvent } from '../events/memory/proposal.events';
+import type { MemoryProposalEvent, ProposalCorrection } from '../events/memory/proposal.events';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import type { Projection, ProjectionContext } from './projection';
 
@@ -17,6 +17,8 @@ export interface MemoryProposalDocument {
   proposed_policy: { review_required: boolean; customer_safe_candidate: boolean };
   proposed_by: string;
   target_memory_item_id: number | null;
+  /** For a correction from reply feedback: its reply, message, feedback and review item (else null). */
+  correction: ProposalCorrection | null;
   memory_item_id: number | null;
   reviewed_by: string | null;
   review_reason: string | null;
@@ -28,7 +30,7 @@ export interface MemoryProposalDocument {
 /** Proposals for operators to review (`proposals:list`). */
 export const memoryProposalsProjection: Projection = {
   name: 'memory-proposals',
-  version: 1,
+  version: 2,
   collections: [{ name: MEMORY_PROPOSALS, indexes: ['organization_id', 'status'] }],
   eventTypes: new Set(['MemoryProposalCaptured', 'MemoryProposalApproved', 'MemoryProposalRejected']),
   async apply(recorded: RecordedEvent, context: ProjectionContext) {
@@ -40,6 +42,7 @@ export const memoryProposalsProjection: Projection = {
       const doc: MemoryProposalDocument = {
         id,
         ...data,
+        correction: data.correction ?? null,
         status: 'captured',
         memory_item_id: null,
         reviewed_by: null,

@@ -1,4 +1,4 @@
-import type { ProposedPolicy } from '../../events/memory/proposal.events';
+import type { ProposalCorrection, ProposedPolicy } from '../../events/memory/proposal.events';
 import type { ConnectorPrincipal } from '../../http/auth/connector-principal';
 import type { CommandContext } from '../shared/command-context';
 
@@ -10,6 +10,10 @@ export interface ProposeMemoryInput {
   proposed_type: (typeof PROPOSED_TYPES)[number];
   source_uri: string | null;
   proposed_policy: ProposedPolicy;
+  /** Approval revises this item instead of creating one (a correction of what a reply cited). */
+  target_memory_item_id?: number | null;
+  /** Set for a correction from reply feedback. */
+  correction?: ProposalCorrection | null;
 }
 
 export class ProposeMemoryCommand {

@@ -56,7 +56,9 @@ export class ProposeMemoryHandler implements ICommandHandler<ProposeMemoryComman
           proposal_id,
           organization_id,
           memory_source_id,
-          proposed_by: `connector:${connector.connector_id}`,
+          proposed_by: input.correction
+            ? `reply_feedback:${input.correction.message_id}`
+            : `connector:${connector.connector_id}`,
           connector_id: connector.connector_id,
           client_key: connector.client_key,
           title: input.title,
@@ -64,7 +66,8 @@ export class ProposeMemoryHandler implements ICommandHandler<ProposeMemoryComman
           proposed_type: input.proposed_type,
           source_uri: input.source_uri,
           proposed_policy: input.proposed_policy,
-          target_memory_item_id: null,
+          target_memory_item_id: input.target_memory_item_id ?? null,
+          correction: input.correction ?? null,
         },
       },
       context,

@@ -18,6 +18,10 @@ import { assistantMessageById, conversationDecider } from './conversation.decide
 import { assertSameSubmission, feedbackDecider } from './feedback.decider';
 import { feedbackFingerprint, feedbackIdentity, hasText, resolveFeedback } from './feedback-rules';
 import { SubmitFeedbackCommand, type SubmitFeedbackResult } from './submit-feedback.command';
+import { MEMORY_ITEMS, type MemoryItemDocument } from '../../projections/memory.projection';
+import { REPLIES, type ReplyView } from '../../projections/replies.projection';
+import { isReplayableReceiptV2 } from './reply-receipt';
+import { replyRequestDecider } from './reply-request.decider';
 
 /**
  * Feedback on a suggested reply (spec §4.7). Resolves outcome and rating, finds the assistant message (a read-model
@@ -70,7 +74,14 @@ export class SubmitFeedbackHandler implements ICommandHandler<SubmitFeedbackComm
     const feedback_id = await this.ids.next('reply_feedback');
     const response_review_id = await this.ids.next('response_review');
     const proposal_id =
-      resolved.outcome === 'corrected' ? await this.proposeCorrection(command, message.reply_id) : null;
+      resolved.outcome === 'corrected'
+        ? await this.proposeCorrection(command, {
+            reply_id: message.reply_id,
+            message_id: messageId,
+            feedback_id,
+            response_review_id,
+          })
+        : null;
 
     const executed = await this.executor.executeOn(
       stream,
@@ -137,24 +148,55 @@ export class SubmitFeedbackHandler implements ICommandHandler<SubmitFeedbackComm
     return { conversation_id: conversation.conversation_id, reply_id: message.reply_id };
   }
 
-  /** A pending `correction` proposal with the suggested answer, through the normal proposal flow. */
-  private async proposeCorrection(command: SubmitFeedbackCommand, replyId: number): Promise<number> {
+  /**
+   * A pending `correction` proposal with the suggested answer, through the normal proposal flow (spec §4.7 rule 2:
+   * never authoritative until an operator approves it). It targets what the reply cited: the first authoritative
+   * cited item (else the first cited), under that item's title and source, so approving it revises that item (a new
+   * revision; the old one is superseded, never deleted) and the next reply uses the correction. A reply whose
+   * receipt cannot be read (not completed) gets a correction that approval adds as a new item.
+   */
+  private async proposeCorrection(
+    command: SubmitFeedbackCommand,
+    ids: { reply_id: number; message_id: number; feedback_id: number; response_review_id: number },
+  ): Promise<number> {
     const { connector, input, context } = command;
     if (!hasText(input.suggested_answer)) throw new InternalError('corrected feedback without an answer');
+    const cited = await this.citedItems(connector.organization_id, ids.reply_id);
+    const target = cited.find((c) => c.authority_role === 'authoritative') ?? cited[0];
+    const item = target
+      ? await this.readStore.get<MemoryItemDocument>(MEMORY_ITEMS, String(target.memory_item_id))
+      : null;
     const proposed = await this.commands.execute<ProposeMemoryCommand, ProposeMemoryResult>(
       new ProposeMemoryCommand(
         connector,
         {
-          title: `Correction to reply ${replyId}`,
+          title: item?.title ?? `Correction to reply ${ids.reply_id}`,
           content: input.suggested_answer,
           proposed_type: 'correction',
-          source_uri: null,
+          source_uri: item?.source_uri ?? null,
           proposed_policy: { review_required: true, customer_safe_candidate: false },
+          target_memory_item_id: item ? item.memory_item_id : null,
+          correction: { ...ids, cited_memory_item_ids: cited.map((c) => c.memory_item_id) },
         },
         context,
       ),
     );
     return proposed.proposal_id;
+  }
+
+  /** The items a completed reply cited, from its receipt on the request stream (found through its view). */
+  private async citedItems(
+    organizationId: number,
+    replyId: number,
+  ): Promise<Array<{ memory_item_id: number; authority_role: string }>> {
+    const view = await this.readStore.get<ReplyView>(REPLIES, String(replyId));
+    if (!view || view.organization_id !== organizationId) return [];
+    const { state } = await this.executor.load(view.request_stream, replyRequestDecider);
+    if (state.status !== 'completed' || !state.receipt || !isReplayableReceiptV2(state.receipt)) return [];
+    return state.receipt.references.map((r) => ({
+      memory_item_id: r.memory_item_id,
+      authority_role: r.authority.role,
+    }));
   }
 }
 

@@ -20,8 +20,20 @@ export type MemoryProposalCaptured = DomainEvent<
     proposed_policy: ProposedPolicy;
     /** When set, approval revises this item instead of creating one. */
     target_memory_item_id: number | null;
+    /** For a correction from reply feedback: the reply, message, feedback and review item it comes from. */
+    correction?: ProposalCorrection | null;
   }
 >;
+
+/** Where a correction proposal comes from (spec §4.7 rule 2: `corrected` feedback). */
+export type ProposalCorrection = {
+  reply_id: number;
+  message_id: number;
+  feedback_id: number;
+  response_review_id: number;
+  /** Every memory item the corrected reply cited (the target is the first authoritative one). */
+  cited_memory_item_ids: number[];
+};
 
 export type MemoryProposalApproved = DomainEvent<
   'MemoryProposalApproved',
