@@ -28,12 +28,12 @@ export class AppendTooLargeError extends Error {
  * of each event's type, data and metadata (both JSON).
  */
 export function appendSize(
-  events: ReadonlyArray<{ type: string; data: unknown; metadata: unknown }>,
+  events: ReadonlyArray<{ type: string; dataJson: string; metadata: unknown }>,
 ): number {
   let size = 0;
   for (const event of events) {
     size += Buffer.byteLength(event.type);
-    size += Buffer.byteLength(JSON.stringify(event.data));
+    size += Buffer.byteLength(event.dataJson);
     size += Buffer.byteLength(JSON.stringify(event.metadata));
   }
   return size;
