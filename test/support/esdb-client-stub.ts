@@ -34,7 +34,7 @@ interface ReadOptions {
 
 function byteSize(event: { type: string; data: unknown; metadata: unknown }): number {
   return (
-    Buffer.byteLength(event.type) +
+    event.type.length * 2 +
     Buffer.byteLength(JSON.stringify(event.data)) +
     Buffer.byteLength(JSON.stringify(event.metadata))
   );

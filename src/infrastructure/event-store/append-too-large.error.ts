@@ -24,15 +24,16 @@ export class AppendTooLargeError extends Error {
 }
 
 /**
- * An append's size as KurrentDB counts it towards MaxAppendSize, close enough to stay under it: the UTF-8 bytes
- * of each event's type, data and metadata (both JSON).
+ * An append's size as KurrentDB counts it towards MaxAppendSize (its gRPC append sums `Event.SizeOnDisk` over the
+ * events: data bytes + metadata bytes + 2 × the type's length in UTF-16 units); data and metadata are the JSON
+ * the client sends (UTF-8).
  */
 export function appendSize(
   events: ReadonlyArray<{ type: string; dataJson: string; metadata: unknown }>,
 ): number {
   let size = 0;
   for (const event of events) {
-    size += Buffer.byteLength(event.type);
+    size += event.type.length * 2;
     size += Buffer.byteLength(event.dataJson);
     size += Buffer.byteLength(JSON.stringify(event.metadata));
   }
