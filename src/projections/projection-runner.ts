@@ -59,6 +59,8 @@ export class ProjectionRunner {
   private readonly deferred = new Map<string, { stored: number; position: number; since: number }>();
   /** Projections whose search writes may not be visible yet (written in full batches, see step()). */
   private readonly unrefreshed = new Set<string>();
+  /** Per projection: the step or reset this process is running (see exclusive()). */
+  private readonly working = new Map<string, Promise<void>>();
   private loops: Array<Promise<void>> = [];
   private running = false;
 
@@ -151,7 +153,9 @@ export class ProjectionRunner {
     const results: Array<{ name: string; position: number; duration_ms: number }> = [];
     for (const projection of selected) {
       const started = Date.now();
-      await this.reset(projection);
+      // Never while this process's loop is inside a step of the projection: a read store may reset in several
+      // steps (MongoDB: outside a transaction), which a step must not interleave with.
+      await this.exclusive(projection, () => this.reset(projection));
       const head = await this.eventStore.headPosition();
       if (!(await this.waitFor(head, timeoutMs, [projection.name]))) {
         throw new Error(
@@ -201,10 +205,10 @@ export class ProjectionRunner {
           await this.sleeper.sleep(this.standby);
           continue;
         }
-        const progressed = await this.step(projection);
+        const progressed = await this.exclusive(projection, () => this.step(projection));
         failures = 0;
         if (!progressed) {
-          await this.flushDeferred(projection, CHECKPOINT_DEFER_MS);
+          await this.exclusive(projection, () => this.flushDeferred(projection, CHECKPOINT_DEFER_MS));
           await this.sleeper.sleep(this.poll);
         }
       } catch (error) {
@@ -280,6 +284,22 @@ export class ProjectionRunner {
     );
     if (committed) this.progress.emit('progress', projection.name, last);
     return true;
+  }
+
+  /** Runs `work` after any other exclusive work on the projection in this process has finished. */
+  private async exclusive<T>(projection: Projection, work: () => Promise<T>): Promise<T> {
+    const before = this.working.get(projection.name) ?? Promise.resolve();
+    const running = before.then(work, work);
+    const settled = running.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.working.set(projection.name, settled);
+    try {
+      return await running;
+    } finally {
+      if (this.working.get(projection.name) === settled) this.working.delete(projection.name);
+    }
   }
 
   /** Refreshes the search index if this projection wrote to it since the last refresh. */
