@@ -1,12 +1,18 @@
 import { Collection } from 'mongodb';
 import { MongoReadStore } from '../../src/infrastructure/read-store/mongo/mongo-read-store';
-import { jongodbBinary, jongodbPlatform, startJongodb, type JongodbServer } from '../support/jongodb-server';
+import {
+  isJongodbAt,
+  jongodbBinary,
+  jongodbPlatform,
+  startJongodb,
+  type JongodbServer,
+} from '../support/jongodb-server';
 import { describeReadStoreContract } from './read-store.contract';
 import type { KnownGaps } from './read-store.contract-helpers';
 
 /**
  * The ReadStore contract on MongoDB's wire protocol. With MONGODB_URL (a MongoDB replica set, e.g. from
- * docker-compose): against that server, every test. Without it, in every run: against jongodb, an in-memory
+ * docker-compose): against that server, every test (unless that server is jongodb: then its gaps are skipped). Without it, in every run: against jongodb, an in-memory
  * MongoDB wire-protocol server from a devDependency (test/support/jongodb-server.ts), a smoke test of the
  * adapter rather than MongoDB itself, with that server's known gaps skipped by name below.
  */
@@ -51,9 +57,11 @@ const external = process.env.MONGODB_URL;
 const binary = jongodbBinary();
 
 if (external) {
-  // Each run uses, then drops, its own database on the shared server.
-  describe('ReadStore contract: MongoDB', () =>
-    describeOn('MongoReadStore', () => external, new Map(), true));
+  // Each run uses, then drops, its own database on the shared server (jongodb: its gaps skipped, nothing dropped).
+  const jongodb = isJongodbAt(external);
+  const title = jongodb ? 'MongoDB wire protocol (jongodb, not MongoDB itself)' : 'MongoDB';
+  describe(`ReadStore contract: ${title}`, () =>
+    describeOn('MongoReadStore', () => external, jongodb ? JONGODB_GAPS : new Map(), !jongodb));
 } else if (binary !== null) {
   describe('ReadStore contract: MongoDB wire protocol (jongodb, not MongoDB itself)', () => {
     let server: JongodbServer | undefined;

@@ -6,7 +6,7 @@
  * startJongodb() starts one on a free port (it prints `JONGODB_URI=...` once listening); stop() ends it and
  * waits for its exit, so no process outlives the suite (a process exit kills it too).
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -73,4 +73,23 @@ export function startJongodb(binary: string): Promise<JongodbServer> {
       reject(new Error(`jongodb exited (${code ?? signal}) before listening: ${output}`));
     });
   });
+}
+
+/**
+ * Whether the server at `url` is jongodb (its buildInfo version ends in `-jongodb`), asked synchronously in a
+ * child process: jest registers tests synchronously, and which ones are known gaps depends on the answer.
+ */
+export function isJongodbAt(url: string): boolean {
+  const script = `
+    const { MongoClient } = require('mongodb');
+    const client = new MongoClient(process.argv[1], { serverSelectionTimeoutMS: 5000 });
+    client.db('admin').command({ buildInfo: 1 })
+      .then((info) => process.stdout.write(String(info.version)))
+      .finally(() => client.close());`;
+  const version = execFileSync(process.execPath, ['-e', script, url], {
+    encoding: 'utf8',
+    timeout: 15_000,
+    cwd: join(__dirname, '..', '..'),
+  });
+  return version.endsWith('-jongodb');
 }
