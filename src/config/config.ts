@@ -49,11 +49,17 @@ export interface CairnConfig {
    * and the chunk's heading). CAIRN_SEARCH_TITLE_BOOST, 0–10, default 2; 1 scores title and body as one field.
    */
   searchTitleBoost: number;
+  /**
+   * The embedded event store's limit on one append, in bytes (CAIRN_MAX_APPEND_BYTES, default 1 MiB like
+   * KurrentDB's MaxAppendSize, at least 1 MiB: Cairn splits large memory revisions into parts that fit it).
+   */
+  maxAppendBytes: number;
 }
 
 export const DEFAULT_SEARCH_TITLE_BOOST = 2;
 
 const MAX_HTTP_WORKERS = 16;
+const MIB = 1024 * 1024;
 
 type Env = Record<string, string | undefined>;
 
@@ -149,6 +155,7 @@ export function loadConfig(env: Env = process.env): CairnConfig {
     publicRateLimit: integer(env, 'CAIRN_PUBLIC_RATE_LIMIT', 300, 0, 1_000_000, errors),
     httpWorkers: httpWorkers(env, errors),
     searchTitleBoost: decimal(env, 'CAIRN_SEARCH_TITLE_BOOST', DEFAULT_SEARCH_TITLE_BOOST, 0, 10, errors),
+    maxAppendBytes: integer(env, 'CAIRN_MAX_APPEND_BYTES', MIB, MIB, 64 * MIB, errors),
   };
   if (errors.length > 0) {
     throw new ValidationFailedError(

@@ -60,7 +60,10 @@ export async function openStores(config: CairnConfig): Promise<Stores> {
   };
   const eventStore = config.eventStoreUrl
     ? await openProductionEventStore(config.eventStoreUrl)
-    : new SqliteEventStore(embedded(), wal ? { flusher: wal.flusher } : {});
+    : new SqliteEventStore(embedded(), {
+        maxAppendBytes: config.maxAppendBytes,
+        ...(wal ? { flusher: wal.flusher } : {}),
+      });
   const readStore = config.mongodbUrl
     ? await openProductionReadStore(config.mongodbUrl)
     : new SqliteReadStore(embedded());

@@ -1,11 +1,14 @@
 import type { Embeddings } from '../ai/embeddings';
 import type { MemoryItemEvent } from '../events/memory/memory.events';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { completeContent, stagePart } from './content-part-staging';
 import type { Projection, ProjectionContext } from './projection';
 
 export const MEMORY_VECTORS = 'memory_vectors';
 /** Per item: the chunk ids whose vectors are stored (so a revision or archive can remove them). */
 const VECTOR_ITEMS = 'memory_vector_items';
+/** Chunks of revisions not completed yet (content-part-staging.ts). */
+const VECTOR_PARTS = 'memory_vector_parts';
 
 export interface MemoryVectorDocument {
   id: string;
@@ -40,10 +43,20 @@ export function memoryVectorsProjection(embeddings: Embeddings): Projection {
     collections: [
       { name: MEMORY_VECTORS, indexes: ['organization_id'] },
       { name: VECTOR_ITEMS, indexes: [] },
+      { name: VECTOR_PARTS, indexes: [] },
     ],
-    eventTypes: new Set(['MemoryItemCreated', 'MemoryItemRevised', 'MemoryItemArchived']),
+    eventTypes: new Set([
+      'MemoryContentPartRecorded',
+      'MemoryItemCreated',
+      'MemoryItemRevised',
+      'MemoryItemArchived',
+    ]),
     async apply(recorded: RecordedEvent, context: ProjectionContext) {
       const event = recorded as unknown as MemoryItemEvent;
+      if (event.type === 'MemoryContentPartRecorded') {
+        stagePart(context, VECTOR_PARTS, event.data, false);
+        return;
+      }
       const itemId = String(event.data.memory_item_id);
       const previous = await context.get<VectorItemDocument>(VECTOR_ITEMS, itemId);
       for (const chunkId of previous?.chunk_ids ?? []) context.delete(MEMORY_VECTORS, `chunk-${chunkId}`);
@@ -58,7 +71,7 @@ export function memoryVectorsProjection(embeddings: Embeddings): Projection {
               visibility: previous?.visibility ?? 'organization_internal',
               owner_client_key: previous?.owner_client_key ?? null,
             };
-      const chunks = event.data.chunks;
+      const { chunks } = await completeContent(context, VECTOR_PARTS, event.data);
       const vectors = await embeddings.embed(
         chunks.map((chunk) => [event.data.title, chunk.heading, chunk.text].filter(Boolean).join('\n')),
       );

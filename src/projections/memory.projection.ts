@@ -9,11 +9,14 @@ import type {
 } from '../events/memory/memory.events';
 import { createHash } from 'node:crypto';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { completeContent, stagePart } from './content-part-staging';
 import type { Projection, ProjectionContext } from './projection';
 
 export const MEMORY_SOURCES = 'memory_sources';
 export const MEMORY_ITEMS = 'memory_items';
 export const MEMORY_CORPUS = 'memory_corpus';
+/** Parts of revisions not completed yet (content-part-staging.ts). */
+const MEMORY_ITEM_PARTS = 'memory_item_parts';
 const MEMORY_PROJECTION_VERSION = 2;
 
 /**
@@ -96,9 +99,11 @@ export const memoryProjection: Projection = {
     { name: MEMORY_SOURCES, indexes: ['organization_id'] },
     { name: MEMORY_ITEMS, indexes: ['organization_id', 'memory_source_id', 'lifecycle_status'] },
     { name: MEMORY_CORPUS, indexes: [] },
+    { name: MEMORY_ITEM_PARTS, indexes: [] },
   ],
   eventTypes: new Set<string>([
     'MemorySourceRegistered',
+    'MemoryContentPartRecorded',
     'MemoryItemCreated',
     'MemoryItemRevised',
     'MemoryItemArchived',
@@ -112,14 +117,16 @@ export const memoryProjection: Projection = {
     }
     const event = recorded as unknown as MemoryItemEvent;
     const id = String(event.data.memory_item_id);
+    if (event.type === 'MemoryContentPartRecorded') {
+      stagePart(context, MEMORY_ITEM_PARTS, event.data);
+      return;
+    }
     if (event.type === 'MemoryItemCreated') {
-      const source = await context.get<MemorySourceDocument>(
-        MEMORY_SOURCES,
-        String(event.data.memory_source_id),
-      );
+      const data = await completeContent(context, MEMORY_ITEM_PARTS, event.data);
+      const source = await context.get<MemorySourceDocument>(MEMORY_SOURCES, String(data.memory_source_id));
       const item: MemoryItemDocument = {
         id,
-        ...event.data,
+        ...data,
         source_type: source?.source_type ?? 'document',
         source_label: source?.label ?? '',
         review_status: 'confirmed',
@@ -143,7 +150,11 @@ export const memoryProjection: Projection = {
       return;
     }
     // Which correction a revision applied is the write side's concern (memoryItemDecider), not the read model's.
-    const { proposal_id: _proposal, ...content } = event.data;
+    const { proposal_id: _proposal, ...content } = await completeContent(
+      context,
+      MEMORY_ITEM_PARTS,
+      event.data,
+    );
     const revised: MemoryItemDocument = { ...current, ...content, revision_date: at, updated_at: at };
     context.put(MEMORY_ITEMS, revised);
     if (revised.lifecycle_status === 'active') indexChunks(context, revised);

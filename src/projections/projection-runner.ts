@@ -57,6 +57,10 @@ export class ProjectionRunner {
    * writes, goes idle for CHECKPOINT_DEFER_MS, or is waited for. `stored` is the checkpoint the move starts from.
    */
   private readonly deferred = new Map<string, { stored: number; position: number; since: number }>();
+  /** Projections whose search writes may not be visible yet (written in full batches, see step()). */
+  private readonly unrefreshed = new Set<string>();
+  /** Per projection: the step or reset this process is running (see exclusive()). */
+  private readonly working = new Map<string, Promise<void>>();
   private loops: Array<Promise<void>> = [];
   private running = false;
 
@@ -149,7 +153,9 @@ export class ProjectionRunner {
     const results: Array<{ name: string; position: number; duration_ms: number }> = [];
     for (const projection of selected) {
       const started = Date.now();
-      await this.reset(projection);
+      // Never while this process's loop is inside a step of the projection: a read store may reset in several
+      // steps (MongoDB: outside a transaction), which a step must not interleave with.
+      await this.exclusive(projection, () => this.reset(projection));
       const head = await this.eventStore.headPosition();
       if (!(await this.waitFor(head, timeoutMs, [projection.name]))) {
         throw new Error(
@@ -199,10 +205,10 @@ export class ProjectionRunner {
           await this.sleeper.sleep(this.standby);
           continue;
         }
-        const progressed = await this.step(projection);
+        const progressed = await this.exclusive(projection, () => this.step(projection));
         failures = 0;
         if (!progressed) {
-          await this.flushDeferred(projection, CHECKPOINT_DEFER_MS);
+          await this.exclusive(projection, () => this.flushDeferred(projection, CHECKPOINT_DEFER_MS));
           await this.sleeper.sleep(this.poll);
         }
       } catch (error) {
@@ -236,7 +242,10 @@ export class ProjectionRunner {
     const from = this.appliedPosition(projection.name, stored);
     if (from === stored) this.deferred.delete(projection.name);
     const events = await this.readBatch(from);
-    if (events.length === 0) return false;
+    if (events.length === 0) {
+      await this.refreshSearch(projection);
+      return false;
+    }
     const context = new BufferedProjectionContext(
       this.readStore,
       new Set(projection.collections.map((c) => c.name)),
@@ -249,6 +258,14 @@ export class ProjectionRunner {
     if (projection.usesSearchIndex) {
       if (context.searchUpserts.size > 0) await this.searchIndex.upsert([...context.searchUpserts.values()]);
       if (context.searchDeletes.size > 0) await this.searchIndex.delete([...context.searchDeletes.values()]);
+      // Visible before the checkpoint says so (read-your-writes) once the batch reaches the head; a rebuild's or
+      // catch-up's earlier full batches leave it to the index's own refresh (Elasticsearch: within about 1 s),
+      // instead of waiting for a refresh per batch.
+      if (context.searchUpserts.size + context.searchDeletes.size > 0) this.unrefreshed.add(projection.name);
+      const reached = events[events.length - 1].position;
+      if (events.length < this.batch || reached >= (await this.eventStore.headPosition())) {
+        await this.refreshSearch(projection);
+      }
     }
     const last = events[events.length - 1].position;
     const wrote = context.ops.length > 0 || context.searchUpserts.size > 0 || context.searchDeletes.size > 0;
@@ -267,6 +284,29 @@ export class ProjectionRunner {
     );
     if (committed) this.progress.emit('progress', projection.name, last);
     return true;
+  }
+
+  /** Runs `work` after any other exclusive work on the projection in this process has finished. */
+  private async exclusive<T>(projection: Projection, work: () => Promise<T>): Promise<T> {
+    const before = this.working.get(projection.name) ?? Promise.resolve();
+    const running = before.then(work, work);
+    const settled = running.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.working.set(projection.name, settled);
+    try {
+      return await running;
+    } finally {
+      if (this.working.get(projection.name) === settled) this.working.delete(projection.name);
+    }
+  }
+
+  /** Refreshes the search index if this projection wrote to it since the last refresh. */
+  private async refreshSearch(projection: Projection): Promise<void> {
+    if (!this.unrefreshed.has(projection.name)) return;
+    await this.searchIndex.refresh();
+    this.unrefreshed.delete(projection.name);
   }
 
   /**

@@ -14,6 +14,7 @@ import {
   newEvents,
   type StoreFixture,
 } from './event-store.contract-support';
+import { AppendTooLargeError } from '../../src/infrastructure/event-store/append-too-large.error';
 import { describeSubscriptionContract } from './event-store.contract-subscriptions';
 
 export type { StoreFixture } from './event-store.contract-support';
@@ -119,6 +120,34 @@ export function describeEventStoreContract(name: string, makeStore: () => Promis
         await expect(ctx.store().append(stream, batch, 0)).rejects.toThrow();
         expect((await ctx.store().readStream(stream)).map((e) => e.type)).toEqual(['Only']);
         expect((await ctx.store().append(stream, [newEvent('Next')], 0)).next_expected_revision).toBe(1);
+      });
+
+      it("refuses an append over 1 MiB (KurrentDB's default MaxAppendSize) without writing; one under it passes", async () => {
+        const stream = ctx.stream('a');
+        const text = (chars: number) => ({ text: 'x'.repeat(chars) });
+        // One event over the limit, and a batch of events each small but together over it.
+        const tooLarge = [
+          [newEvent('Big', text(1_100_000))],
+          Array.from({ length: 3 }, () => newEvent('Part', text(360_000))),
+        ];
+        for (const events of tooLarge) {
+          const failure = ctx.store().append(stream, events, 'any');
+          await expect(failure).rejects.toBeInstanceOf(AppendTooLargeError);
+          await expect(failure).rejects.toMatchObject({ limit: 1024 * 1024 });
+        }
+        // Multi-byte text counts in UTF-8 bytes: 400,000 × 3 bytes is over the limit.
+        await expect(
+          ctx
+            .store()
+            .append(
+              stream,
+              [newEvent('Wide', text(0)), newEvent('Wide', { text: '€'.repeat(400_000) })],
+              'any',
+            ),
+        ).rejects.toBeInstanceOf(AppendTooLargeError);
+        expect(await ctx.store().readStream(stream)).toEqual([]);
+        await ctx.store().append(stream, [newEvent('Fits', text(1_000_000))], 'no_stream');
+        expect((await ctx.store().readStream(stream)).map((e) => e.type)).toEqual(['Fits']);
       });
 
       it('rejects malformed appends without writing', async () => {

@@ -1,8 +1,8 @@
 /** The ReadStore contract, part two: commits and checkpoints, leases, id sequences (see read-store.contract.ts). */
 import type { ReadStore, WriteOp } from '../../src/infrastructure/read-store/read-store.port';
-import { puts, sleep, unique } from './read-store.contract-helpers';
+import { type ContractIt, puts, sleep, unique } from './read-store.contract-helpers';
 
-export function describeCoordinationContract(getStore: () => ReadStore): void {
+export function describeCoordinationContract(getStore: () => ReadStore, it: ContractIt): void {
   let store: ReadStore;
   beforeAll(() => {
     store = getStore();

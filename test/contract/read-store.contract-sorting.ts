@@ -4,7 +4,7 @@ import type {
   ReadDocument,
   ReadStore,
 } from '../../src/infrastructure/read-store/read-store.port';
-import { ids, seedCollection } from './read-store.contract-helpers';
+import { type ContractIt, ids, seedCollection } from './read-store.contract-helpers';
 
 /** Values of every kind in one field; the orders the contract requires (ties by id asc). */
 export const TYPE_ORDER_DOCS: ReadDocument[] = [
@@ -23,7 +23,7 @@ export const TYPE_ORDER_DOCS: ReadDocument[] = [
 export const TYPE_ORDER_ASC = ['c', 'd', 'k', 'a', 'g', 'e', 'f', 'b', 'j', 'i', 'h'];
 export const TYPE_ORDER_DESC = ['h', 'i', 'j', 'b', 'f', 'e', 'a', 'g', 'k', 'c', 'd'];
 
-export function describeSortingContract(getStore: () => ReadStore): void {
+export function describeSortingContract(getStore: () => ReadStore, it: ContractIt): void {
   let store: ReadStore;
   beforeAll(() => {
     store = getStore();

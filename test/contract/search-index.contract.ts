@@ -100,6 +100,27 @@ export function describeSearchIndexContract(name: string, makeIndex: MakeIndex):
         expect(await found({ filters: { audience: 'nobody' } })).toEqual([]);
       });
 
+      it('keeps JSON types apart: a filter of another type matches nothing and never fails', async () => {
+        // One field holding a string, a number and a boolean in different documents: every write is accepted.
+        await index.upsert([
+          p('m1', { mixed: '1' }),
+          p('m2', { mixed: 1 }),
+          p('m3', { mixed: true }),
+          p('m4', { mixed: 'true' }),
+        ]);
+        expect(await found({ filters: { mixed: '1' } })).toEqual(['m1']);
+        expect(await found({ filters: { mixed: 1 } })).toEqual(['m2']);
+        expect(await found({ filters: { mixed: true } })).toEqual(['m3']);
+        expect(await found({ filters: { mixed: 'true' } })).toEqual(['m4']);
+        expect(await found({ filters: { mixed: ['1', true] } })).toEqual(['m1', 'm3']);
+        expect(await found({ filters: { mixed: { gte: 0 } } })).toEqual(['m2']);
+        // A string on a numeric field, a number on a keyword field, a string on a boolean field.
+        expect(await found({ filters: { priority: '2' } })).toEqual([]);
+        expect(await found({ filters: { source: 1 } })).toEqual([]);
+        expect(await found({ filters: { pinned: 'true' } })).toEqual([]);
+        expect(await found({ filters: { audience: { gt: 0 } } })).toEqual([]);
+      });
+
       it('matches null against null and missing fields', async () => {
         expect(await found({ filters: { expires_at: null } })).toEqual(['f3', 'f4']);
         expect(await found({ filters: { source: null } })).toEqual(['f4']);

@@ -132,6 +132,48 @@ describe('projection runner across processes (separate connections, separate own
     expect(await c.runner.waitFor(await c.events.headPosition(), 10_000)).toBe(true);
     expect(await c.reads.get('counts', 'ticks')).toEqual({ id: 'ticks', n: ticks + 1 });
   });
+  it('makes search writes visible once per catch-up (at the head), not once per batch', async () => {
+    const db = openSqlite({ path });
+    dbs.push(db);
+    const events = new SqliteEventStore(db);
+    const reads = new SqliteReadStore(db);
+    const search = new SqliteSearchIndex(db);
+    const indexing: Projection = {
+      name: 'indexing',
+      version: 1,
+      collections: [],
+      usesSearchIndex: true,
+      eventTypes: new Set(['Indexed']),
+      async apply(event: RecordedEvent, context: ProjectionContext) {
+        const id = `doc-${event.position}`;
+        context.indexDocument({ id, organization_id: 'o', title: 't', body: 'b', fields: {} });
+      },
+    };
+    // 21 events in batches of 7: the third batch is full and ends at the head.
+    for (let n = 0; n < 21; n += 1) {
+      await events.append(`indexed-${n}`, [{ type: 'Indexed', data: {}, metadata: meta() }], 'no_stream');
+    }
+    const refreshes: number[] = [];
+    const runner = new ProjectionRunner(events, reads, search, [indexing], {
+      owner: 'indexer',
+      batchSize: 7,
+      pollIntervalMs: 5,
+    });
+    runners.push(runner);
+    jest.spyOn(search, 'refresh').mockImplementation(async () => {
+      refreshes.push((await reads.getCheckpoint('indexing'))?.position ?? 0);
+    });
+    runner.start();
+    const head = await events.headPosition();
+    expect(await runner.waitFor(head, 10_000, ['indexing'])).toBe(true);
+    // Once, before the checkpoint reached the head (a waiter then finds its write searchable).
+    expect(refreshes).toHaveLength(1);
+    expect(refreshes[0]).toBeLessThan(head);
+    await events.append('indexed-late', [{ type: 'Indexed', data: {}, metadata: meta() }], 'no_stream');
+    expect(await runner.waitFor(head + 1, 10_000, ['indexing'])).toBe(true);
+    expect(refreshes).toHaveLength(2);
+  });
+
   it('projections woken together read the new events at the head once, not once each', async () => {
     const names = ['one', 'two', 'three'];
     const db = openSqlite({ path });

@@ -96,9 +96,8 @@ export class IngestDocumentHandler implements ICommandHandler<IngestDocumentComm
       };
     }
     const content = await this.writer.withChunkIds(prepared);
-    const result = await this.executor.executeOn(
+    const result = await this.writer.write(
       itemStream,
-      memoryItemDecider,
       existing,
       existing.state.exists
         ? { type: 'ReviseMemoryItem', organization_id, content }

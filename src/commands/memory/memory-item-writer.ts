@@ -8,11 +8,49 @@ import type {
   MemorySourceRegistered,
 } from '../../events/memory/memory.events';
 import type { CommandContext } from '../shared/command-context';
-import { StreamCommandExecutor } from '../shared/stream-command-executor';
+import {
+  StreamCommandExecutor,
+  type Executed,
+  type ExecuteOptions,
+  type Loaded,
+} from '../shared/stream-command-executor';
+import type { MemoryItemEvent } from '../../events/memory/memory.events';
+import { splitContent } from './content-parts';
 import { prepareContent, type PreparedContent } from './document-content';
 import type { DocumentInput } from './ingest-document.command';
 import { memorySourceDecider } from './memory-claims.decider';
-import { memoryItemDecider, type MemoryItemState } from './memory-item.decider';
+import {
+  memoryItemDecider,
+  nextRevision,
+  pendingParts,
+  type MemoryItemCommand,
+  type MemoryItemState,
+} from './memory-item.decider';
+
+type ContentCommand = Extract<MemoryItemCommand, { type: 'CreateMemoryItem' | 'ReviseMemoryItem' }>;
+
+function contentOf(command: ContentCommand): MemoryContent {
+  return command.type === 'CreateMemoryItem' ? command.item : command.content;
+}
+
+function itemIds(
+  command: ContentCommand,
+  state: MemoryItemState,
+): { memory_item_id: number; organization_id: number } {
+  if (command.type === 'CreateMemoryItem') {
+    return { memory_item_id: command.item.memory_item_id, organization_id: command.item.organization_id };
+  }
+  if (!state.exists) throw new InternalError('a revision of a memory item that does not exist');
+  return { memory_item_id: state.memory_item_id, organization_id: command.organization_id };
+}
+
+/** The command with its content and chunks replaced by a count of parts recorded before it. */
+function inParts(command: ContentCommand, parts: number): ContentCommand {
+  const content = { ...contentOf(command), content: '', chunks: [], parts };
+  return command.type === 'CreateMemoryItem'
+    ? { ...command, item: { ...command.item, ...content } }
+    : { ...command, content };
+}
 
 export type NewItemFields = Omit<
   MemoryItemCreated['data'],
@@ -78,9 +116,10 @@ export class MemoryItemWriter {
     fields: NewItemFields,
     context: CommandContext,
   ): Promise<Extract<MemoryItemState, { exists: true }>> {
-    const result = await this.executor.execute(
-      streams.memoryItem(ids.memory_item_id),
-      memoryItemDecider,
+    const stream = streams.memoryItem(ids.memory_item_id);
+    const result = await this.write(
+      stream,
+      await this.executor.load(stream, memoryItemDecider),
       { type: 'CreateMemoryItem', item: { ...content, ...fields, ...ids, revision: 1 } },
       context,
       { organizationId: ids.organization_id },
@@ -100,9 +139,10 @@ export class MemoryItemWriter {
     context: CommandContext,
     proposalId?: number,
   ): Promise<Extract<MemoryItemState, { exists: true }>> {
-    const result = await this.executor.execute(
-      streams.memoryItem(memoryItemId),
-      memoryItemDecider,
+    const stream = streams.memoryItem(memoryItemId);
+    const result = await this.write(
+      stream,
+      await this.executor.load(stream, memoryItemDecider),
       {
         type: 'ReviseMemoryItem',
         organization_id: organizationId,
@@ -114,5 +154,54 @@ export class MemoryItemWriter {
     );
     if (!result.state.exists) throw new InternalError('memory item vanished');
     return result.state;
+  }
+
+  /**
+   * Creates or revises an item on a stream the caller has just read. A revision larger than one append is
+   * written in parts (content-parts.ts): each part its own append (skipping parts an interrupted run already
+   * recorded), then the Created/Revised event naming the count. Nothing changes for readers until that last one.
+   */
+  async write(
+    stream: string,
+    loaded: Loaded<MemoryItemState>,
+    command: ContentCommand,
+    context: CommandContext,
+    options: ExecuteOptions,
+  ): Promise<Executed<MemoryItemState, MemoryItemEvent>> {
+    const content = contentOf(command);
+    const parts = splitContent(content);
+    // Decided on the state read (pure): a command that records nothing, or is refused, needs no parts.
+    const wouldRecord = parts !== null && this.wouldRecord(command, loaded.state);
+    if (parts === null || !wouldRecord) {
+      return this.executor.executeOn(stream, memoryItemDecider, loaded, command, context, options);
+    }
+    const revision = nextRevision(loaded.state);
+    const recorded = pendingParts(loaded.state, revision, content.content_sha256).length;
+    const partOptions = { ...options, waitFor: [] };
+    for (let part = recorded; part < parts.length; part += 1) {
+      const data = {
+        ...itemIds(command, loaded.state),
+        revision,
+        content_sha256: content.content_sha256,
+        part,
+        ...parts[part],
+      };
+      await this.executor.execute(
+        stream,
+        memoryItemDecider,
+        { type: 'RecordContentPart', part: data },
+        context,
+        partOptions,
+      );
+    }
+    return this.executor.execute(stream, memoryItemDecider, inParts(command, parts.length), context, options);
+  }
+
+  private wouldRecord(command: ContentCommand, state: MemoryItemState): boolean {
+    try {
+      return memoryItemDecider.decide(command, state).length > 0;
+    } catch {
+      return false;
+    }
   }
 }

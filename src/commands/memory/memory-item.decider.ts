@@ -1,6 +1,13 @@
 import { ConflictError, NotFoundError } from '../../common/errors';
-import type { MemoryContent, MemoryItemCreated, MemoryItemEvent } from '../../events/memory/memory.events';
+import type {
+  MemoryContent,
+  MemoryContentPart,
+  MemoryContentPartRecorded,
+  MemoryItemCreated,
+  MemoryItemEvent,
+} from '../../events/memory/memory.events';
 import type { Decider } from '../shared/decider';
+import { joinParts } from './content-parts';
 
 export type MemoryItemCommand =
   | { type: 'CreateMemoryItem'; item: MemoryItemCreated['data'] }
@@ -12,11 +19,16 @@ export type MemoryItemCommand =
       /** An approved correction: applied once, however often its approval is run. */
       proposal_id?: number;
     }
-  | { type: 'ArchiveMemoryItem'; organization_id: number };
+  | { type: 'ArchiveMemoryItem'; organization_id: number }
+  /** One part of a revision too large for one append (content-parts.ts); recorded once. */
+  | { type: 'RecordContentPart'; part: MemoryContentPartRecorded['data'] };
+
+/** The parts recorded so far of a revision not yet completed (by its Created/Revised event). */
+export type PendingContent = { revision: number; content_sha256: string; parts: MemoryContentPart[] };
 
 export type MemoryItemState =
-  | { exists: false }
-  | (Omit<MemoryItemCreated['data'], 'revision'> & {
+  | { exists: false; pending?: PendingContent }
+  | (Omit<MemoryItemCreated['data'], 'revision' | 'parts'> & {
       exists: true;
       revision: number;
       archived: boolean;
@@ -24,26 +36,91 @@ export type MemoryItemState =
       created_sha256: string;
       /** Correction proposals already applied by a revision. */
       applied_proposal_ids: number[];
+      pending?: PendingContent;
     });
+
+/** The parts of `pending` when they belong to this revision and content, else none. */
+export function pendingParts(
+  state: MemoryItemState,
+  revision: number,
+  contentSha256: string,
+): MemoryContentPart[] {
+  const pending = state.pending;
+  return pending !== undefined && pending.revision === revision && pending.content_sha256 === contentSha256
+    ? pending.parts
+    : [];
+}
+
+/** The revision number the next Created/Revised event gets. */
+export function nextRevision(state: MemoryItemState): number {
+  return state.exists ? state.revision + 1 : 1;
+}
+
+/** Content and chunks of a Created/Revised event: inline, or joined from the pending parts it completes. */
+function completedContent<T extends MemoryContent & { revision: number }>(
+  state: MemoryItemState,
+  data: T,
+): Omit<T, 'parts'> {
+  const { parts, ...rest } = data;
+  if (parts === undefined) return rest;
+  return { ...rest, ...joinParts(pendingParts(state, data.revision, data.content_sha256)) };
+}
+
+function recordPart(command: MemoryContentPartRecorded['data'], state: MemoryItemState): MemoryItemEvent[] {
+  if (state.exists && state.organization_id !== command.organization_id) {
+    throw new NotFoundError('memory item not found');
+  }
+  if (state.exists && state.archived) {
+    throw new ConflictError('memory_item_archived', 'an archived memory item cannot be revised');
+  }
+  if (command.revision !== nextRevision(state)) {
+    throw new ConflictError('memory_item_changed', 'the memory item changed while its revision was written');
+  }
+  const recorded = pendingParts(state, command.revision, command.content_sha256).length;
+  if (command.part < recorded) return [];
+  if (command.part > recorded) {
+    throw new ConflictError('memory_content_part_missing', `part ${recorded} must be recorded first`);
+  }
+  return [{ type: 'MemoryContentPartRecorded', data: command }];
+}
+
+/** A revision in parts completes only after all its parts, of this revision and content, are recorded. */
+function requireParts(state: MemoryItemState, content: MemoryContent, revision: number): void {
+  if (content.parts === undefined) return;
+  if (pendingParts(state, revision, content.content_sha256).length !== content.parts) {
+    throw new ConflictError('memory_content_incomplete', 'the revision names parts that were not recorded');
+  }
+}
 
 export const memoryItemDecider: Decider<MemoryItemCommand, MemoryItemState, MemoryItemEvent> = {
   initialState: () => ({ exists: false }),
 
   evolve(state, event) {
     switch (event.type) {
-      case 'MemoryItemCreated':
+      case 'MemoryContentPartRecorded': {
+        const { revision, content_sha256, part, content, chunks } = event.data;
+        const parts = pendingParts(state, revision, content_sha256);
+        if (part === parts.length) {
+          return { ...state, pending: { revision, content_sha256, parts: [...parts, { content, chunks }] } };
+        }
+        return state;
+      }
+      case 'MemoryItemCreated': {
+        const data = completedContent(state, event.data);
         return {
-          ...event.data,
+          ...data,
           exists: true,
           archived: false,
-          created_sha256: event.data.content_sha256,
+          created_sha256: data.content_sha256,
           applied_proposal_ids: [],
         };
+      }
       case 'MemoryItemRevised': {
         if (!state.exists) return state;
-        const { proposal_id, ...revised } = event.data;
+        const { proposal_id, ...revised } = completedContent(state, event.data);
         const applied = proposal_id === undefined ? [] : [proposal_id];
-        return { ...state, ...revised, applied_proposal_ids: [...state.applied_proposal_ids, ...applied] };
+        const { pending: _done, ...current } = state;
+        return { ...current, ...revised, applied_proposal_ids: [...state.applied_proposal_ids, ...applied] };
       }
       case 'MemoryItemArchived':
         return state.exists ? { ...state, archived: true } : state;
@@ -51,8 +128,12 @@ export const memoryItemDecider: Decider<MemoryItemCommand, MemoryItemState, Memo
   },
 
   decide(command, state) {
+    if (command.type === 'RecordContentPart') return recordPart(command.part, state);
     if (command.type === 'CreateMemoryItem') {
-      if (!state.exists) return [{ type: 'MemoryItemCreated', data: command.item }];
+      if (!state.exists) {
+        requireParts(state, command.item, 1);
+        return [{ type: 'MemoryItemCreated', data: command.item }];
+      }
       // A retried creation (a save replayed, an approval run again) changes nothing, even after later revisions.
       if (
         state.organization_id === command.item.organization_id &&
@@ -73,6 +154,7 @@ export const memoryItemDecider: Decider<MemoryItemCommand, MemoryItemState, Memo
       throw new ConflictError('memory_item_archived', 'an archived memory item cannot be revised');
     if (command.content.content_sha256 === state.content_sha256) return [];
     const revision = state.revision + 1;
+    requireParts(state, command.content, revision);
     return [
       {
         type: 'MemoryItemRevised',

@@ -26,7 +26,16 @@ export type MemoryContent = {
   source_date: string | null;
   effective_at: string | null;
   expires_at: string | null;
+  /**
+   * A revision too large for one append (src/commands/memory/content-parts.ts): `content` is '' and `chunks` []
+   * here, and both were recorded in this many MemoryContentPartRecorded events just before, in the same stream.
+   * Absent: `content` and `chunks` are inline.
+   */
+  parts?: number;
 };
+
+/** One piece of a revision's content and chunks, recorded before the revision's Created/Revised event. */
+export type MemoryContentPart = { content: string; chunks: MemoryChunk[] };
 
 export type MemorySourceRegistered = DomainEvent<
   'MemorySourceRegistered',
@@ -68,6 +77,22 @@ export type MemoryItemRevised = DomainEvent<
   }
 >;
 
+/**
+ * A part of the revision `revision` (content `content_sha256`), number `part` from 0. Until the revision's
+ * Created/Revised event names its part count, parts change nothing anyone reads: projections stage them, and an
+ * interrupted ingestion resumes after the last part recorded (the same content splits into the same parts).
+ */
+export type MemoryContentPartRecorded = DomainEvent<
+  'MemoryContentPartRecorded',
+  MemoryContentPart & {
+    memory_item_id: number;
+    organization_id: number;
+    revision: number;
+    content_sha256: string;
+    part: number;
+  }
+>;
+
 export type MemoryItemArchived = DomainEvent<
   'MemoryItemArchived',
   { memory_item_id: number; organization_id: number }
@@ -81,4 +106,5 @@ export type MemoryDocumentClaimed = DomainEvent<
 
 export type MemorySourceEvent = MemorySourceRegistered;
 export type MemoryDocumentEvent = MemoryDocumentClaimed;
-export type MemoryItemEvent = MemoryItemCreated | MemoryItemRevised | MemoryItemArchived;
+export type MemoryItemEvent =
+  MemoryItemCreated | MemoryItemRevised | MemoryItemArchived | MemoryContentPartRecorded;

@@ -58,6 +58,11 @@ export interface SearchIndex {
   /** Every live document, ordered by id (used to prove a rebuild identical). */
   dump(): AsyncIterable<SearchDocument>;
   count(organizationId?: string): Promise<number>;
+  /**
+   * Makes every write so far visible to search. Writes may become visible later than they resolve (Elasticsearch
+   * refreshes about once a second); the projection runner calls this once it has caught up, not per batch.
+   */
+  refresh(): Promise<void>;
   /** Removes every document (rebuild). */
   reset(): Promise<void>;
   ping(): Promise<void>;

@@ -5,15 +5,23 @@
  * (MONGODB_URL) stays the authority; this keeps the translation honest in every CI run.
  */
 import { Query } from 'mingo';
+import { unwrapArrays, wrapArrays } from '../../../src/infrastructure/read-store/mongo/mongo-arrays';
 import { mongoFilter, mongoSort } from '../../../src/infrastructure/read-store/mongo/mongo-filter';
 import type { FindOptions, ReadDocument } from '../../../src/infrastructure/read-store/read-store.port';
 import { effectiveSort, parseFindOptions } from '../../../src/infrastructure/read-store/read-store-query';
+import {
+  ARRAY_DOCS,
+  ARRAY_FILTER_CASES,
+  ARRAY_SORT_ASC,
+  ARRAY_SORT_DESC,
+  inSortOrder,
+} from '../../contract/read-store.contract-array-cases';
 import { FILTER_CASES, FILTER_DOCS } from '../../contract/read-store.contract-filter-cases';
 import { TYPE_ORDER_ASC, TYPE_ORDER_DESC, TYPE_ORDER_DOCS } from '../../contract/read-store.contract-sorting';
 
 /** What MongoReadStore.find() asks the server, evaluated by mingo over documents stored as `{_id, ...}`. */
 function mingoFind(docs: ReadDocument[], options: FindOptions): string[] {
-  const stored = docs.map(({ id, ...fields }) => ({ _id: id, ...fields }));
+  const stored = docs.map(({ id, ...fields }) => ({ _id: id, ...wrapArrays(fields) }));
   const parsed = parseFindOptions(options);
   const sort = Object.fromEntries(mongoSort(effectiveSort(parsed)));
   return new Query(mongoFilter(parsed.filter))
@@ -41,5 +49,29 @@ describe('MongoDB read store query translation (evaluated by mingo)', () => {
     const docs = [...TYPE_ORDER_DOCS].reverse();
     const sort = [{ field: 'v', direction: 'asc' as const }];
     expect(mingoFind(docs, { sort, offset: 3, limit: 4 })).toEqual(TYPE_ORDER_ASC.slice(3, 7));
+  });
+
+  it.each(ARRAY_FILTER_CASES)('array filter: %s', (_title, filter, expected) => {
+    expect(mingoFind(ARRAY_DOCS, { filter })).toEqual(expected);
+  });
+
+  it('sorts arrays (stored wrapped) with the objects, after strings and before booleans', () => {
+    const asc = mingoFind(ARRAY_DOCS, { sort: [{ field: 't', direction: 'asc' }] });
+    expect({ asc, ok: inSortOrder(asc, ARRAY_SORT_ASC) }).toEqual({ asc, ok: true });
+    const desc = mingoFind(ARRAY_DOCS, { sort: [{ field: 't', direction: 'desc' }] });
+    expect({ desc, ok: inSortOrder(desc, ARRAY_SORT_DESC) }).toEqual({ desc, ok: true });
+  });
+
+  it('wraps top-level arrays only, reads them back as written, and refuses a value shaped like a wrapper', () => {
+    const doc = { list: [1, [2]], nested: { list: [3] }, text: 'x', none: null };
+    const stored = wrapArrays(doc);
+    expect(stored).toEqual({
+      list: { __cairn_array: [1, [2]] },
+      nested: { list: [3] },
+      text: 'x',
+      none: null,
+    });
+    expect(unwrapArrays(stored)).toEqual(doc);
+    expect(() => wrapArrays({ sneaky: { __cairn_array: [] } })).toThrow(TypeError);
   });
 });

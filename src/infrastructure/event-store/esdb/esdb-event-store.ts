@@ -5,8 +5,12 @@
  * Appends keep the per-stream hash chain unforkable: read the stream's last event, chain the batch onto its
  * hash, then append with expectedRevision = exactly the revision just read (or NO_STREAM). If another writer got
  * in between, the server rejects the append, so two batches can never both claim the same prev_hash. When the
- * caller said 'any' / 'stream_exists' the adapter re-reads and retries (bounded); for an exact revision or
- * 'no_stream' the caller's expectation is what failed, so it gets WrongExpectedVersionError.
+ * caller said 'any' / 'stream_exists' the adapter re-reads and retries, with a jittered backoff, for as long as
+ * APPEND_RETRY_MS (every lost race is another writer's success, so a busy stream still moves); for an exact
+ * revision or 'no_stream' the caller's expectation is what failed, so it gets WrongExpectedVersionError.
+ *
+ * $all readers (readAll, subscribeToAll, headPosition, listStreams) skip every event Cairn did not write (see
+ * isCairnEvent()). An append over the server's MaxAppendSize is an AppendTooLargeError, as on the embedded store.
  */
 import {
   BACKWARDS,
@@ -15,6 +19,7 @@ import {
   excludeSystemEvents,
   FORWARDS,
   jsonEvent,
+  MaxAppendSizeExceededError,
   NO_STREAM,
   START,
   StreamNotFoundError,
@@ -31,12 +36,13 @@ import type {
   SubscribeOptions,
   Subscription,
 } from '../event-store.port';
+import { AppendTooLargeError } from '../append-too-large.error';
 import { chainBatch, GENESIS_HASH } from '../hash-chain';
 import { checkExpected, prepareBatch } from '../new-event-batch';
 import { WrongExpectedVersionError } from '../wrong-expected-version.error';
 import {
   hashOf,
-  isSystemEvent,
+  isCairnEvent,
   requirePosition,
   toEsdbPosition,
   toPositionNumber,
@@ -46,22 +52,35 @@ import {
 } from './esdb-mapping';
 import { EsdbSubscription } from './esdb-subscription';
 
-/** Re-reads after losing a race when the caller allowed any revision. */
-const MAX_APPEND_ATTEMPTS = 5;
+/** How long an 'any' / 'stream_exists' append keeps re-reading after lost races before it gives up. */
+export const APPEND_RETRY_MS = 10_000;
+const RETRY_BACKOFF_MAX_MS = 50;
 const ALL_PAGE = 1000;
 const HEAD_PAGE = 100;
 
+/** The part of the client this adapter uses (a test passes a stub of it; production always the real client). */
+export type EsdbClient = Pick<
+  EventStoreDBClient,
+  'appendToStream' | 'readStream' | 'readAll' | 'subscribeToAll' | 'dispose'
+>;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
 export class EsdbEventStore implements EventStore {
-  private readonly client: EventStoreDBClient;
+  private readonly client: EsdbClient;
   private readonly subscriptions = new Set<EsdbSubscription>();
 
-  /** @param connectionString e.g. `esdb://localhost:2113?tls=false` */
-  constructor(connectionString: string) {
-    this.client = EventStoreDBClient.connectionString(connectionString);
+  /** @param connection e.g. `esdb://localhost:2113?tls=false`, or a client (request-level tests). */
+  constructor(connection: string | EsdbClient) {
+    this.client =
+      typeof connection === 'string' ? EventStoreDBClient.connectionString(connection) : connection;
   }
 
   async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     const prepared = prepareBatch(stream, events, expected);
+    const deadline = Date.now() + APPEND_RETRY_MS;
     for (let attempt = 1; ; attempt++) {
       const last = await this.readLast(stream);
       const actual = last === null ? null : Number(last.revision);
@@ -91,9 +110,15 @@ export class EsdbEventStore implements EventStore {
           position: await this.appendedPosition(stream, result.position),
         };
       } catch (error) {
+        if (error instanceof MaxAppendSizeExceededError) {
+          throw new AppendTooLargeError(stream, null, error.maxAppendSize);
+        }
         if (!(error instanceof EsdbWrongExpectedVersionError)) throw error;
         const retryable = expected === 'any' || expected === 'stream_exists';
-        if (retryable && attempt < MAX_APPEND_ATTEMPTS) continue;
+        if (retryable && Date.now() < deadline) {
+          await sleep(Math.random() * Math.min(RETRY_BACKOFF_MAX_MS, attempt * 2));
+          continue;
+        }
         const current = error.actualVersion;
         throw new WrongExpectedVersionError(
           stream,
@@ -133,7 +158,7 @@ export class EsdbEventStore implements EventStore {
         if (position <= checkpoint) continue;
         checkpoint = position;
         progressed = true;
-        if (isSystemEvent(event)) continue;
+        if (!isCairnEvent(event)) continue;
         out.push(toRecorded(event, position));
         if (out.length >= limit) break;
       }
@@ -153,12 +178,12 @@ export class EsdbEventStore implements EventStore {
     return subscription;
   }
 
-  /** The position of the newest non-system event: $all read backwards past any system events at the end. */
+  /** The position of the newest Cairn event: $all read backwards past any other events at the end. */
   async headPosition(): Promise<number> {
     let from: Position | typeof END = END;
     for (;;) {
       const page = await this.readAllPage(from, BACKWARDS, HEAD_PAGE);
-      const found = page.find((event) => !isSystemEvent(event));
+      const found = page.find(isCairnEvent);
       if (found) return requirePosition(found);
       if (page.length < HEAD_PAGE) return 0;
       // Reading backwards from an event's position starts just before that event.
@@ -188,7 +213,7 @@ export class EsdbEventStore implements EventStore {
         if (position <= checkpoint) continue;
         checkpoint = position;
         progressed = true;
-        if (event.revision === 0n && !isSystemEvent(event)) yield event.streamId;
+        if (event.revision === 0n && isCairnEvent(event)) yield event.streamId;
       }
       if (page.length < ALL_PAGE || !progressed) return;
     }

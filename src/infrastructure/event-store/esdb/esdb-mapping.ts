@@ -69,6 +69,18 @@ export function isSystemEvent(event: { streamId: string; type: string }): boolea
   return event.streamId.startsWith('$') || event.type.startsWith('$');
 }
 
+/**
+ * An event Cairn wrote: not a system event or link, a JSON object, with hash-chain metadata. Anything else in $all
+ * (another application's events, links from the standard projections) is skipped by every $all reader, so one
+ * foreign event never stops the projections. Stream reads still refuse it (see toRecorded()): a foreign event
+ * inside a Cairn stream is evidence for audit:verify, not something to step over.
+ */
+export function isCairnEvent(event: EsdbRecordedEvent): boolean {
+  if (isSystemEvent(event) || !event.isJson || !isRecord(event.data)) return false;
+  const metadata: unknown = event.metadata;
+  return isRecord(metadata) && typeof metadata.hash === 'string' && typeof metadata.prev_hash === 'string';
+}
+
 export function toRecorded(event: EsdbRecordedEvent, position: number): RecordedEvent {
   if (!event.isJson || !isRecord(event.data)) {
     throw new Error(

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { SubscribeOptions, Subscription } from '../event-store.port';
 import { toError } from '../new-event-batch';
-import { isSystemEvent, requirePosition, toRecorded, type EsdbRecordedEvent } from './esdb-mapping';
+import { isCairnEvent, requirePosition, toRecorded, type EsdbRecordedEvent } from './esdb-mapping';
 
 /** Which subscription's on_event is running, so stop() called from inside a handler does not wait for itself. */
 const insideHandler = new AsyncLocalStorage<EsdbSubscription>();
@@ -48,7 +48,7 @@ export class EsdbSubscription implements Subscription {
         // The server starts after the given position; this guard keeps "strictly after" whatever the version.
         if (position <= checkpoint) continue;
         checkpoint = position;
-        if (isSystemEvent(event)) continue;
+        if (!isCairnEvent(event)) continue;
         const recorded = toRecorded(event, position);
         await insideHandler.run(this, () => this.options.on_event(recorded));
         if (this.stopped) break;

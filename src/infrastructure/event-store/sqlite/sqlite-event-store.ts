@@ -4,6 +4,8 @@
  * last revision is read, so check-then-insert cannot interleave with another writer), and UNIQUE(stream, revision)
  * is the backstop should anything else ever write the table. With a WalFlusher, commits do not wait for the
  * disk inside the write lock; the append is acknowledged after a shared WAL sync instead (group commit).
+ * An append larger than `maxAppendBytes` (default 1 MiB, KurrentDB's default MaxAppendSize) is refused with
+ * AppendTooLargeError, counted as KurrentDB counts it (append-too-large.error.ts), so what passes here passes there.
  */
 import type {
   AppendOptions,
@@ -17,6 +19,7 @@ import type {
   SubscribeOptions,
   Subscription,
 } from '../event-store.port';
+import { AppendTooLargeError, appendSize, DEFAULT_MAX_APPEND_BYTES } from '../append-too-large.error';
 import { chainBatch, GENESIS_HASH, type ChainedEvent } from '../hash-chain';
 import { checkExpected, prepareBatch, type PreparedEvent } from '../new-event-batch';
 import { WrongExpectedVersionError } from '../wrong-expected-version.error';
@@ -88,6 +91,8 @@ export interface SqliteEventStoreOptions {
    * the connection's own synchronous setting is the whole durability.
    */
   flusher?: WalFlusher;
+  /** The largest append accepted, in bytes (default DEFAULT_MAX_APPEND_BYTES, 1 MiB). */
+  maxAppendBytes?: number;
 }
 
 export class SqliteEventStore implements EventStore {
@@ -101,11 +106,13 @@ export class SqliteEventStore implements EventStore {
   private readonly subscriptions = new Set<PollingSubscription>();
   private readonly pollIntervalMs: number;
   private readonly flusher: WalFlusher | null;
+  private readonly maxAppendBytes: number;
   private closed = false;
 
   constructor(db: SqliteDatabase, options: SqliteEventStoreOptions = {}) {
     this.pollIntervalMs = options.pollIntervalMs ?? 25;
     this.flusher = options.flusher ?? null;
+    this.maxAppendBytes = options.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES;
     db.exec(SCHEMA);
     this.statements = {
       last: db.prepare(
@@ -159,6 +166,7 @@ export class SqliteEventStore implements EventStore {
   ): Promise<AppendResult> {
     this.assertOpen();
     const prepared = prepareBatch(stream, events, expected);
+    this.assertSize(stream, prepared);
     let result: AppendResult;
     try {
       result = this.appendTransaction(
@@ -245,6 +253,18 @@ export class SqliteEventStore implements EventStore {
     await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
     // Appends acknowledged before their sync (`committed` durability) reach the disk before the file closes.
     await this.flusher?.flush();
+  }
+
+  /** Refuses an append over the limit, sized with its chain links (every hash is 64 hex digits). */
+  private assertSize(stream: string, events: PreparedEvent[]): void {
+    const size = appendSize(
+      events.map((event) => ({
+        type: event.type,
+        dataJson: event.dataJson,
+        metadata: { ...event.metadata, prev_hash: GENESIS_HASH, hash: GENESIS_HASH },
+      })),
+    );
+    if (size > this.maxAppendBytes) throw new AppendTooLargeError(stream, size, this.maxAppendBytes);
   }
 
   /**

@@ -4,7 +4,9 @@
  *
  * MongoDB already has the semantics the port asks for: `{f: null}` matches null or missing, comparisons are
  * type-bracketed (a number bound never matches a string), `$ne` matches missing fields, and the sort order is
- * null/missing < numbers < strings < objects < arrays < booleans. The document id is stored as `_id`.
+ * null/missing < numbers < strings < objects < arrays < booleans. Except on arrays, which MongoDB matches and
+ * sorts by their elements: the store keeps each top-level array wrapped in an object (mongo-arrays.ts), so it
+ * is one opaque value here, as the port requires. The document id is stored as `_id`.
  */
 import type { SortKey } from '../read-store.port';
 import type { FieldClause, FieldCondition, ParsedFilter } from '../read-store-query';

@@ -44,6 +44,7 @@ import {
   toStoredJson,
 } from '../read-store-query';
 import { MongoCoordination } from './mongo-coordination';
+import { unwrapArrays, wrapArrays } from './mongo-arrays';
 import { mongoFilter, mongoSort } from './mongo-filter';
 import { isDuplicateKey } from './mongo-values';
 
@@ -62,6 +63,9 @@ const TRANSACTION: TransactionOptions = {
   readPreference: 'primary',
 };
 const NAMESPACE_EXISTS = 48;
+const COMMAND_NOT_FOUND = 59;
+/** The checkpoint version while reset() empties a projection's collections (see reset()). */
+const RESETTING = 0;
 
 /** Thrown inside a transaction when the checkpoint is not at the expected position (aborts it). */
 class CheckpointMoved extends Error {}
@@ -70,10 +74,13 @@ function toCheckpoint(doc: CheckpointDoc): Checkpoint {
   return { projection: doc._id, position: doc.position, version: doc.version, updated_at: doc.updated_at };
 }
 
-/** A stored document back to the port's shape (the id lives in `id` too; `_id` is dropped). */
+/**
+ * A stored document back to the port's shape (the id lives in `id` too; `_id` is dropped; top-level arrays
+ * unwrapped, see mongo-arrays.ts).
+ */
 function toReadDocument<T extends ReadDocument>(doc: Document): T {
   const { _id, ...rest } = doc;
-  return { ...rest, id: String(_id) } as T;
+  return { ...unwrapArrays(rest), id: String(_id) } as T;
 }
 
 export class MongoReadStore implements ReadStore {
@@ -114,7 +121,10 @@ export class MongoReadStore implements ReadStore {
     try {
       await this.db.createCollection(coll.collectionName);
     } catch (error) {
-      if (!(error instanceof MongoServerError && error.code === NAMESPACE_EXISTS)) throw error;
+      // Exists already; or a compatible server without `create`: the first write creates the collection then
+      // (implicitly, also inside a transaction, as MongoDB >= 4.4 does).
+      const code = error instanceof MongoServerError ? error.code : undefined;
+      if (code !== NAMESPACE_EXISTS && code !== COMMAND_NOT_FOUND) throw error;
     }
     const fields = [...new Set(indexedFields)].filter((f) => f !== 'id'); // `_id` is always indexed
     if (fields.length === 0) return;
@@ -240,7 +250,7 @@ export class MongoReadStore implements ReadStore {
               replaceOne: {
                 filter: { _id: op.doc.id },
                 // The JSON round trip every adapter applies; _id comes from the filter on upsert.
-                replacement: JSON.parse(toStoredJson(op.doc)) as Document,
+                replacement: wrapArrays(JSON.parse(toStoredJson(op.doc)) as Document),
                 upsert: true,
               },
             }
@@ -262,18 +272,24 @@ export class MongoReadStore implements ReadStore {
     return docs.map(toCheckpoint);
   }
 
+  /**
+   * Not one transaction: MongoDB aborts a transaction after 60 s (transactionLifetimeLimitSeconds), which a large
+   * read model outlasts. Instead, in three durable steps that a crash at any point leaves resumable:
+   * 1. the checkpoint becomes {position 0, version 0}: every commit from the old position now fails its
+   *    compare-and-set, and a runner finding version 0 (below every projection's version) resets again;
+   * 2. each collection is emptied, outside any transaction;
+   * 3. the checkpoint is deleted (absent = position 0), from version 0 only.
+   */
   async reset(projection: string, collections: string[]): Promise<void> {
     assertNonEmptyString(projection, 'projection');
     const colls = collections.map((c) => this.documents(c));
-    const session = this.client.startSession();
-    try {
-      await session.withTransaction(async (s) => {
-        for (const coll of colls) await coll.deleteMany({}, { session: s });
-        await this.checkpoints.deleteOne({ _id: projection }, { session: s });
-      }, TRANSACTION);
-    } finally {
-      await session.endSession();
-    }
+    await this.checkpoints.updateOne(
+      { _id: projection },
+      { $set: { position: 0, version: RESETTING, updated_at: this.clock.nowIso() } },
+      { upsert: true },
+    );
+    for (const coll of colls) await coll.deleteMany({});
+    await this.checkpoints.deleteOne({ _id: projection, version: RESETTING });
   }
 
   acquireLease(name: string, owner: string, ttlMs: number): Promise<boolean> {

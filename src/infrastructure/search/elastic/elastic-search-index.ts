@@ -2,15 +2,17 @@
  * The production SearchIndex: Elasticsearch (the only file importing @elastic/elasticsearch).
  *
  * - One index (`<name>-v<layout>`, name default `cairn-memory-chunks`, one shard so BM25 statistics are exact)
- *   with an explicit mapping (elastic-settings.ts): title/body `text` with the `cairn_english` analyzer and the
- *   `cairn_bm25` similarity (the embedded index's analysis and k1/b), ids and organization `keyword`, and
- *   `fields.*` mapped by dynamic templates (strings → keyword, every number → double as in JavaScript, booleans
- *   → boolean). An index template with the same mapping guards against a concurrent writer auto-creating it.
+ *   with an explicit mapping (elastic-settings.ts): title/body `text` with the `cairn_english` analyzer under the
+ *   index's default BM25 similarity (the embedded index's analysis and k1/b), ids and organization `keyword`, and
+ *   each filter field indexed under the path of its JSON type (strings → keyword, numbers → double as in
+ *   JavaScript, booleans → boolean; `fields` itself is kept in _source only). An index template with the same
+ *   mapping guards against a concurrent writer auto-creating it.
  * - A new layout is a new index: init() creates it and copies the previous layout's index into it (server-side
  *   reindex keeping the external versions, so writes that land meanwhile are never overwritten by older
- *   copies), then deletes the old one. Layout 1 was the bare name with the built-in `english` analyzer.
+ *   copies; from layout 2 a painless script adds the typed copies), then deletes the old one.
  * - Writes: bulk, external versioning (`external_gte`: version = the document version, an equal version
- *   re-applies) and `refresh: 'wait_for'`, so a search right after a write sees it. A version conflict (409)
+ *   re-applies), no refresh per bulk; refresh() makes them visible once the projection has caught up, so a
+ *   search right after a write (read-your-writes) sees it. A version conflict (409)
  *   means a newer write is already there: success. A delete is a versioned tombstone document (deleted: true),
  *   not a real delete, so a late older upsert is still refused after ES would have forgotten a real delete's
  *   version (`index.gc_deletes`, 60 s).
@@ -19,21 +21,30 @@
  *   query_string syntax), see textQuery().
  */
 import { Client, errors, estypes } from '@elastic/elasticsearch';
-import type { FilterValue, SearchDocument, SearchHit, SearchIndex, SearchQuery } from '../search-index.port';
+import type { SearchDocument, SearchHit, SearchIndex, SearchQuery } from '../search-index.port';
 import {
   type FieldCondition,
   normalizeQuery,
   validateDeletes,
   validateDocuments,
 } from '../sqlite/search-input';
-import { LAYOUT, MAPPINGS, SETTINGS, textQuery } from './elastic-settings';
+import {
+  FROM_LAYOUT_2_SCRIPT,
+  LAYOUT,
+  MAPPINGS,
+  SETTINGS,
+  TYPED_PATHS,
+  type TypedFields,
+  textQuery,
+  typedFields,
+} from './elastic-settings';
 
 const DEFAULT_INDEX = 'cairn-memory-chunks';
 const BULK_BATCH = 1_000;
 const DUMP_PAGE = 1_000;
 const PIT_KEEP_ALIVE = '2m';
 
-interface StoredDocument extends SearchDocument {
+interface StoredDocument extends SearchDocument, TypedFields {
   deleted: boolean;
 }
 
@@ -52,8 +63,17 @@ function isAlreadyExists(error: unknown): boolean {
   );
 }
 
+function typedPath(type: keyof typeof TYPED_PATHS, field: string): string {
+  return `${TYPED_PATHS[type]}.${field}`;
+}
+
+/** Null or missing: no value of any type (a null is never indexed, see typedFields()). */
 function fieldIsNull(field: string): Query {
-  return { bool: { must_not: [{ exists: { field } }] } };
+  return {
+    bool: {
+      must_not: Object.values(TYPED_PATHS).map((path) => ({ exists: { field: `${path}.${field}` } })),
+    },
+  };
 }
 
 function anyOf(queries: Query[]): Query {
@@ -61,23 +81,39 @@ function anyOf(queries: Query[]): Query {
   return queries.length === 1 ? queries[0] : { bool: { should: queries, minimum_should_match: 1 } };
 }
 
+function termsQuery(path: string, values: Array<string | number | boolean>): Query | undefined {
+  if (values.length === 0) return undefined;
+  return values.length === 1 ? { term: { [path]: { value: values[0] } } } : { terms: { [path]: values } };
+}
+
+/** Each value queries the copy of its own JSON type only: a string never meets a numeric field (no 400). */
 function conditionQuery(condition: FieldCondition): Query {
-  const field = `fields.${condition.field}`;
+  const { field } = condition;
   if (condition.kind === 'range') {
     const bounds: estypes.QueryDslNumberRangeQuery = {};
     if (condition.gt !== undefined) bounds.gt = condition.gt;
     if (condition.gte !== undefined) bounds.gte = condition.gte;
     if (condition.lt !== undefined) bounds.lt = condition.lt;
     if (condition.lte !== undefined) bounds.lte = condition.lte;
-    const range: Query = { range: { [field]: bounds } };
+    const range: Query = { range: { [typedPath('number', field)]: bounds } };
     return condition.orNull ? anyOf([range, fieldIsNull(field)]) : range;
   }
-  const values = condition.values.filter((value): value is Exclude<FilterValue, null> => value !== null);
+  const byType = {
+    string: condition.values.filter((value) => typeof value === 'string'),
+    number: condition.values.filter((value) => typeof value === 'number'),
+    boolean: condition.values.filter((value) => typeof value === 'boolean'),
+  };
   const clauses: Query[] = [];
-  if (values.length === 1) clauses.push({ term: { [field]: { value: values[0] } } });
-  if (values.length > 1) clauses.push({ terms: { [field]: values } });
+  for (const type of ['string', 'number', 'boolean'] as const) {
+    const clause = termsQuery(typedPath(type, field), byType[type]);
+    if (clause !== undefined) clauses.push(clause);
+  }
   if (condition.values.includes(null)) clauses.push(fieldIsNull(field));
   return anyOf(clauses);
+}
+
+function stored(document: SearchDocument, deleted: boolean): StoredDocument {
+  return { ...document, ...typedFields(document.fields), deleted };
 }
 
 function toDocument(source: StoredDocument): SearchDocument {
@@ -95,8 +131,7 @@ export class ElasticSearchIndex implements SearchIndex {
     this.client = new Client({ node: url });
     const name = options?.index ?? DEFAULT_INDEX;
     this.index = `${name}-v${LAYOUT}`;
-    // Layout 1 used the bare name; from layout 3 on this becomes `${name}-v${LAYOUT - 1}`.
-    this.previous = name;
+    this.previous = `${name}-v${LAYOUT - 1}`;
   }
 
   /** Creates the index template and the index when missing. Safe to call from several processes. */
@@ -132,6 +167,7 @@ export class ElasticSearchIndex implements SearchIndex {
     await this.client.reindex({
       source: { index: this.previous },
       dest: { index: this.index, version_type: 'external' },
+      script: { lang: 'painless', source: FROM_LAYOUT_2_SCRIPT },
       conflicts: 'proceed',
       refresh: true,
       wait_for_completion: true,
@@ -142,21 +178,15 @@ export class ElasticSearchIndex implements SearchIndex {
 
   async upsert(documents: SearchDocument[]): Promise<void> {
     validateDocuments(documents);
-    await this.write(documents.map((document) => ({ ...document, deleted: false })));
+    await this.write(documents.map((document) => stored(document, false)));
   }
 
   async delete(items: Array<{ id: string; version: number }>): Promise<void> {
     validateDeletes(items);
     await this.write(
-      items.map(({ id, version }) => ({
-        id,
-        organization_id: '',
-        title: '',
-        body: '',
-        fields: {},
-        version,
-        deleted: true,
-      })),
+      items.map(({ id, version }) =>
+        stored({ id, organization_id: '', title: '', body: '', fields: {}, version }, true),
+      ),
     );
   }
 
@@ -250,6 +280,11 @@ export class ElasticSearchIndex implements SearchIndex {
     await this.init();
   }
 
+  /** Makes every write so far visible to search (one refresh of this index, not one per bulk). */
+  async refresh(): Promise<void> {
+    await this.client.indices.refresh({ index: this.index });
+  }
+
   async ping(): Promise<void> {
     if (!(await this.client.ping())) throw new Error(`Elasticsearch did not answer a ping`);
   }
@@ -278,7 +313,9 @@ export class ElasticSearchIndex implements SearchIndex {
         },
         document,
       ]);
-      const response = await this.client.bulk<StoredDocument>({ operations, refresh: 'wait_for' });
+      // No refresh here: a rebuild writes thousands of batches, and `wait_for` costs up to a refresh interval
+      // (1 s) each. The runner calls refresh() once it has caught up (read-your-writes).
+      const response = await this.client.bulk<StoredDocument>({ operations });
       if (!response.errors) continue;
       const failures = response.items
         .flatMap((item) => Object.values(item))

@@ -4,30 +4,57 @@
  * - Analysis `cairn_english`, the twin of analyzer.ts: the same words (a pattern tokenizer with the scanner's
  *   word pattern), English possessive, lower case, ASCII folding (the embedded index drops combining marks; the
  *   two differ only on letters without a decomposition, such as ø or ß), Lucene's English stop words, Porter.
- * - Similarity `cairn_bm25`: BM25 with the embedded index's k1 and b (bm25.ts).
+ * - Similarity: the index's `default` similarity is BM25 with the embedded index's k1 and b (bm25.ts). It is set
+ *   index-wide, never per field: Elasticsearch refuses a `combined_fields` query over fields with a per-field
+ *   `similarity` ("[combined_fields] queries cannot be used with per-field similarities").
  * - Search (see textQuery()): `combined_fields` over title and body, which is BM25F (Lucene's
  *   CombinedFieldQuery), like the embedded index's scoring of title and body as one field with the title weighted.
+ * - Filter fields by JSON type (see typedFields()): `fields` is kept in `_source` only (not indexed); each value is
+ *   indexed under the path of its JSON type, `strings.<name>` (keyword), `numbers.<name>` (double) or
+ *   `booleans.<name>` (boolean). A field may hold a string in one document and a number in another without a
+ *   mapping conflict (no write is ever refused for its type), and a filter value queries only the path of its own
+ *   type, so "1", 1 and true stay three values as in the embedded index and no filter is a 400.
  *
  * LAYOUT is part of the physical index name (`<name>-v<LAYOUT>`): a new layout is a new index, filled from the
  * previous one by a server-side reindex in init() (see ElasticSearchIndex.init()).
  */
 import type { estypes } from '@elastic/elasticsearch';
+import type { FilterValue } from '../search-index.port';
 import { WORD_PATTERN } from '../sqlite/analyzer';
 import { BM25_B, BM25_K1 } from '../sqlite/bm25';
 
-export const LAYOUT = 2;
+export const LAYOUT = 3;
 
 type Query = estypes.QueryDslQueryContainer;
 
-function fieldTemplate(
-  name: string,
-  jsonType: string,
-  mapping: estypes.MappingProperty,
-): Partial<Record<string, estypes.MappingDynamicTemplate>> {
-  return { [name]: { path_match: 'fields.*', match_mapping_type: jsonType, mapping } };
+/** The three typed copies of `fields`, by the JSON type of their values. */
+export const TYPED_PATHS = { string: 'strings', number: 'numbers', boolean: 'booleans' } as const;
+
+export type TypedFields = Record<
+  (typeof TYPED_PATHS)[keyof typeof TYPED_PATHS],
+  Record<string, string | number | boolean>
+>;
+
+/** Splits a document's `fields` by JSON type (null values are simply absent: a null filter is "no value"). */
+export function typedFields(fields: Readonly<Record<string, FilterValue>>): TypedFields {
+  const typed: TypedFields = { strings: {}, numbers: {}, booleans: {} };
+  for (const [name, value] of Object.entries(fields)) {
+    if (typeof value === 'string') typed.strings[name] = value;
+    else if (typeof value === 'number') typed.numbers[name] = value;
+    else if (typeof value === 'boolean') typed.booleans[name] = value;
+  }
+  return typed;
 }
 
-const TEXT: estypes.MappingProperty = { type: 'text', analyzer: 'cairn_english', similarity: 'cairn_bm25' };
+function typedTemplate(
+  path: string,
+  mapping: estypes.MappingProperty,
+): Partial<Record<string, estypes.MappingDynamicTemplate>> {
+  // match_mapping_type '*': whatever JSON type ES detects, the path's own type applies (only one ever arrives).
+  return { [`${path}_values`]: { path_match: `${path}.*`, match_mapping_type: '*', mapping } };
+}
+
+const TEXT: estypes.MappingProperty = { type: 'text', analyzer: 'cairn_english' };
 
 export const MAPPINGS: estypes.MappingTypeMapping = {
   dynamic: 'strict',
@@ -35,27 +62,45 @@ export const MAPPINGS: estypes.MappingTypeMapping = {
   numeric_detection: false,
   _meta: { cairn_search_layout: LAYOUT },
   dynamic_templates: [
-    fieldTemplate('field_strings', 'string', { type: 'keyword', ignore_above: 8191 }),
+    typedTemplate(TYPED_PATHS.string, { type: 'keyword', ignore_above: 8191 }),
     // Every number is a JavaScript double: a field first seen as 1 must still hold 2.5 (no long truncation).
-    fieldTemplate('field_longs', 'long', { type: 'double', ignore_malformed: true }),
-    fieldTemplate('field_doubles', 'double', { type: 'double', ignore_malformed: true }),
-    fieldTemplate('field_booleans', 'boolean', { type: 'boolean' }),
+    typedTemplate(TYPED_PATHS.number, { type: 'double' }),
+    typedTemplate(TYPED_PATHS.boolean, { type: 'boolean' }),
   ],
   properties: {
     id: { type: 'keyword' },
     organization_id: { type: 'keyword' },
     title: TEXT,
     body: TEXT,
-    fields: { type: 'object', dynamic: true },
+    // Returned with hits as written; filtered through the typed copies below.
+    fields: { type: 'object', enabled: false },
+    strings: { type: 'object', dynamic: true },
+    numbers: { type: 'object', dynamic: true },
+    booleans: { type: 'object', dynamic: true },
     version: { type: 'long' },
     deleted: { type: 'boolean' },
   },
 };
 
+/**
+ * Painless for the reindex from layout 2 (one `fields` object mapped by dynamic templates) to this layout: the
+ * same split as typedFields().
+ */
+export const FROM_LAYOUT_2_SCRIPT = [
+  'Map s = new HashMap(); Map n = new HashMap(); Map b = new HashMap();',
+  'Map f = ctx._source.fields;',
+  'if (f != null) { for (def e : f.entrySet()) { def v = e.getValue();',
+  'if (v instanceof String) { s.put(e.getKey(), v); }',
+  'else if (v instanceof Boolean) { b.put(e.getKey(), v); }',
+  'else if (v instanceof Number) { n.put(e.getKey(), v); } } }',
+  'ctx._source.strings = s; ctx._source.numbers = n; ctx._source.booleans = b;',
+].join(' ');
+
 export const SETTINGS: estypes.IndicesIndexSettings = {
   // One shard: BM25 statistics are exact (as in the embedded index, though those are per organization).
   number_of_shards: 1,
-  similarity: { cairn_bm25: { type: 'BM25', k1: BM25_K1, b: BM25_B } },
+  // `default`: every text field gets it without naming a similarity (see the header).
+  similarity: { default: { type: 'BM25', k1: BM25_K1, b: BM25_B } },
   analysis: {
     tokenizer: { cairn_words: { type: 'pattern', pattern: WORD_PATTERN, group: 0 } },
     filter: {

@@ -159,6 +159,11 @@ export class SqliteSearchIndex implements SearchIndex {
     this.rankInSnapshot = db.transaction((q: NormalizedQuery) => this.rank(q));
   }
 
+  /** A committed write is already visible here. */
+  async refresh(): Promise<void> {
+    return Promise.resolve();
+  }
+
   async upsert(documents: SearchDocument[]): Promise<void> {
     validateDocuments(documents);
     const write = this.db.transaction((batch: SearchDocument[]) => this.writer.upsert(batch));

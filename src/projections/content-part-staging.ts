@@ -1,0 +1,63 @@
+/**
+ * Revisions written in parts (src/commands/memory/content-parts.ts), as a projection sees them: each part is
+ * staged in a collection of the projection's own, keyed by item, revision, content hash and part number, and
+ * touches nothing readers see; the Created/Revised event naming `parts: N` takes the N staged parts of its
+ * revision and content, joins them and clears them. Until then readers see the item as before (or not at all).
+ */
+import type {
+  MemoryContent,
+  MemoryContentPart,
+  MemoryContentPartRecorded,
+} from '../events/memory/memory.events';
+import { joinParts } from '../commands/memory/content-parts';
+import type { ProjectionContext } from './projection';
+
+interface StagedPart extends MemoryContentPart {
+  id: string;
+  [key: string]: unknown;
+}
+
+function partId(itemId: number, revision: number, contentSha256: string, part: number): string {
+  return `${itemId}:${revision}:${contentSha256}:${part}`;
+}
+
+/** Stages one part (`keepContent: false` keeps its chunks only, for projections that never read content). */
+export function stagePart(
+  context: ProjectionContext,
+  collection: string,
+  data: MemoryContentPartRecorded['data'],
+  keepContent = true,
+): void {
+  const staged: StagedPart = {
+    id: partId(data.memory_item_id, data.revision, data.content_sha256, data.part),
+    content: keepContent ? data.content : '',
+    chunks: data.chunks,
+  };
+  context.put(collection, staged);
+}
+
+/**
+ * The event's content and chunks: inline, or joined from its staged parts (then cleared). Without `parts` the
+ * event is returned as it is; `parts` never reaches a read model.
+ */
+export async function completeContent<T extends MemoryContent & { memory_item_id: number; revision: number }>(
+  context: ProjectionContext,
+  collection: string,
+  data: T,
+): Promise<Omit<T, 'parts'>> {
+  const { parts: count, ...rest } = data;
+  if (count === undefined) return rest;
+  const parts: MemoryContentPart[] = [];
+  for (let part = 0; part < count; part += 1) {
+    const id = partId(data.memory_item_id, data.revision, data.content_sha256, part);
+    const staged = await context.get<StagedPart>(collection, id);
+    if (staged === null) {
+      throw new Error(
+        `memory item ${data.memory_item_id} revision ${data.revision}: part ${part} was never recorded`,
+      );
+    }
+    parts.push({ content: staged.content, chunks: staged.chunks });
+    context.delete(collection, id);
+  }
+  return { ...rest, ...joinParts(parts) };
+}
