@@ -1,6 +1,7 @@
-import { Command } from 'nest-commander';
-import { StreamAuditor } from '../audit/stream-auditor';
-import { ConflictError } from '../common/errors';
+import { readFileSync } from 'node:fs';
+import { Command, Option } from 'nest-commander';
+import { StreamAuditor, type LogAnchor } from '../audit/stream-auditor';
+import { ConflictError, NotFoundError, ValidationFailedError } from '../common/errors';
 import { expectArgs } from './cli-args';
 import { JsonCommand } from './json-command';
 
@@ -22,17 +23,20 @@ export class AuditStreamCommand extends JsonCommand {
 
 @Command({
   name: 'audit:verify',
-  description: 'Check every stream hash chain; fails naming the first broken link',
+  description:
+    'Check every stream hash chain and the log chain (removed events, streams), and with --anchor that the log still ' +
+    'holds an anchor from audit:anchor (a truncated log); fails naming the first break',
 })
 export class AuditVerifyCommand extends JsonCommand {
   constructor(private readonly auditor: StreamAuditor) {
     super();
   }
 
-  protected async execute(params: string[]): Promise<object> {
-    expectArgs(params, 0, 'audit:verify');
-    const report = await this.auditor.verify((streams) =>
-      process.stderr.write(`verified ${streams} streams\r`),
+  protected async execute(params: string[], options: { anchor?: LogAnchor }): Promise<object> {
+    expectArgs(params, 0, 'audit:verify [--anchor FILE|JSON]');
+    const report = await this.auditor.verify(
+      (streams) => process.stderr.write(`verified ${streams} streams\r`),
+      options.anchor,
     );
     const broken = report.first_break;
     if (broken) {
@@ -42,6 +46,80 @@ export class AuditVerifyCommand extends JsonCommand {
         [{ message: broken.reason, ...broken }],
       );
     }
-    return { verified: true, streams: report.streams, events: report.events };
+    const log = report.log_break;
+    if (log) {
+      throw new ConflictError(
+        'log_chain_broken',
+        `the log chain is broken at position ${log.position} (stream ${log.stream}, revision ${log.revision}: ` +
+          `${log.reason}): an event, a stream's tail or a whole stream before it was removed or rewritten`,
+        [{ message: log.reason, ...log }],
+      );
+    }
+    if (report.anchor && !report.anchor.holds) {
+      throw new ConflictError(
+        'anchor_not_held',
+        `anchor at position ${report.anchor.position}: ${report.anchor.reason}`,
+        [{ message: report.anchor.reason ?? '', position: report.anchor.position }],
+      );
+    }
+    return {
+      verified: true,
+      streams: report.streams,
+      events: report.events,
+      log_head: report.log_head,
+      anchor: report.anchor,
+    };
   }
+
+  @Option({
+    flags: '--anchor <file-or-json>',
+    description: 'an anchor from audit:anchor (a file or the JSON itself)',
+  })
+  parseAnchor(value: string): LogAnchor {
+    return parseAnchor(value);
+  }
+}
+
+@Command({
+  name: 'audit:anchor',
+  description:
+    'The verified head of the log chain → {position, global_hash, events, anchored_at}: keep it elsewhere',
+})
+export class AuditAnchorCommand extends JsonCommand {
+  constructor(private readonly auditor: StreamAuditor) {
+    super();
+  }
+
+  protected async execute(params: string[]): Promise<object> {
+    expectArgs(params, 0, 'audit:anchor');
+    const head = await this.auditor.anchor();
+    if (head === null)
+      throw new NotFoundError('the store keeps no log chain yet (no events)', 'log_chain_empty');
+    return { ...head, anchored_at: new Date().toISOString() };
+  }
+}
+
+function parseAnchor(value: string): LogAnchor {
+  const invalid = () =>
+    new ValidationFailedError('--anchor must be the JSON of audit:anchor, or a file holding it', [
+      { field: '--anchor', message: '{"position": N, "global_hash": "<64 hex>"}' },
+    ]);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(value.trimStart().startsWith('{') ? value : readFileSync(value, 'utf8'));
+  } catch {
+    throw invalid();
+  }
+  const anchor = raw as Partial<LogAnchor>;
+  if (
+    typeof anchor !== 'object' ||
+    anchor === null ||
+    !Number.isSafeInteger(anchor.position) ||
+    (anchor.position as number) < 1 ||
+    typeof anchor.global_hash !== 'string' ||
+    !/^[0-9a-f]{64}$/.test(anchor.global_hash)
+  ) {
+    throw invalid();
+  }
+  return { position: anchor.position as number, global_hash: anchor.global_hash };
 }

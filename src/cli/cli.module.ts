@@ -3,7 +3,7 @@ import { StreamAuditor } from '../audit/stream-auditor';
 import { CommandsModule } from '../commands/commands.module';
 import { GroundingPolicyPreviewer } from '../commands/connectors/preview-grounding-policy';
 import { CoreModule, type CoreOptions } from '../core.module';
-import { AuditStreamCommand, AuditVerifyCommand } from './audit.commands';
+import { AuditStreamCommand, AuditVerifyCommand, AuditAnchorCommand } from './audit.commands';
 import { ChatbotCreateCommand, ChatbotPauseCommand, ChatbotResumeCommand } from './chatbot.commands';
 import {
   ConnectorCreateCommand,
@@ -62,6 +62,7 @@ export class CliModule {
         ProjectionsRebuildCommand,
         AuditStreamCommand,
         AuditVerifyCommand,
+        AuditAnchorCommand,
         DemoCommand,
         MemoryIngestCommand,
         MemoryReviseCommand,

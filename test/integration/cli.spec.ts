@@ -137,6 +137,7 @@ describe('operator CLI (real processes, embedded store, no server)', () => {
       'memory-usage',
       'memory-proposals',
       'conversations',
+      'replies',
       'assistant-tools',
       'client-pages',
     ]);

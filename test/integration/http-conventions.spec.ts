@@ -40,6 +40,7 @@ describe('HTTP conventions (one error shape, explicit statuses)', () => {
       'memory-usage',
       'memory-proposals',
       'conversations',
+      'replies',
       'assistant-tools',
       'client-pages',
     ]);

@@ -98,6 +98,7 @@ describe('projections: rebuild', () => {
       'memory-usage',
       'memory-proposals',
       'conversations',
+      'replies',
       'assistant-tools',
       'client-pages',
     ]);

@@ -70,7 +70,12 @@ describe('corrections that correct', () => {
     expect(pending.body.suggested_response.text).toContain('8:00 to 18:00');
 
     await t.commands.execute(
-      new ReviewProposalCommand(tenant.organization_id, proposal_id, 'approve', operatorContext('test')),
+      new ReviewProposalCommand(
+        tenant.organization_id,
+        proposal_id,
+        { type: 'approve' },
+        operatorContext('test'),
+      ),
     );
     const doc = await t.stores.readStore.get<MemoryProposalDocument>(MEMORY_PROPOSALS, String(proposal_id));
     expect(doc).toMatchObject({ status: 'approved', memory_item_id: tenant.memory_item_id });

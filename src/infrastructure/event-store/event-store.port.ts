@@ -25,6 +25,12 @@ export interface RecordedMetadata extends EventMetadata {
   prev_hash: string;
   /** SHA-256 (hex) over the canonical JSON of the event (see hash-chain.ts). */
   hash: string;
+  /**
+   * The log chain (stores that keep one; see log-chain.ts): the previous event's `global_hash` in the global
+   * order, and SHA-256 over it and this event's `hash`. A removed event, tail or stream breaks the next link.
+   */
+  global_prev_hash?: string;
+  global_hash?: string;
 }
 
 export type EventData = Record<string, unknown>;

@@ -21,6 +21,7 @@ import type {
 } from '../event-store.port';
 import { AppendTooLargeError, appendSize, DEFAULT_MAX_APPEND_BYTES } from '../append-too-large.error';
 import { chainBatch, GENESIS_HASH, type ChainedEvent } from '../hash-chain';
+import { linkHash } from '../log-chain';
 import { checkExpected, prepareBatch, type PreparedEvent } from '../new-event-batch';
 import { WrongExpectedVersionError } from '../wrong-expected-version.error';
 import {
@@ -74,6 +75,7 @@ type ChainGuess = {
 
 interface Statements {
   last: SqliteStatement;
+  globalHead: SqliteStatement;
   insert: SqliteStatement;
   forward: LimitedStatements;
   backward: LimitedStatements;
@@ -118,6 +120,9 @@ export class SqliteEventStore implements EventStore {
       last: db.prepare(
         "SELECT revision, json_extract(metadata, '$.hash') FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1",
       ),
+      globalHead: db.prepare(
+        "SELECT json_extract(metadata, '$.global_hash') FROM events ORDER BY position DESC LIMIT 1",
+      ),
       insert: db.prepare(
         'INSERT INTO events (event_id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
       ),
@@ -144,6 +149,7 @@ export class SqliteEventStore implements EventStore {
     };
     for (const name of ['last', 'streams'] as const) this.statements[name].raw(true);
     this.statements.head.pluck(true);
+    this.statements.globalHead.pluck(true);
     this.statements.ping.pluck(true);
     const transaction = db.transaction(
       (
@@ -312,15 +318,20 @@ export class SqliteEventStore implements EventStore {
       (guess.after?.hash ?? GENESIS_HASH) === prevHash;
     const chained = guessed ? guess.chained : chainBatch(stream, firstRevision, prevHash, events);
     let position = 0;
+    // The log chain (log-chain.ts): inside the write lock, so the global order and the links agree.
+    const head = this.statements.globalHead.get() as unknown;
+    let globalPrev = typeof head === 'string' ? head : GENESIS_HASH;
     for (const event of chained) {
+      const global_hash = linkHash(globalPrev, event.metadata.hash);
       const info = this.statements.insert.run(
         event.event_id,
         stream,
         event.revision,
         event.type,
         event.dataJson,
-        JSON.stringify(event.metadata),
+        JSON.stringify({ ...event.metadata, global_prev_hash: globalPrev, global_hash }),
       );
+      globalPrev = global_hash;
       position = Number(info.lastInsertRowid);
     }
     return { next_expected_revision: firstRevision + chained.length - 1, position };
