@@ -5,34 +5,10 @@ import type { SearchIndex } from '../infrastructure/search/search-index.port';
 import { BufferedProjectionContext } from './buffered-projection-context';
 import type { Projection } from './projection';
 import { WakeableSleep } from './wakeable-sleep';
+import type { ProjectionRunnerOptions, ProjectionStatus } from './projection-runner-types';
 
-export interface ProjectionRunnerOptions {
-  /** Unique per process (a lease owner). */
-  owner: string;
-  leaseTtlMs?: number;
-  /** How often a lease holder looks for new events when idle. */
-  pollIntervalMs?: number;
-  /** How often a process without the lease checks whether it can take it over. */
-  standbyIntervalMs?: number;
-  batchSize?: number;
-  onError?: (projection: string, error: unknown) => void;
-}
+export type { ProjectionRunnerOptions, ProjectionStatus } from './projection-runner-types';
 
-export interface ProjectionStatus {
-  name: string;
-  version: number;
-  position: number;
-  checkpoint_version: number | null;
-  head: number;
-  lag: number;
-  lease_owner: string | null;
-  lease_expires_at: string | null;
-}
-
-/**
- * A checkpoint-only move waits at most this long or this many events before it is written (under a steady stream
- * of events no projection applies, such as recall traces, each projection writes its checkpoint once a second).
- */
 const CHECKPOINT_DEFER_MS = 1000;
 const CHECKPOINT_DEFER_EVENTS = 10_000;
 

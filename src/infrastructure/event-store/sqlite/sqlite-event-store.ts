@@ -24,66 +24,23 @@ import { chainBatch, GENESIS_HASH, type ChainedEvent } from '../hash-chain';
 import { linkHash } from '../log-chain';
 import { checkExpected, prepareBatch, type PreparedEvent } from '../new-event-batch';
 import { WrongExpectedVersionError } from '../wrong-expected-version.error';
-import {
-  isSqliteUniqueViolation,
-  type SqliteDatabase,
-  type SqliteStatement,
-} from '../../sqlite/sqlite-connection';
+import { isSqliteUniqueViolation, type SqliteDatabase } from '../../sqlite/sqlite-connection';
 import { PollingSubscription } from './sqlite-subscription';
 import type { WalFlusher } from '../../sqlite/wal-flusher';
-import { LimitedStatements } from '../../sqlite/limited-statements';
 import { WriteLock } from '../../sqlite/write-lock';
+import { prepareEventStatements, STREAMS_PAGE, type Row, type Statements } from './sqlite-event-statements';
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS events (
-  position INTEGER PRIMARY KEY AUTOINCREMENT,
-  event_id TEXT UNIQUE NOT NULL,
-  stream TEXT NOT NULL,
-  revision INTEGER NOT NULL,
-  type TEXT NOT NULL,
-  data TEXT NOT NULL,
-  metadata TEXT NOT NULL,
-  UNIQUE (stream, revision)
-);
--- One entry per stream (its first event): listStreams without scanning every event.
-CREATE INDEX IF NOT EXISTS events_stream_starts ON events (position) WHERE revision = 0;
-`;
-
-const COLUMNS = 'position, event_id, stream, revision, type, data, metadata';
 /**
  * Appends acknowledged once committed (`durability: 'committed'`) are synced to disk within this time, together:
  * one sync per window instead of one per append.
  */
 export const COMMITTED_SYNC_WITHIN_MS = 100;
-const STREAMS_PAGE = 500;
-
-type Row = [
-  position: number,
-  event_id: string,
-  stream: string,
-  revision: number,
-  type: string,
-  data: string,
-  metadata: string,
-];
 
 /** A batch chained outside the write lock, after the stream's last event as read then (null: none). */
 type ChainGuess = {
   after: { revision: number; hash: unknown } | null;
   chained: Array<ChainedEvent<PreparedEvent>>;
 } | null;
-
-interface Statements {
-  last: SqliteStatement;
-  globalHead: SqliteStatement;
-  insert: SqliteStatement;
-  forward: LimitedStatements;
-  backward: LimitedStatements;
-  all: LimitedStatements;
-  head: SqliteStatement;
-  streams: SqliteStatement;
-  ping: SqliteStatement;
-}
 
 export interface SqliteEventStoreOptions {
   /** How often subscriptions look for events appended by other processes (default 25 ms). */
@@ -115,42 +72,7 @@ export class SqliteEventStore implements EventStore {
     this.pollIntervalMs = options.pollIntervalMs ?? 25;
     this.flusher = options.flusher ?? null;
     this.maxAppendBytes = options.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES;
-    db.exec(SCHEMA);
-    this.statements = {
-      last: db.prepare(
-        "SELECT revision, json_extract(metadata, '$.hash') FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1",
-      ),
-      globalHead: db.prepare(
-        "SELECT json_extract(metadata, '$.global_hash') FROM events ORDER BY position DESC LIMIT 1",
-      ),
-      insert: db.prepare(
-        'INSERT INTO events (event_id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
-      ),
-      forward: new LimitedStatements(
-        db,
-        `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision ASC`,
-        true,
-      ),
-      backward: new LimitedStatements(
-        db,
-        `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC`,
-        true,
-      ),
-      all: new LimitedStatements(
-        db,
-        `SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position ASC`,
-        true,
-      ),
-      head: db.prepare('SELECT COALESCE(MAX(position), 0) FROM events'),
-      streams: db.prepare(
-        `SELECT stream, position FROM events WHERE revision = 0 AND position > ? ORDER BY position ASC LIMIT ${STREAMS_PAGE}`,
-      ),
-      ping: db.prepare('SELECT 1'),
-    };
-    for (const name of ['last', 'streams'] as const) this.statements[name].raw(true);
-    this.statements.head.pluck(true);
-    this.statements.globalHead.pluck(true);
-    this.statements.ping.pluck(true);
+    this.statements = prepareEventStatements(db);
     const transaction = db.transaction(
       (
         stream: string,

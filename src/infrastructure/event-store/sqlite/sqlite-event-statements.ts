@@ -1,0 +1,84 @@
+/** The embedded event store's table and prepared statements (sqlite-event-store.ts). */
+import { LimitedStatements } from '../../sqlite/limited-statements';
+import type { SqliteDatabase, SqliteStatement } from '../../sqlite/sqlite-connection';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS events (
+  position INTEGER PRIMARY KEY AUTOINCREMENT,
+  event_id TEXT UNIQUE NOT NULL,
+  stream TEXT NOT NULL,
+  revision INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  data TEXT NOT NULL,
+  metadata TEXT NOT NULL,
+  UNIQUE (stream, revision)
+);
+-- One entry per stream (its first event): listStreams without scanning every event.
+CREATE INDEX IF NOT EXISTS events_stream_starts ON events (position) WHERE revision = 0;
+`;
+
+/** Listing streams reads this many stream starts per query. */
+export const STREAMS_PAGE = 500;
+export const COLUMNS = 'position, event_id, stream, revision, type, data, metadata';
+export type Row = [
+  position: number,
+  event_id: string,
+  stream: string,
+  revision: number,
+  type: string,
+  data: string,
+  metadata: string,
+];
+
+export interface Statements {
+  last: SqliteStatement;
+  globalHead: SqliteStatement;
+  insert: SqliteStatement;
+  forward: LimitedStatements;
+  backward: LimitedStatements;
+  all: LimitedStatements;
+  head: SqliteStatement;
+  streams: SqliteStatement;
+  ping: SqliteStatement;
+}
+
+/** Creates the table (if missing) and prepares every statement the store runs. */
+export function prepareEventStatements(db: SqliteDatabase): Statements {
+  db.exec(SCHEMA);
+  const statements: Statements = {
+    last: db.prepare(
+      "SELECT revision, json_extract(metadata, '$.hash') FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1",
+    ),
+    globalHead: db.prepare(
+      "SELECT json_extract(metadata, '$.global_hash') FROM events ORDER BY position DESC LIMIT 1",
+    ),
+    insert: db.prepare(
+      'INSERT INTO events (event_id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
+    forward: new LimitedStatements(
+      db,
+      `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision ASC`,
+      true,
+    ),
+    backward: new LimitedStatements(
+      db,
+      `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC`,
+      true,
+    ),
+    all: new LimitedStatements(
+      db,
+      `SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position ASC`,
+      true,
+    ),
+    head: db.prepare('SELECT COALESCE(MAX(position), 0) FROM events'),
+    streams: db.prepare(
+      `SELECT stream, position FROM events WHERE revision = 0 AND position > ? ORDER BY position ASC LIMIT ${STREAMS_PAGE}`,
+    ),
+    ping: db.prepare('SELECT 1'),
+  };
+  for (const name of ['last', 'streams'] as const) statements[name].raw(true);
+  statements.head.pluck(true);
+  statements.globalHead.pluck(true);
+  statements.ping.pluck(true);
+  return statements;
+}
