@@ -30,13 +30,15 @@ export interface AssistantMessageDocument {
   connector_id: number;
   chatbot_id: number;
   recorded_at: string;
+  /** The reply request's stream digest (null for messages recorded before it was kept). */
+  request_digest: string | null;
   [key: string]: unknown;
 }
 
 /** Conversations of the external reply endpoint and their assistant messages (for feedback, spec §4.7). */
 export const conversationsProjection: Projection = {
   name: 'conversations',
-  version: 1,
+  version: 2,
   collections: [
     { name: CONVERSATIONS, indexes: ['organization_id'] },
     { name: ASSISTANT_MESSAGES, indexes: ['organization_id'] },
@@ -64,6 +66,7 @@ export const conversationsProjection: Projection = {
       connector_id: conversation.connector_id,
       chatbot_id: conversation.chatbot_id,
       recorded_at,
+      request_digest: event.data.request_digest ?? null,
     };
     context.put(ASSISTANT_MESSAGES, doc);
   },

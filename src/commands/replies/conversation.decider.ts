@@ -24,7 +24,14 @@ export type ConversationCommand =
       external_message_id: string | null;
       now_ms: number;
     }
-  | { type: 'RecordAssistantMessage'; message_id: number; reply_id: number; text: string; now_ms: number };
+  | {
+      type: 'RecordAssistantMessage';
+      message_id: number;
+      reply_id: number;
+      text: string;
+      now_ms: number;
+      request_digest?: string;
+    };
 
 export type ConversationMessage = {
   message_id: number;
@@ -175,7 +182,14 @@ export const conversationDecider: Decider<ConversationCommand, ConversationState
     return [
       {
         type: 'AssistantMessageRecorded',
-        data: { conversation_id, message_id, reply_id, text, recorded_at: iso(now_ms) },
+        data: {
+          conversation_id,
+          message_id,
+          reply_id,
+          text,
+          recorded_at: iso(now_ms),
+          ...(command.request_digest !== undefined ? { request_digest: command.request_digest } : {}),
+        },
       },
     ];
   },

@@ -164,9 +164,13 @@ export class ReplyClaims {
     context: CommandContext,
   ): Promise<boolean> {
     try {
+      // Acknowledged once committed, not synced: the request record appended after it is synced, and what survives a
+      // crash is a prefix of the commits, so a claim is never lost while its request stands (and a claim lost with
+      // no request recorded is simply claimed again).
       await this.executor.execute(streams.replyClaim(identity.digest), replyClaimDecider, command, context, {
         organizationId,
         waitFor: [],
+        durability: 'committed',
       });
       return true;
     } catch (error) {

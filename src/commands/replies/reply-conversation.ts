@@ -121,7 +121,7 @@ export class ReplyConversation {
    */
   async recordAssistant(
     scope: { organization_id: number; conversation_id: number },
-    reply: { reply_id: number; text: string },
+    reply: { reply_id: number; text: string; request_digest: string },
     context: CommandContext,
   ): Promise<number> {
     const stream = streams.conversation(scope.conversation_id);

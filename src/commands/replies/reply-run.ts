@@ -140,7 +140,7 @@ export class ReplyRun {
     );
     const assistant_message_id = await this.conversation.recordAssistant(
       { organization_id: connector.organization_id, conversation_id },
-      { reply_id: request.reply_id, text: drafted.draft.answer },
+      { reply_id: request.reply_id, text: drafted.draft.answer, request_digest: request.identity_digest },
       context,
     );
     const authoritative = drafted.cited.filter((e) => isAuthoritativeGround(e.reference)).length;

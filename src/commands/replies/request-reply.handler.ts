@@ -10,7 +10,6 @@ import { streams } from '../../events/domain-event';
 import type { ConnectorPrincipal } from '../../http/auth/connector-principal';
 import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
 import { CHATBOTS, type ChatbotDocument } from '../../projections/chatbots.projection';
-import { repliesProjection } from '../../projections/replies.projection';
 import { StreamCommandExecutor } from '../shared/stream-command-executor';
 import { systemStatus } from './outcome-policy';
 import type { ReplyKeyKind, ReplyRequested } from '../../events/replies/reply-request.events';
@@ -208,13 +207,12 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
         },
       });
       assistantMessageStored = true;
-      // The receipt view is fed before answering: feedback on this reply finds what it cited at once.
       await this.executor.execute(
         stream,
         replyRequestDecider,
         { type: 'Complete', attempt, receipt, now_ms: this.clock.nowMs() },
         context,
-        { ...options, waitFor: [repliesProjection.name] },
+        options,
       );
       await this.quota.consume(hold, context);
       return successBody(receipt, false);

@@ -75,12 +75,11 @@ export class SubmitFeedbackHandler implements ICommandHandler<SubmitFeedbackComm
     const response_review_id = await this.ids.next('response_review');
     const proposal_id =
       resolved.outcome === 'corrected'
-        ? await this.proposeCorrection(command, {
-            reply_id: message.reply_id,
-            message_id: messageId,
-            feedback_id,
-            response_review_id,
-          })
+        ? await this.proposeCorrection(
+            command,
+            { reply_id: message.reply_id, message_id: messageId, feedback_id, response_review_id },
+            message.request_digest,
+          )
         : null;
 
     const executed = await this.executor.executeOn(
@@ -127,7 +126,7 @@ export class SubmitFeedbackHandler implements ICommandHandler<SubmitFeedbackComm
   private async requireAssistantMessage(
     connector: ConnectorPrincipal,
     messageId: number,
-  ): Promise<{ conversation_id: number; reply_id: number }> {
+  ): Promise<{ conversation_id: number; reply_id: number; request_digest: string | null }> {
     const notFound = new NotFoundError(`message ${messageId} not found`, 'message_not_found');
     const lookup = await this.readStore.get<AssistantMessageDocument>(ASSISTANT_MESSAGES, String(messageId));
     if (!lookup || lookup.organization_id !== connector.organization_id) throw notFound;
@@ -145,7 +144,11 @@ export class SubmitFeedbackHandler implements ICommandHandler<SubmitFeedbackComm
     ) {
       throw notFound;
     }
-    return { conversation_id: conversation.conversation_id, reply_id: message.reply_id };
+    return {
+      conversation_id: conversation.conversation_id,
+      reply_id: message.reply_id,
+      request_digest: lookup.request_digest ?? null,
+    };
   }
 
   /**
@@ -158,10 +161,11 @@ export class SubmitFeedbackHandler implements ICommandHandler<SubmitFeedbackComm
   private async proposeCorrection(
     command: SubmitFeedbackCommand,
     ids: { reply_id: number; message_id: number; feedback_id: number; response_review_id: number },
+    requestDigest: string | null,
   ): Promise<number> {
     const { connector, input, context } = command;
     if (!hasText(input.suggested_answer)) throw new InternalError('corrected feedback without an answer');
-    const cited = await this.citedItems(connector.organization_id, ids.reply_id);
+    const cited = await this.citedItems(connector.organization_id, ids.reply_id, requestDigest);
     const target = cited.find((c) => c.authority_role === 'authoritative') ?? cited[0];
     const item = target
       ? await this.readStore.get<MemoryItemDocument>(MEMORY_ITEMS, String(target.memory_item_id))
@@ -184,15 +188,29 @@ export class SubmitFeedbackHandler implements ICommandHandler<SubmitFeedbackComm
     return proposed.proposal_id;
   }
 
-  /** The items a completed reply cited, from its receipt on the request stream (found through its view). */
+  /**
+   * The items a completed reply cited, from its receipt on the request stream: named by the assistant message (its
+   * look-up is fed before the reply answers), else found through the reply's receipt view (older messages).
+   */
   private async citedItems(
     organizationId: number,
     replyId: number,
+    requestDigest: string | null,
   ): Promise<Array<{ memory_item_id: number; authority_role: string }>> {
-    const view = await this.readStore.get<ReplyView>(REPLIES, String(replyId));
-    if (!view || view.organization_id !== organizationId) return [];
-    const { state } = await this.executor.load(view.request_stream, replyRequestDecider);
-    if (state.status !== 'completed' || !state.receipt || !isReplayableReceiptV2(state.receipt)) return [];
+    let stream = requestDigest === null ? null : streams.replyRequest(requestDigest);
+    if (stream === null) {
+      const view = await this.readStore.get<ReplyView>(REPLIES, String(replyId));
+      if (!view || view.organization_id !== organizationId) return [];
+      stream = view.request_stream;
+    }
+    const { state } = await this.executor.load(stream, replyRequestDecider);
+    if (
+      state.status !== 'completed' ||
+      state.reply_id !== replyId ||
+      state.request?.organization_id !== organizationId
+    )
+      return [];
+    if (!state.receipt || !isReplayableReceiptV2(state.receipt)) return [];
     return state.receipt.references.map((r) => ({
       memory_item_id: r.memory_item_id,
       authority_role: r.authority.role,

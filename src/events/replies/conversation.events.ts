@@ -38,6 +38,8 @@ export type AssistantMessageRecorded = DomainEvent<
     reply_id: number;
     text: string;
     recorded_at: string;
+    /** The reply request's stream digest (`reply-request-{digest}`): feedback finds the reply's receipt there. */
+    request_digest?: string;
   }
 >;
 
