@@ -2,6 +2,9 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { ValidationFailedError, type ErrorDetail } from '../common/errors';
 
+/** Capability classes of the connector rate limits. */
+export type RateLimitClass = 'search' | 'writes' | 'replies';
+
 /** Validated configuration (ARCHITECTURE.md "Configuration"). */
 export interface CairnConfig {
   port: number;
@@ -39,6 +42,13 @@ export interface CairnConfig {
    * together) in one process (CAIRN_PUBLIC_RATE_LIMIT, default 300; 0 disables the limit). Past it: 429.
    */
   publicRateLimit: number;
+  /**
+   * Requests per minute one connector token may make, per capability class (CAIRN_RATE_LIMIT_SEARCH, default 600:
+   * memory search and reads; CAIRN_RATE_LIMIT_WRITES, default 120: save, proposals, usage, feedback;
+   * CAIRN_RATE_LIMIT_REPLIES, default 30: reply requests). 0 disables that class's limit. Counted in the shared
+   * read store, so the limit holds across CAIRN_HTTP_WORKERS processes. Past it: 429 with Retry-After.
+   */
+  connectorRateLimits: Record<RateLimitClass, number>;
   /**
    * HTTP server processes (CAIRN_HTTP_WORKERS, default 1; `auto`: one per CPU core, at most 16). Above 1 the
    * started process supervises that many workers sharing the port (src/server/http-workers.ts).
@@ -147,6 +157,11 @@ export function loadConfig(env: Env = process.env): CairnConfig {
     replyThreadLimit: integer(env, 'CAIRN_REPLY_THREAD_LIMIT', 50, 1, 100_000, errors),
     modelTimeoutMs: integer(env, 'CAIRN_MODEL_TIMEOUT_MS', 60_000, 100, 600_000, errors),
     publicRateLimit: integer(env, 'CAIRN_PUBLIC_RATE_LIMIT', 300, 0, 1_000_000, errors),
+    connectorRateLimits: {
+      search: integer(env, 'CAIRN_RATE_LIMIT_SEARCH', 600, 0, 10_000_000, errors),
+      writes: integer(env, 'CAIRN_RATE_LIMIT_WRITES', 120, 0, 10_000_000, errors),
+      replies: integer(env, 'CAIRN_RATE_LIMIT_REPLIES', 30, 0, 10_000_000, errors),
+    },
     httpWorkers: httpWorkers(env, errors),
     searchTitleBoost: decimal(env, 'CAIRN_SEARCH_TITLE_BOOST', DEFAULT_SEARCH_TITLE_BOOST, 0, 10, errors),
   };
