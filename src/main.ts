@@ -5,6 +5,7 @@ import { loadConfig } from './config/config';
 import { createHttpApp } from './http/create-http-app';
 import { seedDemo, printDemo } from './demo/seed-demo';
 import { AppError } from './common/errors';
+import { serveClusterMetrics } from './observability/metrics-cluster';
 import { DEMO_SEEDER_ENV, superviseHttpWorkers } from './server/http-workers';
 
 /**
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const demo = process.argv.includes('--demo');
   if (config.httpWorkers > 1 && cluster.isPrimary) {
+    if (config.metrics) serveClusterMetrics();
     process.exitCode = await superviseHttpWorkers({ workers: config.httpWorkers });
     return;
   }

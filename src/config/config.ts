@@ -2,6 +2,9 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { ValidationFailedError, type ErrorDetail } from '../common/errors';
 
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 /** Capability classes of the connector rate limits. */
 export type RateLimitClass = 'search' | 'writes' | 'replies';
 
@@ -49,6 +52,10 @@ export interface CairnConfig {
    * read store, so the limit holds across CAIRN_HTTP_WORKERS processes. Past it: 429 with Retry-After.
    */
   connectorRateLimits: Record<RateLimitClass, number>;
+  /** CAIRN_METRICS=on serves Prometheus metrics at /metrics on the server's port (default off: 404). */
+  metrics: boolean;
+  /** CAIRN_LOG_LEVEL: fatal, error, warn, info (default), debug, trace or silent. */
+  logLevel: LogLevel;
   /**
    * HTTP server processes (CAIRN_HTTP_WORKERS, default 1; `auto`: one per CPU core, at most 16). Above 1 the
    * started process supervises that many workers sharing the port (src/server/http-workers.ts).
@@ -122,6 +129,21 @@ function url(env: Env, name: string, protocols: string[], errors: ErrorDetail[])
   return raw;
 }
 
+/** One of `values` (default `fallback`). */
+function oneOf<T extends string>(
+  env: Env,
+  name: string,
+  values: readonly T[],
+  fallback: T,
+  errors: ErrorDetail[],
+): T {
+  const raw = optional(env, name);
+  if (raw === null) return fallback;
+  if ((values as readonly string[]).includes(raw)) return raw as T;
+  errors.push({ field: name, message: `${name} must be one of ${values.join(', ')} (got "${raw}")` });
+  return fallback;
+}
+
 /** CAIRN_HTTP_WORKERS: 1–MAX_HTTP_WORKERS, or `auto` (one per CPU core, at most MAX_HTTP_WORKERS). */
 function httpWorkers(env: Env, errors: ErrorDetail[]): number {
   const raw = optional(env, 'CAIRN_HTTP_WORKERS');
@@ -163,6 +185,8 @@ export function loadConfig(env: Env = process.env): CairnConfig {
       replies: integer(env, 'CAIRN_RATE_LIMIT_REPLIES', 30, 0, 10_000_000, errors),
     },
     httpWorkers: httpWorkers(env, errors),
+    metrics: oneOf(env, 'CAIRN_METRICS', ['on', 'off'] as const, 'off', errors) === 'on',
+    logLevel: oneOf(env, 'CAIRN_LOG_LEVEL', LOG_LEVELS, 'info', errors),
     searchTitleBoost: decimal(env, 'CAIRN_SEARCH_TITLE_BOOST', DEFAULT_SEARCH_TITLE_BOOST, 0, 10, errors),
   };
   if (errors.length > 0) {

@@ -118,7 +118,10 @@ export async function startServerProcess(
       log
         .split('\n')
         .filter(
-          (line) => /SQLITE_BUSY|SQLITE_LOCKED|database is locked/i.test(line) || /\bERROR\b/.test(line),
+          (line) =>
+            /SQLITE_BUSY|SQLITE_LOCKED|database is locked/i.test(line) ||
+            /\bERROR\b/.test(line) ||
+            /"level":"(?:error|fatal)"/.test(line),
         ),
     exited,
     crash: () => kill('SIGKILL'),

@@ -27,6 +27,8 @@ export async function startTestApp(
   dataDir?: string,
   extraModules: Array<Type | DynamicModule> = [],
   clock?: Clock,
+  /** Captures the log lines (at level info and above) instead of dropping all but errors. */
+  logDestination?: { write(line: string): void },
 ): Promise<TestApp> {
   const temp = dataDir ? null : makeTempDir();
   const dir = dataDir ?? temp!.dir;
@@ -38,8 +40,9 @@ export async function startTestApp(
     ...env,
   });
   const app = await createHttpApp(clock ? { config, clock } : { config }, {
-    logger: ['error', 'fatal'],
+    logger: logDestination ? ['log', 'error', 'warn', 'fatal'] : ['error', 'fatal'],
     extraModules,
+    ...(logDestination ? { logDestination } : {}),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address();

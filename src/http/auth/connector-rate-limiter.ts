@@ -4,6 +4,7 @@ import { RateLimitedError } from '../../common/errors';
 import type { CairnConfig, RateLimitClass } from '../../config/config';
 import { CONFIG } from '../../core.module';
 import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
+import { rateLimitRefusals } from '../../observability/metrics';
 
 /** The limits are per minute. */
 export const RATE_WINDOW_MS = 60_000;
@@ -30,6 +31,7 @@ export class ConnectorRateLimiter {
     const windowStart = Math.floor(now / RATE_WINDOW_MS) * RATE_WINDOW_MS;
     const count = await this.readStore.hitCounter(`rate:${rateClass}:${tokenId}`, windowStart);
     if (count <= limit) return;
+    rateLimitRefusals.inc({ limit: rateClass });
     throw new RateLimitedError(
       `too many ${rateClass} requests for this token: at most ${limit} per minute; retry later`,
       (windowStart + RATE_WINDOW_MS - now) / 1000,
