@@ -5,6 +5,8 @@ import { mapError } from './error-response';
 
 /** How much of a refused, too-large body is read and discarded before answering 413 and closing. */
 export const MAX_DISCARDED_BODY_BYTES = 16 * 1024 * 1024;
+/** … and for at most this long (a client that announces a body and sends it slowly does not hold the answer). */
+export const MAX_DISCARD_MS = 10_000;
 
 /** Every error leaves in the JSON error shape, with its mapped status and headers. */
 @Catch()
@@ -35,7 +37,7 @@ export function sendError(reply: FastifyReply, exception: unknown, logger: Logge
   }
   // A body over the limit is read and discarded (up to a bound) before the 413 is sent, then the connection
   // closes: answering mid-upload would reset the connection and the client would never see the error.
-  drainRequestBody(reply.request.raw, MAX_DISCARDED_BODY_BYTES, () =>
+  drainRequestBody(reply.request.raw, MAX_DISCARDED_BODY_BYTES, MAX_DISCARD_MS, () =>
     send({ ...mapped.headers, connection: 'close' }),
   );
 }
