@@ -1,9 +1,10 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { StreamAuditor } from '../audit/stream-auditor';
+import { TraceVolume } from '../audit/trace-volume';
 import { CommandsModule } from '../commands/commands.module';
 import { GroundingPolicyPreviewer } from '../commands/connectors/preview-grounding-policy';
 import { CoreModule, type CoreOptions } from '../core.module';
-import { AuditStreamCommand, AuditVerifyCommand } from './audit.commands';
+import { AuditStreamCommand, AuditTraceVolumeCommand, AuditVerifyCommand } from './audit.commands';
 import { ChatbotCreateCommand, ChatbotPauseCommand, ChatbotResumeCommand } from './chatbot.commands';
 import {
   ConnectorCreateCommand,
@@ -39,6 +40,7 @@ export class CliModule {
       imports: [CoreModule.forRoot(options), CommandsModule, QueriesModule],
       providers: [
         StreamAuditor,
+        TraceVolume,
         GroundingPolicyPreviewer,
         OrgCreateCommand,
         OrgPauseAgentsCommand,
@@ -56,6 +58,7 @@ export class CliModule {
         ProjectionsRebuildCommand,
         AuditStreamCommand,
         AuditVerifyCommand,
+        AuditTraceVolumeCommand,
         DemoCommand,
         MemoryIngestCommand,
         MemoryReviseCommand,
