@@ -2,6 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig, type CairnConfig } from '../src/config/config';
 import { createHttpApp } from '../src/http/create-http-app';
 import { STORES, type Stores } from '../src/infrastructure/stores';
+import { BENCH_RATE_LIMITS } from './bench-rate-limits';
 
 export interface BenchServer {
   app: NestFastifyApplication;
@@ -20,6 +21,7 @@ export async function startBenchServer(dir: string, env: Record<string, string> 
     PORT: '0',
     HOST: '127.0.0.1',
     CAIRN_CONSISTENCY_WAIT_MS: '120000',
+    ...BENCH_RATE_LIMITS,
     // Ranking settings come from the caller's environment, so a bench or eval can be run with another value.
     ...(process.env.CAIRN_SEARCH_TITLE_BOOST === undefined
       ? {}

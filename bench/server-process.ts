@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { BENCH_RATE_LIMITS } from './bench-rate-limits';
 
 export interface BenchServerProcess {
   baseUrl: string;
@@ -35,7 +36,14 @@ export async function startServerProcess(
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [MAIN_JS], {
-    env: { ...process.env, ...env, CAIRN_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' },
+    env: {
+      ...process.env,
+      ...BENCH_RATE_LIMITS,
+      ...env,
+      CAIRN_DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let log = '';

@@ -5,7 +5,7 @@ import { loadConfig } from './config/config';
 import { createHttpApp } from './http/create-http-app';
 import { seedDemo, printDemo } from './demo/seed-demo';
 import { AppError } from './common/errors';
-import { replyModelsWarning } from './commands/replies/reply-models';
+import { serveClusterMetrics } from './observability/metrics-cluster';
 import { DEMO_SEEDER_ENV, superviseHttpWorkers } from './server/http-workers';
 
 /**
@@ -16,6 +16,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const demo = process.argv.includes('--demo');
   if (config.httpWorkers > 1 && cluster.isPrimary) {
+    if (config.metrics) serveClusterMetrics();
     process.exitCode = await superviseHttpWorkers({ workers: config.httpWorkers });
     return;
   }
@@ -23,8 +24,6 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const logger = new Logger('cairn');
   logger.log(`listening on ${config.publicUrl} (data: ${config.dataDir}, pid ${process.pid})`);
-  const modelsWarning = replyModelsWarning(config);
-  if (modelsWarning !== null) logger.warn(modelsWarning);
   if (demo && (cluster.isPrimary || process.env[DEMO_SEEDER_ENV] === '1')) {
     const summary = await seedDemo(app);
     process.stderr.write(printDemo(summary, config.publicUrl));

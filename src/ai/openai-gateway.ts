@@ -3,6 +3,7 @@
  * the test double in test/support): OPENAI_BASE_URL + OPENAI_API_KEY.
  */
 import OpenAI from 'openai';
+import { modelRole, recordModelCall } from '../observability/model-calls';
 
 export interface ModelEndpoint {
   baseUrl: string | null;
@@ -21,7 +22,7 @@ export class ModelCallError extends Error {
     message: string,
     /** What the endpoint asked us to wait (Retry-After / retry-after-ms), when it said so. */
     readonly retryAfterMs: number | null = null,
-    /** The endpoint's HTTP status, when it answered with an error status. */
+    /** The endpoint's HTTP status, when it answered with an error status (outcome policy, logs and metrics). */
     readonly status: number | null = null,
   ) {
     super(message);
@@ -98,7 +99,31 @@ export class OpenAiGateway {
    * `timeout`: the SDK recognises its abort by the error's name, which is lost when the abort error comes from
    * another realm (e.g. under jest), and the call would then be misreported as `unreachable`.
    */
-  private async call<T>(run: (signal: AbortSignal) => Promise<T>, cancel?: AbortSignal): Promise<T> {
+  private async call<T>(
+    what: { model: string; schemaName: string | null },
+    run: (signal: AbortSignal) => Promise<T>,
+    cancel?: AbortSignal,
+  ): Promise<T> {
+    const started = performance.now();
+    const record = (failure: ModelCallError | null): void =>
+      recordModelCall({
+        role: modelRole(what.schemaName),
+        model: what.model,
+        failure: failure?.kind ?? null,
+        providerStatus: failure?.status ?? null,
+        latencyMs: performance.now() - started,
+      });
+    try {
+      const result = await this.attempt(run, cancel);
+      record(null);
+      return result;
+    } catch (error) {
+      record(error instanceof ModelCallError ? error : classify(error));
+      throw error;
+    }
+  }
+
+  private async attempt<T>(run: (signal: AbortSignal) => Promise<T>, cancel?: AbortSignal): Promise<T> {
     const deadline = AbortSignal.timeout(this.timeoutMs);
     try {
       if (cancel?.aborted) throw new ModelCallError('canceled', 'the model call was canceled');
@@ -115,7 +140,7 @@ export class OpenAiGateway {
   /** Embeds texts in order; every vector has the same length. */
   async embed(model: string, texts: string[]): Promise<number[][]> {
     if (texts.length === 0) return [];
-    return this.call(async (signal) => {
+    return this.call({ model, schemaName: null }, async (signal) => {
       const response = await this.client.embeddings.create(
         { model, input: texts, encoding_format: 'float' },
         { signal },
@@ -142,56 +167,60 @@ export class OpenAiGateway {
    */
   async chatJson(options: ChatJsonOptions): Promise<ChatJsonResult> {
     const tools = options.tools ?? [];
-    return this.call(async (signal) => {
-      const response = await this.client.chat.completions.create(
-        {
-          model: options.model,
-          messages: [
-            { role: 'system', content: options.system },
-            { role: 'user', content: options.user },
-          ],
-          response_format: {
-            type: 'json_schema',
-            json_schema: { name: options.schemaName, strict: true, schema: { ...options.schema } },
+    return this.call(
+      { model: options.model, schemaName: options.schemaName },
+      async (signal) => {
+        const response = await this.client.chat.completions.create(
+          {
+            model: options.model,
+            messages: [
+              { role: 'system', content: options.system },
+              { role: 'user', content: options.user },
+            ],
+            response_format: {
+              type: 'json_schema',
+              json_schema: { name: options.schemaName, strict: true, schema: { ...options.schema } },
+            },
+            ...(tools.length > 0
+              ? {
+                  tools: tools.map((tool) => ({
+                    type: 'function' as const,
+                    function: {
+                      name: tool.name,
+                      description: tool.description,
+                      parameters: { ...tool.parameters },
+                      strict: true,
+                    },
+                  })),
+                  parallel_tool_calls: true,
+                }
+              : {}),
           },
-          ...(tools.length > 0
-            ? {
-                tools: tools.map((tool) => ({
-                  type: 'function' as const,
-                  function: {
-                    name: tool.name,
-                    description: tool.description,
-                    parameters: { ...tool.parameters },
-                    strict: true,
-                  },
-                })),
-                parallel_tool_calls: true,
-              }
-            : {}),
-        },
-        { signal },
-      );
-      const choice = response.choices?.[0];
-      if (choice === undefined) throw new ModelCallError('malformed', 'the model returned no choice');
-      const message = choice.message;
-      if (typeof message?.refusal === 'string' && message.refusal.length > 0)
-        throw new ModelCallError('malformed', 'the model refused to answer');
-      if (choice.finish_reason === 'length' || choice.finish_reason === 'content_filter')
-        throw new ModelCallError('malformed', `the model answer is incomplete (${choice.finish_reason})`);
-      const usage = usageOf(response, options.model);
-      const toolCalls = toolCallsOf(message?.tool_calls, tools);
-      if (toolCalls.length > 0) return { content: null, toolCalls, usage };
-      const text = message?.content;
-      if (typeof text !== 'string' || text.trim() === '')
-        throw new ModelCallError('malformed', 'the model returned no content');
-      let content: unknown;
-      try {
-        content = JSON.parse(text);
-      } catch {
-        throw new ModelCallError('malformed', 'the model content is not JSON');
-      }
-      return { content, toolCalls: [], usage };
-    }, options.signal);
+          { signal },
+        );
+        const choice = response.choices?.[0];
+        if (choice === undefined) throw new ModelCallError('malformed', 'the model returned no choice');
+        const message = choice.message;
+        if (typeof message?.refusal === 'string' && message.refusal.length > 0)
+          throw new ModelCallError('malformed', 'the model refused to answer');
+        if (choice.finish_reason === 'length' || choice.finish_reason === 'content_filter')
+          throw new ModelCallError('malformed', `the model answer is incomplete (${choice.finish_reason})`);
+        const usage = usageOf(response, options.model);
+        const toolCalls = toolCallsOf(message?.tool_calls, tools);
+        if (toolCalls.length > 0) return { content: null, toolCalls, usage };
+        const text = message?.content;
+        if (typeof text !== 'string' || text.trim() === '')
+          throw new ModelCallError('malformed', 'the model returned no content');
+        let content: unknown;
+        try {
+          content = JSON.parse(text);
+        } catch {
+          throw new ModelCallError('malformed', 'the model content is not JSON');
+        }
+        return { content, toolCalls: [], usage };
+      },
+      options.signal,
+    );
   }
 }
 

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'nest-commander';
 import { StreamAuditor, type LogAnchor } from '../audit/stream-auditor';
+import { TraceVolume } from '../audit/trace-volume';
 import { ConflictError, NotFoundError, ValidationFailedError } from '../common/errors';
-import { expectArgs } from './cli-args';
+import { expectArgs, parseId } from './cli-args';
 import { JsonCommand } from './json-command';
 
 @Command({
@@ -122,4 +123,32 @@ function parseAnchor(value: string): LogAnchor {
     throw invalid();
   }
   return { position: anchor.position as number, global_hash: anchor.global_hash };
+}
+
+@Command({
+  name: 'audit:trace-volume',
+  arguments: '<ORG>',
+  description:
+    'Recall traces (searches) and their bytes per connector of an organization → {connectors, total}',
+})
+export class AuditTraceVolumeCommand extends JsonCommand {
+  constructor(private readonly volume: TraceVolume) {
+    super();
+  }
+
+  protected execute(params: string[], options: { since?: Date }): Promise<object> {
+    expectArgs(params, 1, 'audit:trace-volume ORG [--since ISO]');
+    return this.volume.report(parseId(params[0], 'ORG'), options.since ?? null);
+  }
+
+  @Option({ flags: '--since <iso>', description: 'only traces recorded at or after this ISO 8601 time' })
+  parseSince(value: string): Date {
+    const at = new Date(value);
+    if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(at.getTime())) {
+      throw new ValidationFailedError('--since must be an ISO 8601 time', [
+        { field: '--since', message: 'ISO 8601 time, e.g. 2026-01-31T00:00:00Z' },
+      ]);
+    }
+    return at;
+  }
 }

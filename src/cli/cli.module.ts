@@ -1,9 +1,10 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { StreamAuditor } from '../audit/stream-auditor';
+import { TraceVolume } from '../audit/trace-volume';
 import { CommandsModule } from '../commands/commands.module';
 import { GroundingPolicyPreviewer } from '../commands/connectors/preview-grounding-policy';
 import { CoreModule, type CoreOptions } from '../core.module';
-import { AuditStreamCommand, AuditVerifyCommand, AuditAnchorCommand } from './audit.commands';
+import { AuditAnchorCommand, AuditStreamCommand, AuditTraceVolumeCommand, AuditVerifyCommand } from './audit.commands';
 import { ChatbotCreateCommand, ChatbotPauseCommand, ChatbotResumeCommand } from './chatbot.commands';
 import {
   ConnectorCreateCommand,
@@ -41,6 +42,7 @@ export class CliModule {
       imports: [CoreModule.forRoot(options), CommandsModule, QueriesModule],
       providers: [
         StreamAuditor,
+        TraceVolume,
         GroundingPolicyPreviewer,
         OrgCreateCommand,
         OrgPauseAgentsCommand,
@@ -63,6 +65,7 @@ export class CliModule {
         AuditStreamCommand,
         AuditVerifyCommand,
         AuditAnchorCommand,
+        AuditTraceVolumeCommand,
         DemoCommand,
         MemoryIngestCommand,
         MemoryReviseCommand,

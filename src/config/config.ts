@@ -2,6 +2,12 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { ValidationFailedError, type ErrorDetail } from '../common/errors';
 
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Capability classes of the connector rate limits. */
+export type RateLimitClass = 'search' | 'writes' | 'replies';
+
 /** Validated configuration (ARCHITECTURE.md "Configuration"). */
 export interface CairnConfig {
   port: number;
@@ -39,6 +45,17 @@ export interface CairnConfig {
    * together) in one process (CAIRN_PUBLIC_RATE_LIMIT, default 300; 0 disables the limit). Past it: 429.
    */
   publicRateLimit: number;
+  /**
+   * Requests per minute one connector token may make, per capability class (CAIRN_RATE_LIMIT_SEARCH, default 600:
+   * memory search and reads; CAIRN_RATE_LIMIT_WRITES, default 120: save, proposals, usage, feedback;
+   * CAIRN_RATE_LIMIT_REPLIES, default 30: reply requests). 0 disables that class's limit. Counted in the shared
+   * read store, so the limit holds across CAIRN_HTTP_WORKERS processes. Past it: 429 with Retry-After.
+   */
+  connectorRateLimits: Record<RateLimitClass, number>;
+  /** CAIRN_METRICS=on serves Prometheus metrics at /metrics on the server's port (default off: 404). */
+  metrics: boolean;
+  /** CAIRN_LOG_LEVEL: fatal, error, warn, info (default), debug, trace or silent. */
+  logLevel: LogLevel;
   /**
    * HTTP server processes (CAIRN_HTTP_WORKERS, default 1; `auto`: one per CPU core, at most 16). Above 1 the
    * started process supervises that many workers sharing the port (src/server/http-workers.ts).
@@ -118,6 +135,21 @@ function url(env: Env, name: string, protocols: string[], errors: ErrorDetail[])
   return raw;
 }
 
+/** One of `values` (default `fallback`). */
+function oneOf<T extends string>(
+  env: Env,
+  name: string,
+  values: readonly T[],
+  fallback: T,
+  errors: ErrorDetail[],
+): T {
+  const raw = optional(env, name);
+  if (raw === null) return fallback;
+  if ((values as readonly string[]).includes(raw)) return raw as T;
+  errors.push({ field: name, message: `${name} must be one of ${values.join(', ')} (got "${raw}")` });
+  return fallback;
+}
+
 /** CAIRN_HTTP_WORKERS: 1–MAX_HTTP_WORKERS, or `auto` (one per CPU core, at most MAX_HTTP_WORKERS). */
 function httpWorkers(env: Env, errors: ErrorDetail[]): number {
   const raw = optional(env, 'CAIRN_HTTP_WORKERS');
@@ -153,7 +185,14 @@ export function loadConfig(env: Env = process.env): CairnConfig {
     replyThreadLimit: integer(env, 'CAIRN_REPLY_THREAD_LIMIT', 50, 1, 100_000, errors),
     modelTimeoutMs: integer(env, 'CAIRN_MODEL_TIMEOUT_MS', 60_000, 100, 600_000, errors),
     publicRateLimit: integer(env, 'CAIRN_PUBLIC_RATE_LIMIT', 300, 0, 1_000_000, errors),
+    connectorRateLimits: {
+      search: integer(env, 'CAIRN_RATE_LIMIT_SEARCH', 600, 0, 10_000_000, errors),
+      writes: integer(env, 'CAIRN_RATE_LIMIT_WRITES', 120, 0, 10_000_000, errors),
+      replies: integer(env, 'CAIRN_RATE_LIMIT_REPLIES', 30, 0, 10_000_000, errors),
+    },
     httpWorkers: httpWorkers(env, errors),
+    metrics: oneOf(env, 'CAIRN_METRICS', ['on', 'off'] as const, 'off', errors) === 'on',
+    logLevel: oneOf(env, 'CAIRN_LOG_LEVEL', LOG_LEVELS, 'info', errors),
     searchTitleBoost: decimal(env, 'CAIRN_SEARCH_TITLE_BOOST', DEFAULT_SEARCH_TITLE_BOOST, 0, 10, errors),
     maxAppendBytes: integer(env, 'CAIRN_MAX_APPEND_BYTES', MIB, MIB, 64 * MIB, errors),
   };

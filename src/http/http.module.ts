@@ -3,6 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { APP_FILTER } from '@nestjs/core';
 import { ConnectorAuthenticator } from './auth/connector-authenticator';
 import { ConnectorAuthGuard } from './auth/connector-auth.guard';
+import { ConnectorRateLimiter } from './auth/connector-rate-limiter';
 import { ClientPagesHttpModule } from './client-pages/client-pages-http.module';
 import { ConnectorSelfController } from './connectors/connector-self.controller';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
@@ -24,8 +25,9 @@ import { ReplyController } from './replies/reply.controller';
   providers: [
     ConnectorAuthenticator,
     ConnectorAuthGuard,
+    ConnectorRateLimiter,
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
   ],
-  exports: [ConnectorAuthenticator, ConnectorAuthGuard],
+  exports: [ConnectorAuthenticator, ConnectorAuthGuard, ConnectorRateLimiter],
 })
 export class HttpModule {}

@@ -162,6 +162,37 @@ export function describeCoordinationContract(getStore: () => ReadStore, it: Cont
     });
   });
 
+  describe('window counters', () => {
+    it('counts hits per name in the given window', async () => {
+      const [a, b] = [unique('counter'), unique('counter')];
+      expect(await store.hitCounter(a, 60_000)).toBe(1);
+      expect(await store.hitCounter(a, 60_000)).toBe(2);
+      expect(await store.hitCounter(b, 60_000)).toBe(1);
+      expect(await store.hitCounter(a, 60_000)).toBe(3);
+    });
+
+    it('starts again from 1 in a later window; a lagging earlier window counts in the stored one', async () => {
+      const name = unique('counter');
+      await store.hitCounter(name, 60_000);
+      await store.hitCounter(name, 60_000);
+      expect(await store.hitCounter(name, 120_000)).toBe(1);
+      expect(await store.hitCounter(name, 60_000)).toBe(2);
+      expect(await store.hitCounter(name, 120_000)).toBe(3);
+      expect(await store.hitCounter(name, 180_000)).toBe(1);
+    });
+
+    it('never hands out the same count twice to concurrent hits', async () => {
+      const name = unique('counter');
+      const counts = await Promise.all(Array.from({ length: 20 }, () => store.hitCounter(name, 60_000)));
+      expect(counts.sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    });
+
+    it('refuses an empty name or a negative window start', async () => {
+      await expect(store.hitCounter('', 60_000)).rejects.toThrow();
+      await expect(store.hitCounter(unique('counter'), -1)).rejects.toThrow();
+    });
+  });
+
   it('answers ping', async () => {
     await expect(store.ping()).resolves.toBeUndefined();
   });

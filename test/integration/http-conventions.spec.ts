@@ -77,18 +77,23 @@ describe('HTTP conventions (one error shape, explicit statuses)', () => {
     expectError(await http(t.baseUrl, 'POST', '/probe/open', { rawBody: bytes }), 400, 'invalid_utf8');
   });
 
-  it('__proto__ and constructor.prototype keys → 400', async () => {
+  it('__proto__, constructor and prototype keys → 422 like any unknown field', async () => {
     expectError(
       await http(t.baseUrl, 'POST', '/probe/open', { rawBody: '{"name":"a","count":1,"__proto__":{"x":1}}' }),
-      400,
-      'forbidden_key',
+      422,
+      'validation_failed',
     );
     expectError(
       await http(t.baseUrl, 'POST', '/probe/open', {
         rawBody: '{"name":"a","count":1,"constructor":{"prototype":{"x":1}}}',
       }),
-      400,
-      'forbidden_key',
+      422,
+      'validation_failed',
+    );
+    expectError(
+      await http(t.baseUrl, 'POST', '/probe/open', { rawBody: '{"name":"a","count":1,"prototype":1}' }),
+      422,
+      'validation_failed',
     );
   });
 

@@ -58,8 +58,9 @@ function casesFor(endpoint: Endpoint, valid: Record<string, unknown>): Case[] {
     {
       name: '__proto__ key',
       raw: `${json.slice(0, -1)},"__proto__":{"admin":true}}`,
-      status: 400,
-      code: 'forbidden_key',
+      status: 422,
+      code: 'validation_failed',
+      field: '__proto__',
     },
     {
       name: 'invalid UTF-8',

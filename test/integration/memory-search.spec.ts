@@ -126,7 +126,7 @@ describe('memory search and fetch (spec §4.1, §4.2, §2.1, §2.2)', () => {
       token: a.token,
       rawBody: '{"query":"clinic","__proto__":{"admin":true}}',
     });
-    expect(proto.status).toBe(400);
+    expect(proto.status).toBe(422);
     const utf8 = await http(t.baseUrl, 'POST', `${MEMORY}/search`, {
       token: a.token,
       rawBody: Buffer.concat([Buffer.from('{"query":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]),

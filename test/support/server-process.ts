@@ -6,6 +6,7 @@ import type { RecordedEvent } from '../../src/infrastructure/event-store/event-s
 import { SqliteEventStore } from '../../src/infrastructure/event-store/sqlite/sqlite-event-store';
 import { openSqlite } from '../../src/infrastructure/sqlite/sqlite-connection';
 import { sqliteFile } from '../../src/infrastructure/stores';
+import { CONNECTOR_RATE_LIMITS_OFF } from './rate-limits';
 
 /** The compiled server entry point (`npm run build`; `npm test` builds first). */
 export const MAIN_JS = join(__dirname, '..', '..', 'dist', 'main.js');
@@ -85,7 +86,7 @@ export async function startServerProcess(
   const port = options.port ?? (await freePorts(1))[0];
   const baseUrl = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [MAIN_JS], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, ...CONNECTOR_RATE_LIMITS_OFF, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   live.add(child);
@@ -117,7 +118,10 @@ export async function startServerProcess(
       log
         .split('\n')
         .filter(
-          (line) => /SQLITE_BUSY|SQLITE_LOCKED|database is locked/i.test(line) || /\bERROR\b/.test(line),
+          (line) =>
+            /SQLITE_BUSY|SQLITE_LOCKED|database is locked/i.test(line) ||
+            /\bERROR\b/.test(line) ||
+            /"level":"(?:error|fatal)"/.test(line),
         ),
     exited,
     crash: () => kill('SIGKILL'),

@@ -5,6 +5,7 @@ import type { Clock } from '../../src/common/clock';
 import { loadConfig, type CairnConfig } from '../../src/config/config';
 import { createHttpApp } from '../../src/http/create-http-app';
 import { STORES, type Stores } from '../../src/infrastructure/stores';
+import { CONNECTOR_RATE_LIMITS_OFF } from './rate-limits';
 import { makeTempDir } from './temp-dir';
 
 export interface TestApp {
@@ -26,13 +27,22 @@ export async function startTestApp(
   dataDir?: string,
   extraModules: Array<Type | DynamicModule> = [],
   clock?: Clock,
+  /** Captures the log lines (at level info and above) instead of dropping all but errors. */
+  logDestination?: { write(line: string): void },
 ): Promise<TestApp> {
   const temp = dataDir ? null : makeTempDir();
   const dir = dataDir ?? temp!.dir;
-  const config = loadConfig({ CAIRN_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', ...env });
+  const config = loadConfig({
+    CAIRN_DATA_DIR: dir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    ...CONNECTOR_RATE_LIMITS_OFF,
+    ...env,
+  });
   const app = await createHttpApp(clock ? { config, clock } : { config }, {
-    logger: ['error', 'fatal'],
+    logger: logDestination ? ['log', 'error', 'warn', 'fatal'] : ['error', 'fatal'],
     extraModules,
+    ...(logDestination ? { logDestination } : {}),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address();

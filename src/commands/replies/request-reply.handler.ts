@@ -14,6 +14,7 @@ import { StreamCommandExecutor } from '../shared/stream-command-executor';
 import { systemStatus } from './outcome-policy';
 import type { ReplyKeyKind, ReplyRequested } from '../../events/replies/reply-request.events';
 import { ReplyAbort } from './reply-abort';
+import { recordReplyOutcome } from '../../observability/reply-outcomes';
 import { ReplyCancellation } from './reply-cancellation';
 import { ReplyGate } from './reply-gate';
 import { ReplyQuota, type QuotaHold } from './reply-quota';
@@ -174,6 +175,15 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
     const options = { organizationId: organization_id, waitFor: [] };
     let hold: QuotaHold | null = null;
     let assistantMessageStored = false;
+    const started = performance.now();
+    const outcomeOf = (code: string) => ({
+      code,
+      reply_id,
+      organization_id,
+      connector_id: connector.connector_id,
+      attempt,
+      latencyMs: performance.now() - started,
+    });
     try {
       if (args.crashedAttempt !== null) {
         await this.quota.release(
@@ -215,6 +225,7 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
         options,
       );
       await this.quota.consume(hold, context);
+      recordReplyOutcome(outcomeOf('completed'));
       return successBody(receipt, false);
     } catch (error) {
       const abort =
@@ -223,6 +234,7 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
       if (hold) await this.quota.release(hold, abort.code, context);
       const persisted = assistantMessageStored || abort.assistantMessagePersisted;
       const outcome = systemStatus(abort.code, null, abort.providerRetryAfterMs);
+      recordReplyOutcome(outcomeOf(abort.code));
       await this.executor.execute(
         stream,
         replyRequestDecider,

@@ -4,11 +4,13 @@ import { CURRENT_SCHEMA_VERSION, type DomainEvent } from '../../events/domain-ev
 import {
   EVENT_STORE,
   type AppendOptions,
+  type AppendResult,
   type EventStore,
   type ExpectedRevision,
   type RecordedEvent,
 } from '../../infrastructure/event-store/event-store.port';
 import { WrongExpectedVersionError } from '../../infrastructure/event-store/wrong-expected-version.error';
+import { eventAppendDuration, eventAppends } from '../../observability/metrics';
 import type { CommandContext } from './command-context';
 import { Consistency } from './consistency';
 import { fold, type Decider } from './decider';
@@ -215,23 +217,33 @@ export class StreamCommandExecutor {
     appendOptions: AppendOptions = {},
   ): Promise<number> {
     const occurred_at = this.clock.nowIso();
-    const result = await this.store.append(
-      stream,
-      events.map((event) => ({
-        type: event.type,
-        data: event.data,
-        metadata: {
-          organization_id: organizationId === null ? null : String(organizationId),
-          correlation_id: context.correlation_id,
-          causation_id: context.causation_id,
-          actor: context.actor,
-          occurred_at,
-          schema_version: CURRENT_SCHEMA_VERSION,
-        },
-      })),
-      expected,
-      appendOptions,
-    );
+    const stopTimer = eventAppendDuration.startTimer();
+    let result: AppendResult;
+    try {
+      result = await this.store.append(
+        stream,
+        events.map((event) => ({
+          type: event.type,
+          data: event.data,
+          metadata: {
+            organization_id: organizationId === null ? null : String(organizationId),
+            correlation_id: context.correlation_id,
+            causation_id: context.causation_id,
+            actor: context.actor,
+            occurred_at,
+            schema_version: CURRENT_SCHEMA_VERSION,
+          },
+        })),
+        expected,
+        appendOptions,
+      );
+      eventAppends.inc({ outcome: 'ok' });
+    } catch (error) {
+      eventAppends.inc({ outcome: error instanceof WrongExpectedVersionError ? 'conflict' : 'error' });
+      throw error;
+    } finally {
+      stopTimer();
+    }
     return result.position;
   }
 

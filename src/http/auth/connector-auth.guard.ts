@@ -8,10 +8,13 @@ import {
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { ForbiddenError, InternalError } from '../../common/errors';
+import type { RateLimitClass } from '../../config/config';
 import { ConnectorAuthenticator } from './connector-authenticator';
 import type { ConnectorPrincipal } from './connector-principal';
+import { ConnectorRateLimiter } from './connector-rate-limiter';
 
 const CAPABILITIES_KEY = 'cairn:required-capabilities';
+const RATE_CLASS_KEY = 'cairn:rate-limit-class';
 
 type AuthenticatedRequest = FastifyRequest & { connector?: ConnectorPrincipal };
 
@@ -19,12 +22,20 @@ type AuthenticatedRequest = FastifyRequest & { connector?: ConnectorPrincipal };
 export const RequireCapabilities = (...capabilities: string[]): MethodDecorator & ClassDecorator =>
   SetMetadata(CAPABILITIES_KEY, capabilities);
 
-/** 401 without a valid token (with WWW-Authenticate), 403 when a required capability is missing. */
+/** Declares the rate-limit class a connector endpoint counts against (per token and minute). */
+export const RateLimited = (rateClass: RateLimitClass): MethodDecorator & ClassDecorator =>
+  SetMetadata(RATE_CLASS_KEY, rateClass);
+
+/**
+ * 401 without a valid token (with WWW-Authenticate), 403 when a required capability is missing, 429 when the
+ * token spent its budget for the endpoint's rate-limit class.
+ */
 @Injectable()
 export class ConnectorAuthGuard implements CanActivate {
   constructor(
     private readonly authenticator: ConnectorAuthenticator,
     private readonly reflector: Reflector,
+    private readonly rateLimiter: ConnectorRateLimiter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -43,6 +54,11 @@ export class ConnectorAuthGuard implements CanActivate {
         missing.map((capability) => ({ message: `requires ${capability}`, capability })),
       );
     }
+    const rateClass = this.reflector.getAllAndOverride<RateLimitClass | undefined>(RATE_CLASS_KEY, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (rateClass !== undefined) await this.rateLimiter.hit(principal.token_id, rateClass);
     request.connector = principal;
     return true;
   }

@@ -1,6 +1,7 @@
 import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { ThrottlerGuard, type ThrottlerLimitDetail } from '@nestjs/throttler';
 import { RateLimitedError } from '../../common/errors';
+import { rateLimitRefusals } from '../../observability/metrics';
 
 /**
  * Limits the public client pages per client IP (`CAIRN_PUBLIC_RATE_LIMIT` requests per minute, shared by the
@@ -13,6 +14,7 @@ export class PublicRateLimitGuard extends ThrottlerGuard {
     _context: ExecutionContext,
     detail: ThrottlerLimitDetail,
   ): Promise<void> {
+    rateLimitRefusals.inc({ limit: 'public' });
     throw new RateLimitedError(
       `too many requests: at most ${detail.limit} per minute; retry later`,
       detail.timeToBlockExpire,

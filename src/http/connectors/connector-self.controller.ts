@@ -7,7 +7,7 @@ import {
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import { ConnectorAuthGuard, CurrentConnector } from '../auth/connector-auth.guard';
+import { ConnectorAuthGuard, CurrentConnector, RateLimited } from '../auth/connector-auth.guard';
 import type { ConnectorPrincipal } from '../auth/connector-principal';
 import { ErrorResponse } from '../errors/error.dto';
 import { ConnectorSelfResponse } from './connector-self.dto';
@@ -19,6 +19,7 @@ import { ConnectorSelfResponse } from './connector-self.dto';
 @UseGuards(ConnectorAuthGuard)
 export class ConnectorSelfController {
   @Get('connector')
+  @RateLimited('search')
   @ApiOperation({ summary: 'The connector this token belongs to, its organization and capabilities.' })
   @ApiOkResponse({ type: ConnectorSelfResponse })
   @ApiUnauthorizedResponse({ type: ErrorResponse })

@@ -9,7 +9,12 @@ import { connectorContext } from '../../commands/shared/command-context';
 import { NotFoundError } from '../../common/errors';
 import { GetMemoryItemQuery } from '../../queries/memory/get-memory-item.query';
 import { SearchMemoryQuery, type SearchMemoryResult } from '../../queries/memory/search-memory.query';
-import { ConnectorAuthGuard, CurrentConnector, RequireCapabilities } from '../auth/connector-auth.guard';
+import {
+  ConnectorAuthGuard,
+  CurrentConnector,
+  RateLimited,
+  RequireCapabilities,
+} from '../auth/connector-auth.guard';
 import type { ConnectorPrincipal } from '../auth/connector-principal';
 import { ProposeMemoryBody, ReportUsageBody, SaveMemoryBody, SearchMemoryBody } from './memory.dto';
 import { searchResponse } from './search-response';
@@ -28,6 +33,7 @@ export class MemoryController {
   @Post('search')
   @HttpCode(200)
   @RequireCapabilities('memory_search')
+  @RateLimited('search')
   @ApiOperation({
     summary: 'Search organization memory; records a recall trace (report usage against its trace_id).',
   })
@@ -54,6 +60,7 @@ export class MemoryController {
 
   @Get('items/:memory_item_id')
   @RequireCapabilities('memory_search')
+  @RateLimited('search')
   @ApiOperation({
     summary: 'Fetch one memory item with its content (404 when unknown or not visible to this connector).',
   })
@@ -70,6 +77,7 @@ export class MemoryController {
   @Post('save')
   @HttpCode(200)
   @RequireCapabilities('memory_save')
+  @RateLimited('writes')
   @ApiOperation({
     summary: 'Save an internal tool note (never customer-facing); unsafe content is refused with 422.',
   })
@@ -97,6 +105,7 @@ export class MemoryController {
   @Post('proposals')
   @HttpCode(200)
   @RequireCapabilities('memory_propose')
+  @RateLimited('writes')
   @ApiOperation({
     summary: 'Propose a customer-facing fact; it affects nothing until an operator approves it.',
   })
@@ -125,6 +134,7 @@ export class MemoryController {
   @Post('usage')
   @HttpCode(200)
   @RequireCapabilities('memory_search')
+  @RateLimited('writes')
   @ApiOperation({
     summary: 'Report which results of a search helped (only for the same connector and trace).',
   })

@@ -7,7 +7,12 @@ import {
 } from '../../commands/replies/submit-feedback.command';
 import { connectorContext } from '../../commands/shared/command-context';
 import { NotFoundError } from '../../common/errors';
-import { ConnectorAuthGuard, CurrentConnector, RequireCapabilities } from '../auth/connector-auth.guard';
+import {
+  ConnectorAuthGuard,
+  CurrentConnector,
+  RateLimited,
+  RequireCapabilities,
+} from '../auth/connector-auth.guard';
 import type { ConnectorPrincipal } from '../auth/connector-principal';
 import { SubmitFeedbackBody } from './feedback.dto';
 
@@ -22,6 +27,7 @@ export class FeedbackController {
   @Post(':message_id/feedback')
   @HttpCode(200)
   @RequireCapabilities('assistant_feedback')
+  @RateLimited('writes')
   @ApiOperation({
     summary:
       'Send feedback on a suggested reply (404 when the message is unknown, not an assistant reply, or not this connector’s).',

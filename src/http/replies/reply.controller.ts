@@ -3,7 +3,12 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { connectorContext } from '../../commands/shared/command-context';
 import { RequestReplyCommand, type ReplyResultBody } from '../../commands/replies/request-reply.command';
-import { ConnectorAuthGuard, CurrentConnector, RequireCapabilities } from '../auth/connector-auth.guard';
+import {
+  ConnectorAuthGuard,
+  CurrentConnector,
+  RateLimited,
+  RequireCapabilities,
+} from '../auth/connector-auth.guard';
 import type { ConnectorPrincipal } from '../auth/connector-principal';
 import { ReplyRequestBody } from './reply.dto';
 
@@ -18,6 +23,7 @@ export class ReplyController {
   @Post()
   @HttpCode(200)
   @RequireCapabilities('assistant_reply')
+  @RateLimited('replies')
   @ApiOperation({ summary: 'Request a suggested reply to the latest message of an external thread.' })
   request(
     @CurrentConnector() connector: ConnectorPrincipal,

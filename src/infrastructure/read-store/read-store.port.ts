@@ -120,6 +120,14 @@ export interface ReadStore {
    */
   reserveIds(sequence: string, count: number): Promise<number>;
 
+  /**
+   * Counts one hit on the named counter in the window that starts at `windowStart` (epoch ms, the caller's fixed
+   * window), atomically across processes, and returns the count including this hit. A later window starts again
+   * from 1; a hit naming an earlier window than the stored one (a process whose clock lags) counts in the stored
+   * one. One record per counter name.
+   */
+  hitCounter(name: string, windowStart: number): Promise<number>;
+
   ping(): Promise<void>;
   close(): Promise<void>;
 }

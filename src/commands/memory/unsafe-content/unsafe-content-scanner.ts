@@ -4,6 +4,7 @@ import { CREDENTIAL_KINDS, KIND_PRIORITY, type RawFinding } from './rules/findin
 import { detectPrivateKeys, keyMaterialMasks } from './rules/private-key.rule';
 import { TEXT_DETECTORS } from './rules/text-detectors';
 import { detectWithSecretlint } from './secretlint-runner';
+import { detectEvasions } from './scan-evasions';
 import { characterCount, TextPositions } from './text-positions';
 
 export interface UnsafeFlag {
@@ -66,15 +67,7 @@ export class UnsafeContentScanner {
     const positions = new TextPositions(original);
     // Detectors see `\n` line ends only: CRLF becomes ` \n` and a lone CR `\n` (same length, so offsets hold).
     const text = original.replace(/\r\n?/g, (crlf) => (crlf.length === 2 ? ' \n' : '\n'));
-    const privateKeys = detectPrivateKeys(text);
-    const masks = keyMaterialMasks(text, privateKeys);
-    const masked = (finding: RawFinding): boolean =>
-      finding.kind !== 'private_key' && masks.some((m) => finding.start >= m.start && finding.start < m.end);
-    const raw = [
-      ...privateKeys,
-      ...(await detectWithSecretlint(text)),
-      ...TEXT_DETECTORS.flatMap((detect) => detect(text)),
-    ].filter((finding) => finding.end > finding.start && !masked(finding));
+    const raw = [...(await detectAll(text)), ...(await detectEvasions(text, detectAll))];
     const credentialLines: number[] = [];
     for (const finding of raw) {
       if (!CREDENTIAL_KINDS.has(finding.kind)) continue;
@@ -87,6 +80,19 @@ export class UnsafeContentScanner {
       .map((finding) => toFlag(field, original, finding, positions))
       .sort((a, b) => a.line - b.line || a.column - b.column);
   }
+}
+
+/** Every detector on one text: private keys first (their key material masks the other rules' findings). */
+async function detectAll(text: string): Promise<RawFinding[]> {
+  const privateKeys = detectPrivateKeys(text);
+  const masks = keyMaterialMasks(text, privateKeys);
+  const masked = (finding: RawFinding): boolean =>
+    finding.kind !== 'private_key' && masks.some((m) => finding.start >= m.start && finding.start < m.end);
+  return [
+    ...privateKeys,
+    ...(await detectWithSecretlint(text)),
+    ...TEXT_DETECTORS.flatMap((detect) => detect(text)),
+  ].filter((finding) => finding.end > finding.start && !masked(finding));
 }
 
 /** Keeps one finding per overlapping span: the most specific kind, then a named rule over a generic one. */

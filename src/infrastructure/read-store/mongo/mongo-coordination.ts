@@ -1,15 +1,17 @@
 /**
  * The MongoDB read store's coordination records: leases (`leases` {_id: name, owner, expires_at}) and id
- * sequences (`id_sequences` {_id: name, last}, the last id handed out). Lease times come from `clock`.
+ * sequences (`id_sequences` {_id: name, last}, the last id handed out) and window counters (`window_counters`
+ * {_id: name, window_start, count}). Lease and window times come from `clock`.
  */
 import type { Collection, Db } from 'mongodb';
 import type { Clock } from '../../../common/clock';
 import type { LeaseInfo } from '../read-store.port';
-import { assertIdCount, assertNonEmptyString, assertTtl } from '../read-store-query';
+import { assertIdCount, assertNonEmptyString, assertPosition, assertTtl } from '../read-store-query';
 import { isDuplicateKey, toSafeInteger } from './mongo-values';
 
 type LeaseDoc = { _id: string; owner: string; expires_at: number };
 type SequenceDoc = { _id: string; last: number };
+type CounterDoc = { _id: string; window_start: number; count: number };
 
 /** How often reserveIds retries after losing the race to create a sequence. */
 const SEQUENCE_INSERT_RETRIES = 5;
@@ -17,6 +19,7 @@ const SEQUENCE_INSERT_RETRIES = 5;
 export class MongoCoordination {
   private readonly leases: Collection<LeaseDoc>;
   private readonly sequences: Collection<SequenceDoc>;
+  private readonly counters: Collection<CounterDoc>;
 
   constructor(
     db: Db,
@@ -24,6 +27,7 @@ export class MongoCoordination {
   ) {
     this.leases = db.collection<LeaseDoc>('leases');
     this.sequences = db.collection<SequenceDoc>('id_sequences');
+    this.counters = db.collection<CounterDoc>('window_counters');
   }
 
   async acquireLease(name: string, owner: string, ttlMs: number): Promise<boolean> {
@@ -77,6 +81,39 @@ export class MongoCoordination {
           throw new RangeError(`sequence ${sequence} is exhausted (Number.MAX_SAFE_INTEGER)`);
         }
         if (attempt >= SEQUENCE_INSERT_RETRIES) throw error;
+      }
+    }
+  }
+
+  async hitCounter(name: string, windowStart: number): Promise<number> {
+    assertNonEmptyString(name, 'counter name');
+    assertPosition(windowStart, 'window start');
+    for (let attempt = 0; ; attempt++) {
+      try {
+        // One atomic pipeline update: a later window → 1, the same (or an earlier one, a lagging clock) → + 1.
+        const doc = await this.counters.findOneAndUpdate(
+          { _id: name },
+          [
+            {
+              $set: {
+                count: {
+                  $cond: [
+                    { $gt: [windowStart, { $ifNull: ['$window_start', -1] }] },
+                    1,
+                    { $add: ['$count', 1] },
+                  ],
+                },
+                window_start: { $max: [windowStart, { $ifNull: ['$window_start', -1] }] },
+              },
+            },
+          ],
+          { upsert: true, returnDocument: 'after' },
+        );
+        if (doc === null) throw new Error(`hitCounter: no document returned for counter ${name}`);
+        return toSafeInteger(doc.count, `counter ${name}`);
+      } catch (error) {
+        // Two first hits raced to insert the counter: the loser retries as an update.
+        if (!isDuplicateKey(error) || attempt >= SEQUENCE_INSERT_RETRIES) throw error;
       }
     }
   }

@@ -308,6 +308,10 @@ export class MongoReadStore implements ReadStore {
     return this.coordination.reserveIds(sequence, count);
   }
 
+  hitCounter(name: string, windowStart: number): Promise<number> {
+    return this.coordination.hitCounter(name, windowStart);
+  }
+
   async ping(): Promise<void> {
     await this.db.command({ ping: 1 });
   }

@@ -5,7 +5,7 @@
  *
  * Tables: read_documents (one row per document, stored as JSONB — read it with json(doc) — with expression
  * indexes per indexed field, shared by all collections and led by `collection`; see sqlite-filter.ts),
- * projection_checkpoints, leases, id_sequences. JSONB (SQLite >= 3.45) makes json_extract on rows that no index
+ * projection_checkpoints, leases, id_sequences, window_counters. JSONB (SQLite >= 3.45) makes json_extract on rows that no index
  * covers about twice as fast as JSON text.
  * better-sqlite3 is synchronous: the async methods just wrap synchronous calls.
  */
@@ -59,6 +59,11 @@ CREATE TABLE IF NOT EXISTS leases (
 CREATE TABLE IF NOT EXISTS id_sequences (
   name TEXT PRIMARY KEY,
   next INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS window_counters (
+  name TEXT PRIMARY KEY,
+  window_start INTEGER NOT NULL,
+  count INTEGER NOT NULL
 );`;
 
 /** `next` (the next id to hand out) may reach MAX_SAFE_INTEGER + 1: the last id handed out stays safe. */
@@ -175,6 +180,13 @@ export class SqliteReadStore implements ReadStore {
         `INSERT INTO id_sequences (name, next) VALUES (?, ? + 1)
          ON CONFLICT (name) DO UPDATE SET next = next + ? WHERE next + ? <= ?
          RETURNING next`,
+      ),
+      hitCounter: p<[string, number], { count: number }>(
+        `INSERT INTO window_counters (name, window_start, count) VALUES (?, ?, 1)
+         ON CONFLICT (name) DO UPDATE SET
+           count = CASE WHEN excluded.window_start > window_start THEN 1 ELSE count + 1 END,
+           window_start = MAX(window_start, excluded.window_start)
+         RETURNING count`,
       ),
       ping: p<[]>('SELECT 1'),
       indexExists: p<[string]>("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?"),
@@ -296,6 +308,12 @@ export class SqliteReadStore implements ReadStore {
     if (row === undefined)
       throw new RangeError(`sequence ${sequence} is exhausted (Number.MAX_SAFE_INTEGER)`);
     return row.next - count;
+  }
+
+  async hitCounter(name: string, windowStart: number): Promise<number> {
+    assertNonEmptyString(name, 'counter name');
+    assertPosition(windowStart, 'window start');
+    return this.lock.run(() => this.s.hitCounter.get(name, windowStart))!.count;
   }
 
   async ping(): Promise<void> {

@@ -132,3 +132,37 @@ export function detectCardNumbers(text: string): RawFinding[] {
   });
   return findings;
 }
+
+/**
+ * Card numbers written to slip past the grouping check (issue 20): any separators between the digits
+ * (`4 5 3 2 …`, `4532.0151.1283.0366`, `4532 / 0151 / …`, `45-32-01-…`), up to three characters each, no letters.
+ * The digits must still be a Luhn-valid number of a known issuer, and the groups must be either all short (1–2
+ * digits: a digit-by-digit spread) or 3–6 digits (a grouping with unusual separators).
+ */
+const SPREAD = /(?<![\p{L}\p{N}])\d(?:[^\p{L}\p{N}\n]{0,3}\d){12,18}(?![\p{L}\p{N}])/gu;
+
+function spreadCard(candidate: string): boolean {
+  const digits = candidate.replace(/\D/g, '');
+  if (digits.length < 13 || digits.length > 19) return false;
+  if (!luhnValid(digits) || PUBLIC_TEST_NUMBERS.has(digits) || issuerOf(digits) === null) return false;
+  const groups = candidate.split(/\D+/);
+  return (
+    groups.every((group) => group.length <= 2) ||
+    (groups.length >= 3 && groups.every((group) => group.length >= 3 && group.length <= 6))
+  );
+}
+
+export function detectSpreadCardNumbers(text: string): RawFinding[] {
+  const findings: RawFinding[] = [];
+  forEachMatch(text, SPREAD, (match) => {
+    if (!spreadCard(match[0])) return;
+    findings.push({
+      kind: 'card_number',
+      rule: 'luhn_card_number',
+      start: match.index,
+      end: match.index + match[0].length,
+      description: 'payment card number (Luhn-valid, known issuer prefix; unusual separators)',
+    });
+  });
+  return findings;
+}

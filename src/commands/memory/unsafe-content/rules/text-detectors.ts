@@ -1,10 +1,11 @@
-import { detectCardNumbers } from './card-number.rule';
+import { detectCardNumbers, detectSpreadCardNumbers } from './card-number.rule';
 import type { RawFinding } from './finding';
 import { detectHighEntropyStrings } from './high-entropy.rule';
 import { detectInlineCredentials } from './inline-credentials.rule';
 import { detectJwts } from './jwt.rule';
 import { detectPasswordHashes } from './password-hash.rule';
 import { detectPersonalDataDumps } from './personal-data-dump.rule';
+import { detectProseCredentials } from './prose-credential.rule';
 import { detectProviderTokens } from './provider-tokens.rule';
 import { detectSecretAssignments } from './secret-assignment.rule';
 import { detectUrlCredentials } from './url-credentials.rule';
@@ -19,8 +20,10 @@ export const TEXT_DETECTORS: ReadonlyArray<(text: string) => RawFinding[]> = [
   detectUrlCredentials,
   detectPasswordHashes,
   detectCardNumbers,
+  detectSpreadCardNumbers,
   detectInlineCredentials,
   detectSecretAssignments,
+  detectProseCredentials,
   detectHighEntropyStrings,
   detectPersonalDataDumps,
 ];
