@@ -27,6 +27,7 @@ import { ReplyQuota } from './replies/reply-quota';
 import { ReplyTools } from './replies/reply-tools';
 import { ReplyRun } from './replies/reply-run';
 import { ReplyClaims } from './replies/reply-claims';
+import { ReplyChatbots } from './replies/reply-chatbots';
 import { RequestReplyHandler } from './replies/request-reply.handler';
 import { SubmitFeedbackHandler } from './replies/submit-feedback.handler';
 import { RegisterToolHandler } from './tools/register-tool.handler';
@@ -62,6 +63,7 @@ import { CONFIG } from '../core.module';
     UnpublishClientPageHandler,
     ReplyRun,
     ReplyClaims,
+    ReplyChatbots,
     ReplyConversation,
     ReplyRetrieval,
     ReplyGate,

@@ -1,6 +1,6 @@
 /**
  * The MongoDB lane of every test run: jongodb, a MongoDB wire-protocol server (in memory, single-node replica
- * set) whose linux-x64 binary ships inside the devDependency @jongodb/memory-server-bin-linux-x64-gnu. It is a
+ * set) whose linux-x64 binary ships inside the optional dependency @jongodb/memory-server-bin-linux-x64-gnu. It is a
  * smoke test of the adapter against a server speaking MongoDB's protocol, not MongoDB itself.
  *
  * startJongodb() starts one on a free port (it prints `JONGODB_URI=...` once listening); stop() ends it and

@@ -4,12 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { Clock } from '../../common/clock';
 import type { CairnConfig } from '../../config/config';
 import { CONFIG } from '../../core.module';
-import { ConflictError, NotFoundError, ValidationFailedError } from '../../common/errors';
+import { ConflictError } from '../../common/errors';
 import { IdGenerator } from '../../common/id-generator';
 import { streams } from '../../events/domain-event';
 import type { ConnectorPrincipal } from '../../http/auth/connector-principal';
-import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
-import { CHATBOTS, type ChatbotDocument } from '../../projections/chatbots.projection';
 import { StreamCommandExecutor } from '../shared/stream-command-executor';
 import { systemStatus } from './outcome-policy';
 import type { ReplyKeyKind, ReplyRequested } from '../../events/replies/reply-request.events';
@@ -21,6 +19,7 @@ import { ReplyQuota, type QuotaHold } from './reply-quota';
 import { quotaPeriod } from './reply-quota.decider';
 import { legacyRequestFingerprint, replyIdentities, requestFingerprint } from './reply-identity';
 import { ReplyClaims } from './reply-claims';
+import { ReplyChatbots } from './reply-chatbots';
 import { classifyRepeat, replyRequestDecider, type ReplyRequestState } from './reply-request.decider';
 import { successBody, systemStatusBody } from './reply-response';
 import { ReplyRun } from './reply-run';
@@ -31,9 +30,6 @@ import { RequestReplyCommand, type ReplyResultBody } from './request-reply.comma
  * winner of a new (or reclaimed) request runs it and records the outcome; everyone else gets a replay, the stored
  * outcome or a 409, from the stream.
  */
-/** Assistants searched for an earlier request when chatbot_id is omitted in a multi-assistant organization. */
-const MAX_CHATBOTS_SEARCHED = 50;
-
 @CommandHandler(RequestReplyCommand)
 export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand, ReplyResultBody> {
   private readonly logger = new Logger('replies');
@@ -41,7 +37,6 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
 
   constructor(
     private readonly executor: StreamCommandExecutor,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
     private readonly run: ReplyRun,
@@ -49,12 +44,13 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
     private readonly quota: ReplyQuota,
     private readonly cancellation: ReplyCancellation,
     private readonly claims: ReplyClaims,
+    private readonly chatbots: ReplyChatbots,
     @Inject(CONFIG) private readonly config: Pick<CairnConfig, 'replyLeaseMs'>,
   ) {}
 
   async execute(command: RequestReplyCommand): Promise<ReplyResultBody> {
     const { connector, input, context } = command;
-    const chatbot = await this.resolveChatbot(connector, input);
+    const chatbot = await this.chatbots.resolve(connector, input);
     const scope = {
       organization_id: connector.organization_id,
       connector_id: connector.connector_id,
@@ -285,46 +281,5 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
         return successBody(verdict.receipt, true);
       }
     }
-  }
-
-  /**
-   * The named assistant of the caller's organization, or its only one (spec §4.6: required when several). Without
-   * chatbot_id in an organization with several, a request that was already recorded under one of them is that
-   * request (the stored request names its chatbot): assistants added since never break a replay.
-   */
-  private async resolveChatbot(
-    connector: ConnectorPrincipal,
-    input: RequestReplyCommand['input'],
-  ): Promise<ChatbotDocument> {
-    if (input.chatbot_id !== undefined) {
-      const chatbot = await this.readStore.get<ChatbotDocument>(CHATBOTS, String(input.chatbot_id));
-      if (!chatbot || chatbot.organization_id !== connector.organization_id) {
-        throw new NotFoundError('assistant not found', 'chatbot_not_found');
-      }
-      return chatbot;
-    }
-    const { items } = await this.readStore.find<ChatbotDocument>(CHATBOTS, {
-      filter: { organization_id: connector.organization_id },
-      limit: MAX_CHATBOTS_SEARCHED,
-    });
-    if (items.length === 1) return items[0];
-    const recorded: ChatbotDocument[] = [];
-    for (const chatbot of items) {
-      const identities = replyIdentities({
-        organization_id: connector.organization_id,
-        connector_id: connector.connector_id,
-        chatbot_id: chatbot.chatbot_id,
-        idempotency_key: input.idempotency_key,
-        external_message_id: input.external_message_id,
-      });
-      if ((await this.claims.targets(identities)).some((target) => target !== null)) recorded.push(chatbot);
-    }
-    if (recorded.length === 1) return recorded[0];
-    throw new ValidationFailedError(
-      items.length === 0
-        ? 'the organization has no assistant'
-        : 'the organization has more than one assistant: send chatbot_id',
-      [{ field: 'chatbot_id', message: items.length === 0 ? 'no assistant exists' : 'required' }],
-    );
   }
 }

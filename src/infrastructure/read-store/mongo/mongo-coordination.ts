@@ -85,34 +85,33 @@ export class MongoCoordination {
     }
   }
 
+  /**
+   * Three single-document steps, each atomic, instead of one pipeline update (servers that speak the wire protocol
+   * without update pipelines, such as jongodb, refuse those): the same or a later stored window (a lagging clock)
+   * counts + 1; an earlier stored window starts again at 1; no counter yet is inserted at 1. A step another
+   * writer made moot (the window moved, the counter appeared) falls through to the next, or starts over.
+   */
   async hitCounter(name: string, windowStart: number): Promise<number> {
     assertNonEmptyString(name, 'counter name');
     assertPosition(windowStart, 'window start');
     for (let attempt = 0; ; attempt++) {
+      const counted = await this.counters.findOneAndUpdate(
+        { _id: name, window_start: { $gte: windowStart } },
+        { $inc: { count: 1 } },
+        { returnDocument: 'after' },
+      );
+      if (counted !== null) return toSafeInteger(counted.count, `counter ${name}`);
+      const restarted = await this.counters.findOneAndUpdate(
+        { _id: name, window_start: { $lt: windowStart } },
+        { $set: { window_start: windowStart, count: 1 } },
+        { returnDocument: 'after' },
+      );
+      if (restarted !== null) return toSafeInteger(restarted.count, `counter ${name}`);
       try {
-        // One atomic pipeline update: a later window → 1, the same (or an earlier one, a lagging clock) → + 1.
-        const doc = await this.counters.findOneAndUpdate(
-          { _id: name },
-          [
-            {
-              $set: {
-                count: {
-                  $cond: [
-                    { $gt: [windowStart, { $ifNull: ['$window_start', -1] }] },
-                    1,
-                    { $add: ['$count', 1] },
-                  ],
-                },
-                window_start: { $max: [windowStart, { $ifNull: ['$window_start', -1] }] },
-              },
-            },
-          ],
-          { upsert: true, returnDocument: 'after' },
-        );
-        if (doc === null) throw new Error(`hitCounter: no document returned for counter ${name}`);
-        return toSafeInteger(doc.count, `counter ${name}`);
+        await this.counters.insertOne({ _id: name, window_start: windowStart, count: 1 });
+        return 1;
       } catch (error) {
-        // Two first hits raced to insert the counter: the loser retries as an update.
+        // Another first hit inserted the counter: count again against it.
         if (!isDuplicateKey(error) || attempt >= SEQUENCE_INSERT_RETRIES) throw error;
       }
     }
