@@ -29,6 +29,7 @@ import type { RegisterOrganizationResult } from '../src/commands/organizations/r
 import { operatorContext } from '../src/commands/shared/command-context';
 import { StreamCommandExecutor } from '../src/commands/shared/stream-command-executor';
 import { loadConfig } from '../src/config/config';
+import { BENCH_RATE_LIMITS } from './bench-rate-limits';
 import { createHttpApp } from '../src/http/create-http-app';
 import { STORES, type Stores } from '../src/infrastructure/stores';
 import { startInstantModelServer, type InstantModelServer } from './instant-model-server';
@@ -122,6 +123,7 @@ export async function benchReplies(dir: string): Promise<BenchRow[]> {
     OPENAI_API_KEY: 'bench',
     CAIRN_COMPOSER_MODEL: 'bench-composer',
     CAIRN_REVIEWER_MODEL: 'bench-reviewer',
+    ...BENCH_RATE_LIMITS,
   });
   const app = await createHttpApp({ config }, { logger: ['error', 'fatal'] });
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -184,7 +186,12 @@ export async function benchReplies(dir: string): Promise<BenchRow[]> {
     for (let i = 0; i < WARMUP; i++) await send(i, true);
     model.resetStats();
     const fresh: number[] = [];
+    // CPU time of this process (server and model server) per new reply: unlike latency, barely moved by whatever
+    // else the machine runs, so a before/after comparison holds on a loaded machine.
+    const cpuBefore = process.cpuUsage();
     for (let i = WARMUP; i < WARMUP + NEW_REPLIES; i++) fresh.push(await send(i, false));
+    const cpu = process.cpuUsage(cpuBefore);
+    const cpuPerReply = (cpu.user + cpu.system) / 1000 / NEW_REPLIES;
     const modelMs = model.stats.busyMs;
     const modelCalls = model.stats.chat;
     const evidencePerDraft = model.stats.draftEvidence / NEW_REPLIES;
@@ -213,6 +220,11 @@ export async function benchReplies(dir: string): Promise<BenchRow[]> {
       {
         benchmark: `reply, instant model (pipeline overhead) p95, ${ITEM_COUNT} items`,
         value: percentile(fresh, 0.95),
+        unit: 'ms',
+      },
+      {
+        benchmark: 'reply, instant model: CPU per new reply (server + model)',
+        value: cpuPerReply,
         unit: 'ms',
       },
       {

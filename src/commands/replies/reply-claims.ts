@@ -3,7 +3,7 @@ import { Clock } from '../../common/clock';
 import { AppError, ConflictError } from '../../common/errors';
 import { streams } from '../../events/domain-event';
 import type { CommandContext } from '../shared/command-context';
-import { StreamCommandExecutor } from '../shared/stream-command-executor';
+import { StreamCommandExecutor, type Loaded } from '../shared/stream-command-executor';
 import { replyClaimDecider } from './reply-claim.decider';
 import type { ReplyIdentity } from './reply-identity';
 import { replyRequestDecider, type ReplyRequestState } from './reply-request.decider';
@@ -17,8 +17,8 @@ export interface ResolvedRequest {
   digest: string;
   /** Which of the caller's keys matched an earlier request (null: a new request). */
   matchedBy: ReplyIdentity['key_kind'] | null;
-  /** The request stream's state, as read while resolving. */
-  state: ReplyRequestState;
+  /** The request stream as read while resolving (its state, revision and events). */
+  loaded: Loaded<ReplyRequestState>;
 }
 
 const MAX_ROUNDS = 5;
@@ -89,7 +89,8 @@ export class ReplyClaims {
       }
       const matchedAt = targets.findIndex((t) => t !== null);
       const matchedBy = matchedAt < 0 ? null : identities[matchedAt].key_kind;
-      const state = await this.request(digest);
+      const loaded = await this.executor.load(streams.replyRequest(digest), replyRequestDecider);
+      const state = loaded.state;
       const stored = state.request;
       if (
         stored &&
@@ -117,7 +118,7 @@ export class ReplyClaims {
           break;
         }
       }
-      if (settled) return { digest, matchedBy, state };
+      if (settled) return { digest, matchedBy, loaded };
     }
     throw new ConflictError(
       'reply_request_pending',

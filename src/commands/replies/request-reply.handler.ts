@@ -71,9 +71,13 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
       payload: input.payload as unknown as Record<string, unknown>,
     };
     // A request recorded before fingerprint version 2 carries the legacy fingerprint (retry keys included).
-    const legacy = legacyRequestFingerprint(content);
-    const fingerprintFor = (state: ReplyRequestState) =>
-      state.fingerprint === legacy ? legacy : requestFingerprint(content);
+    const fingerprint = requestFingerprint(content);
+    const fingerprintFor = (state: ReplyRequestState): string =>
+      state.fingerprint === null || state.fingerprint === fingerprint
+        ? fingerprint
+        : state.fingerprint === legacyRequestFingerprint(content)
+          ? state.fingerprint
+          : fingerprint;
     // Either key identifies the request (spec §3): resolve (and claim) before anything is recorded; changed content
     // is refused before any claim is written.
     const resolved = await this.claims.resolve(
@@ -93,10 +97,10 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
       },
     );
     const stream = streams.replyRequest(resolved.digest);
-    const loaded = await this.executor.load(stream, replyRequestDecider);
-    const fingerprint = fingerprintFor(loaded.state);
+    const loaded = resolved.loaded;
+    const matching = fingerprintFor(loaded.state);
     const matchedBy = resolved.matchedBy ?? undefined;
-    const early = await this.answerRepeat(loaded.state, fingerprint, connector, matchedBy);
+    const early = await this.answerRepeat(loaded.state, matching, connector, matchedBy);
     if (early) return early;
     const identity = identities.find((i) => i.digest === resolved.digest) ?? identities[0];
 
@@ -120,7 +124,7 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
           identity_digest: resolved.digest,
           key_kind: identity.key_kind,
           key: identity.key,
-          fingerprint,
+          fingerprint: matching,
           external_thread_id: input.external_thread_id,
           external_message_id: input.external_message_id ?? null,
           token_id: connector.token_id,
@@ -130,7 +134,7 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
       { organizationId: connector.organization_id, waitFor: [] },
     );
     if (requested.events.length === 0) {
-      const again = await this.answerRepeat(requested.state, fingerprint, connector, matchedBy);
+      const again = await this.answerRepeat(requested.state, matching, connector, matchedBy);
       if (again) return again;
       throw new ConflictError('reply_request_pending', 'a request with this identity is in progress');
     }
@@ -143,7 +147,7 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
         stream,
         attempt,
         request,
-        fingerprint,
+        fingerprint: matching,
         chatbot_id: chatbot.chatbot_id,
         command,
         signal,
