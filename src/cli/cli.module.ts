@@ -4,7 +4,12 @@ import { TraceVolume } from '../audit/trace-volume';
 import { CommandsModule } from '../commands/commands.module';
 import { GroundingPolicyPreviewer } from '../commands/connectors/preview-grounding-policy';
 import { CoreModule, type CoreOptions } from '../core.module';
-import { AuditAnchorCommand, AuditStreamCommand, AuditTraceVolumeCommand, AuditVerifyCommand } from './audit.commands';
+import {
+  AuditAnchorCommand,
+  AuditStreamCommand,
+  AuditTraceVolumeCommand,
+  AuditVerifyCommand,
+} from './audit.commands';
 import { ChatbotCreateCommand, ChatbotPauseCommand, ChatbotResumeCommand } from './chatbot.commands';
 import {
   ConnectorCreateCommand,
