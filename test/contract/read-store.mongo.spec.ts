@@ -29,6 +29,12 @@ const JONGODB_GAPS: KnownGaps = new Map([
     'lets exactly one of many concurrent commits from the same position win',
     'it reports a transaction write conflict without the TransientTransactionError label, so the driver does not retry',
   ],
+  [
+    'never hands out an id twice under concurrent calls',
+    'concurrent findOneAndUpdate $inc on one document is not atomic (50 concurrent $inc on an existing document ' +
+      'returned a value twice in 9 of 20 runs); MongoDB guarantees single-document atomicity',
+  ],
+  ['never hands out the same count twice to concurrent hits', 'the same non-atomic concurrent $inc as above'],
 ]);
 
 function describeOn(title: string, url: () => string, gaps: KnownGaps, drop: boolean): void {

@@ -23,6 +23,11 @@ const binary = jongodbBinary();
 const describeWithJongodb = binary === null ? describe.skip : describe;
 
 describeWithJongodb('the app on a MongoDB wire-protocol read store (jongodb)', () => {
+  // jongodb does not make concurrent updates of one document atomic (see the contract's known gaps: 50 concurrent
+  // $inc returned a value twice in 9 of 20 runs), which MongoDB guarantees; under a loaded machine this whole-app
+  // smoke run lost a read model about once in 10 runs. One retry keeps the lane meaningful and CI stable; a
+  // regression of Cairn's own fails both attempts.
+  jest.retryTimes(1, { logErrorsBeforeRetry: true });
   let server: JongodbServer;
   let t: TestApp;
   let model: ModelServer;
