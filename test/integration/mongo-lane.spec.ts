@@ -24,9 +24,9 @@ const describeWithJongodb = binary === null ? describe.skip : describe;
 
 describeWithJongodb('the app on a MongoDB wire-protocol read store (jongodb)', () => {
   // jongodb does not make concurrent updates of one document atomic (see the contract's known gaps: 50 concurrent
-  // $inc returned a value twice in 9 of 20 runs), which MongoDB guarantees; under a loaded machine this whole-app
-  // smoke run lost a read model about once in 10 runs. One retry keeps the lane meaningful and CI stable; a
-  // regression of Cairn's own fails both attempts.
+  // $inc returned a value twice in 9 of 20 runs), which MongoDB guarantees. In one loaded full run this smoke run
+  // lost a read model after the rebuild (cause not pinned down; that gap is the likely one). One retry, logged,
+  // keeps CI stable; a regression of Cairn's own fails both attempts.
   jest.retryTimes(1, { logErrorsBeforeRetry: true });
   let server: JongodbServer;
   let t: TestApp;
@@ -76,8 +76,13 @@ describeWithJongodb('the app on a MongoDB wire-protocol read store (jongodb)', (
       }
       return result;
     };
+    // Every read model caught up with the log (the reply's receipt view is fed after the reply answers).
+    expect(await runner.waitFor(await t.stores.eventStore.headPosition(), 30_000)).toBe(true);
     const live = await snapshot();
-    expect(live.memory_items).toHaveLength(2);
+    // Only this attempt's organization: a retried attempt runs on the same server (see retryTimes above).
+    expect(
+      live.memory_items.filter((item) => (item as { organization_id: number }).organization_id === org),
+    ).toHaveLength(2);
     await runner.rebuild(undefined, 30_000);
     expect(await snapshot()).toEqual(live);
   }, 120_000);
