@@ -5,6 +5,7 @@ import type { Clock } from '../../src/common/clock';
 import { loadConfig, type CairnConfig } from '../../src/config/config';
 import { createHttpApp } from '../../src/http/create-http-app';
 import { STORES, type Stores } from '../../src/infrastructure/stores';
+import { openApiValidator } from './openapi-validator';
 import { makeTempDir } from './temp-dir';
 
 export interface TestApp {
@@ -51,7 +52,10 @@ export async function startTestApp(
   };
 }
 
-/** JSON over real HTTP. */
+/**
+ * JSON over real HTTP. Every response of a documented operation is checked against the served /openapi.json
+ * (status documented, body matches its schema); a mismatch fails the test.
+ */
 export async function http(
   baseUrl: string,
   method: string,
@@ -79,5 +83,7 @@ export async function http(
   } catch {
     // not JSON: keep the text
   }
+  const validator = await openApiValidator(baseUrl);
+  validator?.check(method, path, response.status, response.headers.get('content-type'), parsed);
   return { status: response.status, body: parsed, headers: response.headers };
 }

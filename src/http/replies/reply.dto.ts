@@ -93,7 +93,10 @@ export class ReplyPayloadBody {
 }
 
 export class ReplyRequestBody {
-  @ApiPropertyOptional({ description: 'required when the organization has more than one assistant' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: 'required when the organization has more than one assistant',
+  })
   @Optional()
   @IsInt()
   @Min(1)
