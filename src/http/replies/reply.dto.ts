@@ -142,7 +142,11 @@ export class ReplyRequestBody {
   @Type(() => ReplyPayloadBody)
   payload!: ReplyPayloadBody;
 
-  @ApiPropertyOptional({ description: `free-form JSON object, at most ${REPLY_BOUNDS.metadataBytes} bytes` })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: `free-form JSON object, at most ${REPLY_BOUNDS.metadataBytes} bytes`,
+  })
   @Optional()
   @IsObject()
   @BoundedJsonObject(REPLY_BOUNDS.metadataBytes)
