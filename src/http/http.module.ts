@@ -6,6 +6,7 @@ import { ConnectorAuthGuard } from './auth/connector-auth.guard';
 import { ClientPagesHttpModule } from './client-pages/client-pages-http.module';
 import { ConnectorSelfController } from './connectors/connector-self.controller';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
+import { OpenApiDocumentHolder } from './openapi-document';
 import { HealthController } from './health/health.controller';
 import { MemoryController } from './memory/memory.controller';
 import { FeedbackController } from './replies/feedback.controller';
@@ -24,8 +25,9 @@ import { ReplyController } from './replies/reply.controller';
   providers: [
     ConnectorAuthenticator,
     ConnectorAuthGuard,
+    OpenApiDocumentHolder,
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
   ],
-  exports: [ConnectorAuthenticator, ConnectorAuthGuard],
+  exports: [ConnectorAuthenticator, ConnectorAuthGuard, OpenApiDocumentHolder],
 })
 export class HttpModule {}

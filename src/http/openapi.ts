@@ -1,6 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { ResponsesObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { OpenApiDocumentHolder } from './openapi-document';
 import { errorResponse } from './openapi/error-responses';
 import { memorySchemas } from './openapi/memory.schemas';
 import { OPERATIONS } from './openapi/operations';
@@ -9,7 +10,9 @@ import { replySchemas } from './openapi/reply.schemas';
 
 /** OpenAPI 3.1 generated from the controllers and DTOs, served at /openapi.json; the reference page at /docs. */
 export function setupOpenApi(app: NestFastifyApplication): void {
-  SwaggerModule.setup('docs', app, buildOpenApiDocument(app), {
+  const document = buildOpenApiDocument(app);
+  app.get(OpenApiDocumentHolder).set(document);
+  SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'openapi.json',
     yamlDocumentUrl: 'openapi.yaml',
     customSiteTitle: 'Cairn API reference',

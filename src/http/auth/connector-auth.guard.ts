@@ -19,6 +19,11 @@ type AuthenticatedRequest = FastifyRequest & { connector?: ConnectorPrincipal };
 export const RequireCapabilities = (...capabilities: string[]): MethodDecorator & ClassDecorator =>
   SetMetadata(CAPABILITIES_KEY, capabilities);
 
+/** The capabilities a handler declared with RequireCapabilities (the MCP tools reuse them). */
+export function requiredCapabilities(handler: object): string[] {
+  return new Reflector().get<string[] | undefined>(CAPABILITIES_KEY, handler as () => unknown) ?? [];
+}
+
 /** 401 without a valid token (with WWW-Authenticate), 403 when a required capability is missing. */
 @Injectable()
 export class ConnectorAuthGuard implements CanActivate {
