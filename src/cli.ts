@@ -15,6 +15,12 @@ async function main(argv: string[]): Promise<void> {
     await import('./main');
     return;
   }
+  if (argv[2] === 'mcp') {
+    // stdout carries the MCP protocol: no Nest application, no data directory.
+    const { runStdioProxy } = await import('./mcp/stdio-proxy');
+    await runStdioProxy(argv.slice(3));
+    return;
+  }
   const config = loadConfig();
   await CommandFactory.run(CliModule.forRoot({ config }), {
     logger: new StderrLogger('cairn', { logLevels: ['error', 'warn', 'fatal'] }),
