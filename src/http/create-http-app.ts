@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from '../app.module';
 import type { CoreOptions } from '../core.module';
+import { registerCors } from './cors';
 import { registerJsonBodyParser } from './json-body-parser';
 import { setupOpenApi } from './openapi';
 import { strictValidationPipe } from './validation';
@@ -27,6 +28,7 @@ export async function createHttpApp(
       logger: nest.logger ?? ['log', 'error', 'warn', 'fatal'],
     },
   );
+  await registerCors(app, options.config.corsOrigins);
   app.useGlobalPipes(strictValidationPipe());
   app.enableShutdownHooks();
   setupOpenApi(app);
