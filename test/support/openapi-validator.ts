@@ -78,8 +78,14 @@ const byServer = new Map<string, Promise<OpenApiValidator | null>>();
 export function openApiValidator(baseUrl: string): Promise<OpenApiValidator | null> {
   let found = byServer.get(baseUrl);
   if (!found) {
-    found = fetch(`${baseUrl}/openapi.json`).then(async (response) =>
-      response.status === 200 ? new OpenApiValidator((await response.json()) as Doc) : null,
+    found = fetch(`${baseUrl}/openapi.json`).then(
+      async (response) =>
+        response.status === 200 ? new OpenApiValidator((await response.json()) as Doc) : null,
+      () => {
+        // Unreachable (not started, or closing): the request itself will say so; ask again next time.
+        byServer.delete(baseUrl);
+        return null;
+      },
     );
     byServer.set(baseUrl, found);
   }

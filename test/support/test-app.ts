@@ -75,6 +75,8 @@ export async function http(
     body = typeof options.rawBody === 'string' ? options.rawBody : Uint8Array.from(options.rawBody).buffer;
   } else if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
+  // The document first: the request may be the last one a closing server answers.
+  const validator = await openApiValidator(baseUrl);
   const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
   const text = await response.text();
   let parsed: unknown = text;
@@ -83,7 +85,6 @@ export async function http(
   } catch {
     // not JSON: keep the text
   }
-  const validator = await openApiValidator(baseUrl);
   validator?.check(method, path, response.status, response.headers.get('content-type'), parsed);
   return { status: response.status, body: parsed, headers: response.headers };
 }
