@@ -46,7 +46,7 @@ export function resolveCliPublicUrl(
   }
   return {
     url: config.publicUrl,
-    source: `PORT/HOST (no CAIRN_PUBLIC_URL and no server running on ${config.dataDir}): PORT=${config.port}`,
+    source: `PORT=${config.port} and HOST=${config.host}; no CAIRN_PUBLIC_URL, no server running on ${config.dataDir}`,
   };
 }
 

@@ -72,7 +72,9 @@ describe('CLI public URL and usage errors (real processes)', () => {
   it('without a server: PORT/HOST as a server started with this environment would use, and says so', async () => {
     const published = await publish({ PORT: '4100' }, 'harbor-one');
     expect(published.json).toMatchObject({ ok: true, url: 'http://127.0.0.1:4100/clients/harbor-one' });
-    expect(published.stderr).toContain('public URL http://127.0.0.1:4100 (from PORT/HOST');
+    expect(published.stderr).toContain(
+      'public URL http://127.0.0.1:4100 (from PORT=4100 and HOST=127.0.0.1; no CAIRN_PUBLIC_URL',
+    );
   });
 
   it('with a server running on the data directory: the server’s URL, whatever the CLI’s PORT', async () => {
