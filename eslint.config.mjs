@@ -13,6 +13,8 @@ export default tseslint.config(
       'coverage/',
       'test/artifacts/',
       'eslint.config.mjs',
+      // Generated from the OpenAPI document (npm run client:generate).
+      'clients/typescript/src/schema.ts',
     ],
   },
   js.configs.recommended,

@@ -2,6 +2,7 @@ import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { CommandsModule } from './commands/commands.module';
 import { CoreModule, type CoreOptions } from './core.module';
 import { HttpModule } from './http/http.module';
+import { McpModule } from './mcp/mcp.module';
 import { QueriesModule } from './queries/queries.module';
 
 /** The HTTP server: core + write side + controllers. */
@@ -11,7 +12,14 @@ export class AppModule {
   static forRoot(options: CoreOptions, extraModules: Array<Type | DynamicModule> = []): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(options), CommandsModule, QueriesModule, HttpModule, ...extraModules],
+      imports: [
+        CoreModule.forRoot(options),
+        CommandsModule,
+        QueriesModule,
+        HttpModule,
+        McpModule,
+        ...extraModules,
+      ],
     };
   }
 }

@@ -4,6 +4,7 @@ import { CliModule } from './cli/cli.module';
 import { StderrLogger, writeFailure } from './cli/cli-output';
 import { ValidationFailedError } from './common/errors';
 import { loadConfig } from './config/config';
+import { resolveCliPublicUrl } from './config/server-address';
 
 /**
  * `npx cairn <command>`: one JSON object on stdout, prose on stderr, non-zero exit with a JSON error on failure.
@@ -15,7 +16,29 @@ async function main(argv: string[]): Promise<void> {
     await import('./main');
     return;
   }
-  const config = loadConfig();
+  if (argv[2] === 'mcp') {
+    // stdout carries the MCP protocol: no Nest application, no data directory.
+    const { runStdioProxy } = await import('./mcp/stdio-proxy');
+    await runStdioProxy(argv.slice(3));
+    return;
+  }
+  if (argv.length <= 2) {
+    writeFailure(
+      new ValidationFailedError(
+        'usage: cairn <command> [arguments] [options]; `npx cairn --help` lists the commands',
+        [{ message: 'no command given' }],
+        'usage_error',
+      ),
+      2,
+    );
+    return;
+  }
+  const loaded = loadConfig();
+  const publicUrl = resolveCliPublicUrl(loaded, process.env);
+  if (/^(client-page:|demo$)/.test(argv[2])) {
+    process.stderr.write(`cairn: public URL ${publicUrl.url} (from ${publicUrl.source})\n`);
+  }
+  const config = { ...loaded, publicUrl: publicUrl.url };
   await CommandFactory.run(CliModule.forRoot({ config }), {
     logger: new StderrLogger('cairn', { logLevels: ['error', 'warn', 'fatal'] }),
     cliName: 'cairn',

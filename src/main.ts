@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import cluster from 'node:cluster';
 import { Logger } from '@nestjs/common';
 import { loadConfig } from './config/config';
+import { recordServerAddress } from './config/server-address';
 import { createHttpApp } from './http/create-http-app';
 import { seedDemo, printDemo } from './demo/seed-demo';
 import { AppError } from './common/errors';
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
   }
   const app = await createHttpApp({ config });
   await app.listen({ port: config.port, host: config.host });
+  recordServerAddress(config, process.pid, new Date());
   const logger = new Logger('cairn');
   logger.log(`listening on ${config.publicUrl} (data: ${config.dataDir}, pid ${process.pid})`);
   if (demo && (cluster.isPrimary || process.env[DEMO_SEEDER_ENV] === '1')) {

@@ -30,9 +30,11 @@ export function parseList(value: string): string[] {
 
 export function requireOption<T>(value: T | undefined, flag: string): T {
   if (value === undefined) {
-    throw new ValidationFailedError(`missing required option ${flag}`, [
-      { field: flag, message: 'required' },
-    ]);
+    throw new ValidationFailedError(
+      `missing required option ${flag}`,
+      [{ field: flag, message: 'required' }],
+      'usage_error',
+    );
   }
   return value;
 }

@@ -71,6 +71,11 @@ export interface CairnConfig {
    * KurrentDB's MaxAppendSize, at least 1 MiB: Cairn splits large memory revisions into parts that fit it).
    */
   maxAppendBytes: number;
+  /**
+   * Browser origins allowed to call the connector API (CAIRN_CORS_ORIGINS, comma-separated `scheme://host[:port]`;
+   * default none). The public directory and pages allow any origin for GET regardless (src/http/cors.ts).
+   */
+  corsOrigins: string[];
 }
 
 export const DEFAULT_SEARCH_TITLE_BOOST = 2;
@@ -150,6 +155,30 @@ function oneOf<T extends string>(
   return fallback;
 }
 
+/** A comma-separated list of http(s) origins (`scheme://host[:port]`, no path); blank items are ignored. */
+function origins(env: Env, name: string, errors: ErrorDetail[]): string[] {
+  const items = (optional(env, name) ?? '')
+    .split(',')
+    .map((item) => item.trim().replace(/\/+$/, ''))
+    .filter((item) => item !== '');
+  for (const item of items) {
+    let origin: string | null = null;
+    try {
+      const parsed = new URL(item);
+      origin = ['http:', 'https:'].includes(parsed.protocol) ? parsed.origin : null;
+    } catch {
+      origin = null;
+    }
+    if (origin !== item) {
+      errors.push({
+        field: name,
+        message: `${name}: "${item}" is not an http(s) origin like https://app.example.com`,
+      });
+    }
+  }
+  return items;
+}
+
 /** CAIRN_HTTP_WORKERS: 1–MAX_HTTP_WORKERS, or `auto` (one per CPU core, at most MAX_HTTP_WORKERS). */
 function httpWorkers(env: Env, errors: ErrorDetail[]): number {
   const raw = optional(env, 'CAIRN_HTTP_WORKERS');
@@ -195,6 +224,7 @@ export function loadConfig(env: Env = process.env): CairnConfig {
     logLevel: oneOf(env, 'CAIRN_LOG_LEVEL', LOG_LEVELS, 'info', errors),
     searchTitleBoost: decimal(env, 'CAIRN_SEARCH_TITLE_BOOST', DEFAULT_SEARCH_TITLE_BOOST, 0, 10, errors),
     maxAppendBytes: integer(env, 'CAIRN_MAX_APPEND_BYTES', MIB, MIB, 64 * MIB, errors),
+    corsOrigins: origins(env, 'CAIRN_CORS_ORIGINS', errors),
   };
   if (errors.length > 0) {
     throw new ValidationFailedError(

@@ -11,6 +11,7 @@ import { observePositions } from '../observability/metrics';
 import { NestPinoLogger } from '../observability/nest-logger';
 import { requestIdOf } from '../observability/request-id';
 import { warnAboutConfiguration } from '../observability/startup-checks';
+import { registerCors } from './cors';
 import { registerJsonBodyParser } from './json-body-parser';
 import { setupOpenApi } from './openapi';
 import { strictValidationPipe } from './validation';
@@ -61,6 +62,7 @@ export async function createHttpApp(
       logger: new NestPinoLogger(log),
     },
   );
+  await registerCors(app, options.config.corsOrigins);
   app.useGlobalPipes(strictValidationPipe());
   app.enableShutdownHooks();
   setupOpenApi(app);

@@ -7,6 +7,7 @@ import { ConnectorRateLimiter } from './auth/connector-rate-limiter';
 import { ClientPagesHttpModule } from './client-pages/client-pages-http.module';
 import { ConnectorSelfController } from './connectors/connector-self.controller';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
+import { OpenApiDocumentHolder } from './openapi-document';
 import { HealthController } from './health/health.controller';
 import { MemoryController } from './memory/memory.controller';
 import { FeedbackController } from './replies/feedback.controller';
@@ -26,8 +27,9 @@ import { ReplyController } from './replies/reply.controller';
     ConnectorAuthenticator,
     ConnectorAuthGuard,
     ConnectorRateLimiter,
+    OpenApiDocumentHolder,
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
   ],
-  exports: [ConnectorAuthenticator, ConnectorAuthGuard, ConnectorRateLimiter],
+  exports: [ConnectorAuthenticator, ConnectorAuthGuard, ConnectorRateLimiter, OpenApiDocumentHolder],
 })
 export class HttpModule {}

@@ -6,38 +6,18 @@
  * Without a Chromium binary the suite is skipped with a visible line, except under CI (CI=true), where a
  * missing browser is a failure: `.ci/run` installs Debian's `chromium` when it is missing.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromiumPath, describeWithChromium } from '../support/chromium';
 import { publishClient, PUBLIC_URL } from '../support/client-page-fixtures';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const ARTIFACTS = join(__dirname, '..', 'artifacts');
 const TREES = ['Alder', 'Birch', 'Cedar', 'Douglas', 'Elm', 'Fir', 'Ginkgo', 'Hazel', 'Ivy', 'Juniper'];
 
-/** The Chromium binary: CHROMIUM_PATH, else `chromium` on PATH, else null. */
-function chromiumPath(): string | null {
-  const configured = process.env.CHROMIUM_PATH;
-  if (configured) return configured;
-  try {
-    const found = execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], {
-      encoding: 'utf8',
-    }).trim();
-    return found !== '' && existsSync(found) ? found : null;
-  } catch {
-    return null;
-  }
-}
-
 const executablePath = chromiumPath();
-const runs = executablePath !== null || process.env.CI === 'true';
-if (!runs) {
-  process.stderr.write(
-    '[browser] SKIPPED public client pages: no chromium on PATH (apt-get install chromium)\n',
-  );
-}
-const describeInBrowser = runs ? describe : describe.skip;
+const describeInBrowser = describeWithChromium('public client pages');
 
 /** 25 published pages: organizations named after trees (2–3 per tree), each with a website and a chatbot. */
 async function publishDirectory(app: TestApp): Promise<void> {

@@ -25,7 +25,7 @@ describe('operator CLI (real processes, embedded store, no server)', () => {
     expect(missing.json).toEqual({
       ok: false,
       error: {
-        code: 'validation_failed',
+        code: 'usage_error',
         message: expect.stringContaining('--name'),
         details: expect.any(Array),
       },

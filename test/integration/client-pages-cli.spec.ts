@@ -74,7 +74,7 @@ describe('client-page CLI (real processes, embedded store)', () => {
 
   it('failures: JSON errors, exit 1, nothing published', async () => {
     const missing = await run('client-page:publish', org, '--chatbot', chatbot, '--slug', 'x-page');
-    expect(missing).toMatchObject({ code: 1, json: { ok: false, error: { code: 'validation_failed' } } });
+    expect(missing).toMatchObject({ code: 1, json: { ok: false, error: { code: 'usage_error' } } });
     expect(missing.json.error.message).toContain('--organization-summary');
     const badSlug = await publish('--slug', 'Not A Slug');
     expect(badSlug).toMatchObject({

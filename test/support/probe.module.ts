@@ -1,3 +1,4 @@
+import { ApiExcludeController } from '@nestjs/swagger';
 import { Body, Controller, HttpCode, Module, Post, UseGuards } from '@nestjs/common';
 import { IsInt, IsString, Length, Max, Min } from 'class-validator';
 import {
@@ -14,6 +15,8 @@ class ProbeBody {
 }
 
 /** A test-only endpoint on the real HTTP pipeline: JSON parser, validation pipe, auth guard, error filter. */
+// Test-only routes: not part of the API, so not in /openapi.json.
+@ApiExcludeController()
 @Controller('probe')
 class ProbeController {
   @Post('open')

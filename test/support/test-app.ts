@@ -6,6 +6,7 @@ import { loadConfig, type CairnConfig } from '../../src/config/config';
 import { createHttpApp } from '../../src/http/create-http-app';
 import { STORES, type Stores } from '../../src/infrastructure/stores';
 import { CONNECTOR_RATE_LIMITS_OFF } from './rate-limits';
+import { openApiValidator } from './openapi-validator';
 import { makeTempDir } from './temp-dir';
 
 export interface TestApp {
@@ -61,7 +62,10 @@ export async function startTestApp(
   };
 }
 
-/** JSON over real HTTP. */
+/**
+ * JSON over real HTTP. Every response of a documented operation is checked against the served /openapi.json
+ * (status documented, body matches its schema); a mismatch fails the test.
+ */
 export async function http(
   baseUrl: string,
   method: string,
@@ -81,6 +85,8 @@ export async function http(
     body = typeof options.rawBody === 'string' ? options.rawBody : Uint8Array.from(options.rawBody).buffer;
   } else if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
+  // The document first: the request may be the last one a closing server answers.
+  const validator = await openApiValidator(baseUrl);
   const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
   const text = await response.text();
   let parsed: unknown = text;
@@ -89,5 +95,6 @@ export async function http(
   } catch {
     // not JSON: keep the text
   }
+  validator?.check(method, path, response.status, response.headers.get('content-type'), parsed);
   return { status: response.status, body: parsed, headers: response.headers };
 }

@@ -22,6 +22,11 @@ type AuthenticatedRequest = FastifyRequest & { connector?: ConnectorPrincipal };
 export const RequireCapabilities = (...capabilities: string[]): MethodDecorator & ClassDecorator =>
   SetMetadata(CAPABILITIES_KEY, capabilities);
 
+/** The capabilities a handler declared with RequireCapabilities (the MCP tools reuse them). */
+export function requiredCapabilities(handler: object): string[] {
+  return new Reflector().get<string[] | undefined>(CAPABILITIES_KEY, handler as () => unknown) ?? [];
+}
+
 /** Declares the rate-limit class a connector endpoint counts against (per token and minute). */
 export const RateLimited = (rateClass: RateLimitClass): MethodDecorator & ClassDecorator =>
   SetMetadata(RATE_CLASS_KEY, rateClass);

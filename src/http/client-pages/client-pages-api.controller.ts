@@ -32,11 +32,24 @@ export class ClientPagesApiController {
   @ApiQuery({
     name: 'q',
     required: false,
-    description: 'case- and accent-insensitive substring, ≤ 200 characters',
+    description: 'case- and accent-insensitive substring',
+    schema: { type: 'string', maxLength: 200, example: 'bakery' },
   })
-  @ApiQuery({ name: 'sort', required: false, enum: ['name', 'newest', 'updated'] })
-  @ApiQuery({ name: 'per_page', required: false, description: 'integer 1–24 (default 12)' })
-  @ApiQuery({ name: 'page', required: false, description: 'integer 1–10,000 (default 1)' })
+  @ApiQuery({
+    name: 'sort',
+    required: false,
+    schema: { type: 'string', enum: ['name', 'newest', 'updated'] },
+  })
+  @ApiQuery({
+    name: 'per_page',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: 24, default: 12 },
+  })
+  @ApiQuery({
+    name: 'page',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: 10000, default: 1 },
+  })
   async list(
     @Query() query: Record<string, unknown>,
     @Req() request: FastifyRequest,
@@ -56,7 +69,11 @@ export class ClientPagesApiController {
   @ApiOperation({
     summary: 'One published client page; 404 not_found for unknown, unpublished or hidden slugs alike.',
   })
-  @ApiParam({ name: 'slug', description: '3–64 characters of a-z, 0-9 and single hyphens' })
+  @ApiParam({
+    name: 'slug',
+    description: 'a published page’s slug',
+    schema: { type: 'string', minLength: 1, example: 'acme-bakery' },
+  })
   async detail(
     @Param('slug') slug: string,
     @Req() request: FastifyRequest,

@@ -19,9 +19,9 @@ class StoresView {
 
 class ProjectionLagView {
   @ApiProperty() name!: string;
-  @ApiProperty({ description: 'global position applied' }) position!: number;
-  @ApiProperty({ description: 'global position of the newest event' }) head!: number;
-  @ApiProperty({ description: 'head - position' }) lag!: number;
+  @ApiProperty({ type: 'integer', description: 'global position applied' }) position!: number;
+  @ApiProperty({ type: 'integer', description: 'global position of the newest event' }) head!: number;
+  @ApiProperty({ type: 'integer', description: 'head - position' }) lag!: number;
   @ApiProperty({ description: 'some process holds the projection lease' }) running!: boolean;
 }
 

@@ -44,7 +44,7 @@ export class SearchMemoryBody {
   @Matches(NOT_BLANK, { message: 'query must not be blank' })
   query!: string;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 10 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 10 })
   @Optional()
   @IsInt()
   @Min(1)
@@ -160,13 +160,13 @@ export class ProposeMemoryBody {
 }
 
 export class ReportUsageBody {
-  @ApiProperty({ description: 'the trace_id a search returned' })
+  @ApiProperty({ type: 'integer', description: 'the trace_id a search returned' })
   @IsInt()
   @Min(1)
   @Max(Number.MAX_SAFE_INTEGER)
   trace_id!: number;
 
-  @ApiPropertyOptional({ type: [Number], maxItems: MEMORY_BOUNDS.usageIds })
+  @ApiPropertyOptional({ type: 'integer', isArray: true, maxItems: MEMORY_BOUNDS.usageIds })
   @Optional()
   @IsArray()
   @ArrayMaxSize(MEMORY_BOUNDS.usageIds)
@@ -174,7 +174,7 @@ export class ReportUsageBody {
   @Min(1, { each: true })
   used_item_ids?: number[];
 
-  @ApiPropertyOptional({ type: [Number], maxItems: MEMORY_BOUNDS.usageIds })
+  @ApiPropertyOptional({ type: 'integer', isArray: true, maxItems: MEMORY_BOUNDS.usageIds })
   @Optional()
   @IsArray()
   @ArrayMaxSize(MEMORY_BOUNDS.usageIds)

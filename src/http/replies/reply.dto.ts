@@ -93,7 +93,10 @@ export class ReplyPayloadBody {
 }
 
 export class ReplyRequestBody {
-  @ApiPropertyOptional({ description: 'required when the organization has more than one assistant' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: 'required when the organization has more than one assistant',
+  })
   @Optional()
   @IsInt()
   @Min(1)
@@ -139,7 +142,11 @@ export class ReplyRequestBody {
   @Type(() => ReplyPayloadBody)
   payload!: ReplyPayloadBody;
 
-  @ApiPropertyOptional({ description: `free-form JSON object, at most ${REPLY_BOUNDS.metadataBytes} bytes` })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: `free-form JSON object, at most ${REPLY_BOUNDS.metadataBytes} bytes`,
+  })
   @Optional()
   @IsObject()
   @BoundedJsonObject(REPLY_BOUNDS.metadataBytes)

@@ -1,0 +1,12 @@
+import type { components, paths } from './schema';
+
+/** Named shapes of the API (generated from the OpenAPI document). */
+type Schemas = components['schemas'];
+export type ReplyRequest = Schemas['ReplyRequestBody'];
+export type ReplySuccess = Schemas['ReplySuccess'];
+export type ReplySystemStatus = Schemas['ReplySystemStatus'];
+export type SystemStatus = ReplySystemStatus['system_status'];
+export type FeedbackRequest = Schemas['SubmitFeedbackBody'];
+export type FeedbackResponse = Schemas['FeedbackResponse'];
+export type ApiErrorBody = Schemas['Error'];
+export type { components, paths };

@@ -1,0 +1,120 @@
+import { http, startTestApp, type TestApp } from '../support/test-app';
+import { OpenApiValidator } from '../support/openapi-validator';
+
+/** The served OpenAPI document: complete enough to generate a client from, and checked against every response. */
+describe('OpenAPI document (/openapi.json, /docs)', () => {
+  let app: TestApp;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document is arbitrary JSON under test
+  let doc: any;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    doc = (await http(app.baseUrl, 'GET', '/openapi.json')).body;
+  });
+  afterAll(() => app.close());
+
+  const connector = '/app/api/tool-connectors/v1';
+  const json = (response: { content?: Record<string, { schema: unknown }> }): unknown =>
+    response.content?.['application/json']?.schema;
+
+  it('is OpenAPI 3.1 and every operation documents a JSON success schema and an operationId', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(
+        methods as Record<string, { operationId: string; responses: Record<string, never> }>,
+      ).map(([method, op]) => ({ path, method, op })),
+    );
+    expect(operations.length).toBeGreaterThanOrEqual(12);
+    for (const { op } of operations) {
+      expect(op.operationId).toMatch(/^[a-z][A-Za-z]+$/);
+      expect(json(op.responses['200'])).toEqual({ $ref: expect.stringMatching(/^#\/components\/schemas\//) });
+    }
+  });
+
+  it('documents every error status with the error schema, and 401 with WWW-Authenticate', () => {
+    const reply = doc.paths[`${connector}/assistant/replies`].post.responses;
+    for (const status of ['400', '401', '403', '409', '413', '415', '422']) {
+      expect(json(reply[status])).toEqual({ $ref: '#/components/schemas/Error' });
+    }
+    expect(reply['401'].headers['WWW-Authenticate']).toBeDefined();
+    const feedback = doc.paths[`${connector}/assistant/replies/{message_id}/feedback`].post.responses;
+    expect(Object.keys(feedback).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '409',
+      '413',
+      '415',
+      '422',
+    ]);
+    const directory = doc.paths['/api/cairn-client-pages'].get.responses;
+    expect(Object.keys(directory).sort()).toEqual(['200', '304', '422', '429']);
+    expect(directory['429'].headers['Retry-After']).toBeDefined();
+    expect(doc.components.schemas.Error.properties.error.required).toEqual(['code', 'message', 'details']);
+  });
+
+  it('the reply is success | system_status as oneOf, told apart by ok / outcome', () => {
+    const schemas = doc.components.schemas;
+    expect(schemas.ReplyResult.oneOf).toEqual([
+      { $ref: '#/components/schemas/ReplySuccess' },
+      { $ref: '#/components/schemas/ReplySystemStatus' },
+    ]);
+    expect(schemas.ReplySuccess.properties.ok).toEqual({ const: true });
+    expect(schemas.ReplySystemStatus.properties.ok).toEqual({ const: false });
+    expect(schemas.ReplySystemStatus.properties.outcome).toEqual({ const: 'system_status' });
+    expect(schemas.ReplySystemStatus.required).not.toContain('reply_id');
+    expect(schemas.ReplyReference.properties.conflicts.items).toEqual({
+      $ref: '#/components/schemas/ReferenceConflict',
+    });
+    expect(schemas.FeedbackResponse.properties.rating.enum).toEqual(['up', 'down', 'none']);
+  });
+
+  it('ids, limits and pages are integers; path and query parameters are typed', () => {
+    const schemas = doc.components.schemas;
+    expect(schemas.MemoryItem.properties.memory_item_id.type).toBe('integer');
+    expect(schemas.SearchMemoryBody.properties.limit).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+      maximum: 100,
+    });
+    expect(schemas.ReportUsageBody.properties.used_item_ids.items.type).toBe('integer');
+    const item = doc.paths[`${connector}/memory/items/{memory_item_id}`].get.parameters[0];
+    expect(item).toMatchObject({ in: 'path', name: 'memory_item_id', schema: { type: 'integer' } });
+    const query = Object.fromEntries(
+      doc.paths['/api/cairn-client-pages'].get.parameters.map((p: { name: string; schema: unknown }) => [
+        p.name,
+        p.schema,
+      ]),
+    );
+    expect(query).toMatchObject({
+      q: { type: 'string', maxLength: 200 },
+      sort: { enum: ['name', 'newest', 'updated'] },
+      per_page: { type: 'integer', minimum: 1, maximum: 24 },
+      page: { type: 'integer', minimum: 1 },
+    });
+  });
+
+  it('/docs shows the reference page', async () => {
+    const page = await fetch(`${app.baseUrl}/docs`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+  });
+
+  it('the response check fails on an undocumented status or a body that drifted', () => {
+    const validator = new OpenApiValidator(doc);
+    const path = `${connector}/memory/usage`;
+    expect(() => validator.check('POST', path, 200, 'application/json', { ok: true })).not.toThrow();
+    expect(() => validator.check('POST', path, 200, 'application/json', { ok: true, extra: 1 })).toThrow(
+      /does not match/,
+    );
+    expect(() => validator.check('POST', path, 418, 'application/json', {})).toThrow(/status not documented/);
+    expect(() =>
+      validator.check('POST', path, 422, 'application/json', {
+        ok: false,
+        error: { code: 'x', message: 'y' },
+      }),
+    ).toThrow(/details/);
+  });
+});
