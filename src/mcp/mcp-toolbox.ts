@@ -8,7 +8,8 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ForbiddenError, NotFoundError } from '../common/errors';
-import { requiredCapabilities } from '../http/auth/connector-auth.guard';
+import { rateLimitClassOf, requiredCapabilities } from '../http/auth/connector-auth.guard';
+import { ConnectorRateLimiter } from '../http/auth/connector-rate-limiter';
 import type { ConnectorPrincipal } from '../http/auth/connector-principal';
 import { mapError } from '../http/errors/error-response';
 import { MemoryController } from '../http/memory/memory.controller';
@@ -35,6 +36,7 @@ export class McpToolbox {
   constructor(
     private readonly moduleRef: ModuleRef,
     private readonly document: OpenApiDocumentHolder,
+    private readonly rateLimiter: ConnectorRateLimiter,
   ) {}
 
   /** A server for one authenticated connector (one per HTTP request: the token is checked on every request). */
@@ -104,6 +106,9 @@ export class McpToolbox {
           missing.map((capability) => ({ message: `requires ${capability}`, capability })),
         );
       }
+      // The same budget as the REST endpoint the tool stands for (429 rate_limited as a tool error).
+      const rateClass = rateLimitClassOf(tool.handler(this.controllers()));
+      if (rateClass !== undefined) await this.rateLimiter.hit(connector.token_id, rateClass);
       const result = await tool.call(this.controllers(), connector, await this.validate(tool, args));
       return {
         structuredContent: result as Record<string, unknown>,

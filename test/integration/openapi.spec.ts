@@ -33,10 +33,12 @@ describe('OpenAPI document (/openapi.json, /docs)', () => {
 
   it('documents every error status with the error schema, and 401 with WWW-Authenticate', () => {
     const reply = doc.paths[`${connector}/assistant/replies`].post.responses;
-    for (const status of ['400', '401', '403', '409', '413', '415', '422']) {
+    for (const status of ['400', '401', '403', '409', '413', '415', '422', '429']) {
       expect(json(reply[status])).toEqual({ $ref: '#/components/schemas/Error' });
     }
     expect(reply['401'].headers['WWW-Authenticate']).toBeDefined();
+    // Connector operations are rate limited per token and capability class.
+    expect(reply['429'].headers['Retry-After']).toBeDefined();
     const feedback = doc.paths[`${connector}/assistant/replies/{message_id}/feedback`].post.responses;
     expect(Object.keys(feedback).sort()).toEqual([
       '200',
@@ -48,6 +50,7 @@ describe('OpenAPI document (/openapi.json, /docs)', () => {
       '413',
       '415',
       '422',
+      '429',
     ]);
     const directory = doc.paths['/api/cairn-client-pages'].get.responses;
     expect(Object.keys(directory).sort()).toEqual(['200', '304', '422', '429']);

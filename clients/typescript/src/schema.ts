@@ -922,6 +922,27 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Rate limited; retry after the Retry-After delay. */
+      429: {
+        headers: {
+          /** @description seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limited; retry after the Retry-After delay.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   searchMemory: {
@@ -1084,6 +1105,27 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Rate limited; retry after the Retry-After delay. */
+      429: {
+        headers: {
+          /** @description seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limited; retry after the Retry-After delay.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getMemoryItem: {
@@ -1158,6 +1200,27 @@ export interface operations {
            *       "error": {
            *         "code": "not_found",
            *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited; retry after the Retry-After delay. */
+      429: {
+        headers: {
+          /** @description seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limited; retry after the Retry-After delay.",
            *         "details": []
            *       }
            *     }
@@ -1334,6 +1397,27 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Rate limited; retry after the Retry-After delay. */
+      429: {
+        headers: {
+          /** @description seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limited; retry after the Retry-After delay.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   proposeMemory: {
@@ -1476,6 +1560,27 @@ export interface operations {
            *       "error": {
            *         "code": "validation_failed",
            *         "message": "Validation failed (details name the fields), or unsafe content was blocked (unsafe_content).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited; retry after the Retry-After delay. */
+      429: {
+        headers: {
+          /** @description seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limited; retry after the Retry-After delay.",
            *         "details": []
            *       }
            *     }
@@ -1640,6 +1745,27 @@ export interface operations {
            *       "error": {
            *         "code": "validation_failed",
            *         "message": "Validation failed (details name the fields), or unsafe content was blocked (unsafe_content).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited; retry after the Retry-After delay. */
+      429: {
+        headers: {
+          /** @description seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limited; retry after the Retry-After delay.",
            *         "details": []
            *       }
            *     }
@@ -1817,6 +1943,27 @@ export interface operations {
            *       "error": {
            *         "code": "validation_failed",
            *         "message": "Validation failed (details name the fields), or unsafe content was blocked (unsafe_content).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited; retry after the Retry-After delay. */
+      429: {
+        headers: {
+          /** @description seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limited; retry after the Retry-After delay.",
            *         "details": []
            *       }
            *     }
@@ -2007,6 +2154,27 @@ export interface operations {
            *       "error": {
            *         "code": "validation_failed",
            *         "message": "Validation failed (details name the fields), or unsafe content was blocked (unsafe_content).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited; retry after the Retry-After delay. */
+      429: {
+        headers: {
+          /** @description seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limited; retry after the Retry-After delay.",
            *         "details": []
            *       }
            *     }

@@ -27,6 +27,11 @@ export function requiredCapabilities(handler: object): string[] {
   return new Reflector().get<string[] | undefined>(CAPABILITIES_KEY, handler as () => unknown) ?? [];
 }
 
+/** The rate-limit class a handler declared with RateLimited (the MCP tools count against it too), or undefined. */
+export function rateLimitClassOf(handler: object): RateLimitClass | undefined {
+  return new Reflector().get<RateLimitClass | undefined>(RATE_CLASS_KEY, handler as () => unknown);
+}
+
 /** Declares the rate-limit class a connector endpoint counts against (per token and minute). */
 export const RateLimited = (rateClass: RateLimitClass): MethodDecorator & ClassDecorator =>
   SetMetadata(RATE_CLASS_KEY, rateClass);

@@ -16,7 +16,8 @@ export interface OperationSpec {
 
 const CONNECTOR = '/app/api/tool-connectors/v1';
 /** Every JSON POST can be malformed, unauthenticated, too large, of another media type or invalid. */
-const POST_ERRORS: ErrorStatus[] = [400, 401, 403, 413, 415, 422];
+/** Every connector operation is rate limited per token and capability class (429 with Retry-After). */
+const POST_ERRORS: ErrorStatus[] = [400, 401, 403, 413, 415, 422, 429];
 
 export const OPERATIONS: OperationSpec[] = [
   {
@@ -52,7 +53,7 @@ export const OPERATIONS: OperationSpec[] = [
     path: `${CONNECTOR}/memory/items/{memory_item_id}`,
     operationId: 'getMemoryItem',
     success: { schema: 'MemoryItemWithContent', description: 'The item with its content.' },
-    errors: [401, 403, 404],
+    errors: [401, 403, 404, 429],
     integerParams: ['memory_item_id'],
   },
   {
@@ -141,7 +142,7 @@ export const OPERATIONS: OperationSpec[] = [
     path: `${CONNECTOR}/connector`,
     operationId: 'getConnector',
     success: { schema: 'ConnectorSelfResponse', description: 'The connector of this token.' },
-    errors: [401],
+    errors: [401, 429],
   },
   {
     method: 'get',
