@@ -29,7 +29,7 @@ import { x as extract } from 'tar';
 import {
   UnsafeContentScanner,
   type UnsafeFlag,
-} from '../src/commands/memory/unsafe-content/unsafe-content-scanner';
+} from '../src/safety/unsafe-content/unsafe-content-scanner';
 
 const ARCHIVE = join('shared', 'data', 'secrets', 'leaky-repo.tar.gz');
 const LABELLED_TOTAL = 175;

@@ -7,8 +7,8 @@ import {
   readFile,
   type ReadOptions,
   type SourceFile,
-} from '../commands/memory/readers/read-documents';
-import type { ReadSkip } from '../commands/memory/readers/reader-types';
+} from '../ingestion/readers/read-documents';
+import type { ReadSkip } from '../ingestion/readers/reader-types';
 import type { CommandContext } from '../commands/shared/command-context';
 import type { StreamCommandExecutor } from '../commands/shared/stream-command-executor';
 import type { Stores } from '../infrastructure/stores';

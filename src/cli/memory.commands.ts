@@ -6,8 +6,8 @@ import {
   ArchiveMemoryItemCommand,
   type ArchiveMemoryItemResult,
 } from '../commands/memory/archive-memory-item.command';
-import { listFiles, readFile, type ReadOptions } from '../commands/memory/readers/read-documents';
-import type { ReadDocument } from '../commands/memory/readers/reader-types';
+import { listFiles, readFile, type ReadOptions } from '../ingestion/readers/read-documents';
+import type { ReadDocument } from '../ingestion/readers/reader-types';
 import {
   ReviseMemoryItemCommand,
   type ReviseMemoryItemResult,

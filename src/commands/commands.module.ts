@@ -15,7 +15,7 @@ import { ReportUsageHandler } from './memory/report-usage.handler';
 import { ReviseMemoryItemHandler } from './memory/revise-memory-item.handler';
 import { ReviewProposalHandler } from './memory/review-proposal.handler';
 import { SaveMemoryHandler } from './memory/save-memory.handler';
-import { UnsafeContentScanner } from './memory/unsafe-content/unsafe-content-scanner';
+import { UnsafeContentScanner } from '../safety/unsafe-content/unsafe-content-scanner';
 import { ChangeOrganizationHandler } from './organizations/change-organization.handler';
 import { RegisterOrganizationHandler } from './organizations/register-organization.handler';
 import { ConfiguredReplyModels, ReplyModels } from './replies/reply-models';

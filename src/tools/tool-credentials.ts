@@ -1,15 +1,15 @@
 /**
  * Credentials and other unsafe content in tool output text ("credentials are rejected", interface §4.6 rule 10).
- * Reuses the pure, synchronous detectors of the memory UnsafeContentScanner (src/commands/memory/unsafe-content):
+ * Reuses the pure, synchronous detectors of the memory UnsafeContentScanner (src/safety/unsafe-content):
  * private keys, provider tokens, JWTs, URL credentials, password hashes, card numbers, inline credentials,
  * secret assignments, high-entropy strings and bulk personal data. Any finding rejects the output: a tool result
  * is rejected whole, so the scanner's overlap de-duplication and positions are not needed.
  * Not included: the scanner's secretlint pass, which is asynchronous. A caller that can await may additionally
  * run `UnsafeContentScanner.scan(toolOutputStrings(output))` on the projected output (tool-output.ts).
  */
-import { CREDENTIAL_KINDS, type RawFinding } from '../commands/memory/unsafe-content/rules/finding';
-import { detectPrivateKeys } from '../commands/memory/unsafe-content/rules/private-key.rule';
-import { TEXT_DETECTORS } from '../commands/memory/unsafe-content/rules/text-detectors';
+import { CREDENTIAL_KINDS, type RawFinding } from '../safety/unsafe-content/rules/finding';
+import { detectPrivateKeys } from '../safety/unsafe-content/rules/private-key.rule';
+import { TEXT_DETECTORS } from '../safety/unsafe-content/rules/text-detectors';
 
 const DETECTORS: ReadonlyArray<(text: string) => RawFinding[]> = [detectPrivateKeys, ...TEXT_DETECTORS];
 

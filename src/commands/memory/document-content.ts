@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ValidationFailedError } from '../../common/errors';
 import type { MemoryContent } from '../../events/memory/memory.events';
-import { chunkDocument } from './chunking';
+import { chunkDocument } from '../../ingestion/chunking';
 import type { DocumentInput } from './ingest-document.command';
 
 export const MAX_DOCUMENT_CHARS = 2_000_000;

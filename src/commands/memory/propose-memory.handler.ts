@@ -6,7 +6,7 @@ import { StreamCommandExecutor } from '../shared/stream-command-executor';
 import { MemoryItemWriter } from './memory-item-writer';
 import { ProposeMemoryCommand, type ProposeMemoryResult } from './propose-memory.command';
 import { proposalDecider } from './proposal.decider';
-import { UnsafeContentScanner } from './unsafe-content/unsafe-content-scanner';
+import { UnsafeContentScanner } from '../../safety/unsafe-content/unsafe-content-scanner';
 
 /** Captures a customer-facing fact for review. It changes no memory and no answer until an operator approves it. */
 @CommandHandler(ProposeMemoryCommand)

@@ -8,7 +8,7 @@ import { StreamCommandExecutor } from '../shared/stream-command-executor';
 import { memorySaveDecider } from './memory-save.decider';
 import { MemoryItemWriter } from './memory-item-writer';
 import { SaveMemoryCommand, type SaveMemoryResult } from './save-memory.command';
-import { UnsafeContentScanner } from './unsafe-content/unsafe-content-scanner';
+import { UnsafeContentScanner } from '../../safety/unsafe-content/unsafe-content-scanner';
 
 /**
  * A connector's internal note. Scanned first: unsafe content is refused and nothing is stored. Saved notes are

@@ -8,7 +8,7 @@ import type { ConnectorPrincipal } from '../../http/auth/connector-principal';
 import { callTool, ToolCallError } from '../../tools/tool-client';
 import { checkToolDefinition, type ToolDefinition } from '../../tools/tool-definition';
 import { projectToolOutput, toolOutputStrings, validateToolInput } from '../../tools/tool-output';
-import { UnsafeContentScanner } from '../memory/unsafe-content/unsafe-content-scanner';
+import { UnsafeContentScanner } from '../../safety/unsafe-content/unsafe-content-scanner';
 import { canonicalDigest } from '../shared/canonical-digest';
 import type { CommandContext } from '../shared/command-context';
 import { StreamCommandExecutor } from '../shared/stream-command-executor';

@@ -12,7 +12,7 @@ import {
   type AssistantMessageDocument,
 } from '../../projections/conversations.projection';
 import { ProposeMemoryCommand, type ProposeMemoryResult } from '../memory/propose-memory.command';
-import { UnsafeContentScanner } from '../memory/unsafe-content/unsafe-content-scanner';
+import { UnsafeContentScanner } from '../../safety/unsafe-content/unsafe-content-scanner';
 import { StreamCommandExecutor } from '../shared/stream-command-executor';
 import { assistantMessageById, conversationDecider } from './conversation.decider';
 import { assertSameSubmission, feedbackDecider } from './feedback.decider';

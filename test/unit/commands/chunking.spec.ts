@@ -1,4 +1,4 @@
-import { chunkDocument } from '../../../src/commands/memory/chunking';
+import { chunkDocument } from '../../../src/ingestion/chunking';
 
 describe('chunkDocument', () => {
   it('keeps sections apart and records the heading path', () => {

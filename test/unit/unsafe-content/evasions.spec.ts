@@ -1,4 +1,4 @@
-import { UnsafeContentScanner } from '../../../src/commands/memory/unsafe-content/unsafe-content-scanner';
+import { UnsafeContentScanner } from '../../../src/safety/unsafe-content/unsafe-content-scanner';
 import { EVASIONS } from './samples/evasions';
 import { SUPPORT_TEXT } from './samples/support-text';
 

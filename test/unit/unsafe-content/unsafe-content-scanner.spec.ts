@@ -1,7 +1,7 @@
 import {
   UnsafeContentScanner,
   type UnsafeFlag,
-} from '../../../src/commands/memory/unsafe-content/unsafe-content-scanner';
+} from '../../../src/safety/unsafe-content/unsafe-content-scanner';
 import { ALNUM, BASE32, BASE64, group, pem, rand, withLuhn } from './samples/generators';
 import { NEGATIVES } from './samples/negatives';
 import { POSITIVES } from './samples/positives';

@@ -1,4 +1,4 @@
-import { MAX_GIVEN_SUMMARY_CHARS } from '../document-content';
+import { MAX_GIVEN_SUMMARY_CHARS } from '../../commands/memory/document-content';
 import {
   clampTitle,
   documentEntry,

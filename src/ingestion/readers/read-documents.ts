@@ -1,6 +1,6 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
-import { ValidationFailedError } from '../../../common/errors';
+import { ValidationFailedError } from '../../common/errors';
 import { readHtml } from './html-reader';
 import { readJson } from './json-reader';
 import { readJsonl } from './jsonl-reader';

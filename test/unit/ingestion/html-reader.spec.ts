@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { prepareContent } from '../../../src/commands/memory/document-content';
-import { extractHtml } from '../../../src/commands/memory/readers/html-reader';
+import { extractHtml } from '../../../src/ingestion/readers/html-reader';
 import { makeTempDir } from '../../support/temp-dir';
 import { readAll, readOne, skips, writeTree } from './reader-helpers';
 

@@ -1,7 +1,7 @@
 import { symlinkSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import { formatOf, listFiles, readDocuments } from '../../../src/commands/memory/readers/read-documents';
-import type { ReadEntry } from '../../../src/commands/memory/readers/reader-types';
+import { formatOf, listFiles, readDocuments } from '../../../src/ingestion/readers/read-documents';
+import type { ReadEntry } from '../../../src/ingestion/readers/reader-types';
 import { makeTempDir } from '../../support/temp-dir';
 import { OPTIONS, writeTree } from './reader-helpers';
 

@@ -1,12 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { listFiles, readFile } from '../../../src/commands/memory/readers/read-documents';
+import { listFiles, readFile } from '../../../src/ingestion/readers/read-documents';
 import type {
   ReadDocument,
   ReadEntry,
   ReadOptions,
   ReadSkip,
-} from '../../../src/commands/memory/readers/reader-types';
+} from '../../../src/ingestion/readers/reader-types';
 
 export const OPTIONS: ReadOptions = { audience: 'internal', authority_level: 'reference', expires_at: null };
 

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import type { Audience, AuthorityLevel } from '../../../events/memory/memory.events';
-import { MAX_DOCUMENT_CHARS } from '../document-content';
-import type { DocumentInput } from '../ingest-document.command';
+import type { Audience, AuthorityLevel } from '../../events/memory/memory.events';
+import { MAX_DOCUMENT_CHARS } from '../../commands/memory/document-content';
+import type { DocumentInput } from '../../commands/memory/ingest-document.command';
 
 /** The formats `memory:ingest` reads; anything else is skipped and counted. */
 export type FileFormat = 'markdown' | 'text' | 'html' | 'json' | 'jsonl';

@@ -1,8 +1,8 @@
 import { createWriteStream } from 'node:fs';
 import { basename, join } from 'node:path';
 import { finished } from 'node:stream/promises';
-import { listFiles, readFile } from '../../../src/commands/memory/readers/read-documents';
-import { MAX_JSONL_LINE_BYTES } from '../../../src/commands/memory/readers/reader-types';
+import { listFiles, readFile } from '../../../src/ingestion/readers/read-documents';
+import { MAX_JSONL_LINE_BYTES } from '../../../src/ingestion/readers/reader-types';
 import { makeTempDir } from '../../support/temp-dir';
 import { documents, OPTIONS, readAll, skips, writeTree } from './reader-helpers';
 
