@@ -26,10 +26,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { x as extract } from 'tar';
-import {
-  UnsafeContentScanner,
-  type UnsafeFlag,
-} from '../src/safety/unsafe-content/unsafe-content-scanner';
+import { UnsafeContentScanner, type UnsafeFlag } from '../src/safety/unsafe-content/unsafe-content-scanner';
 
 const ARCHIVE = join('shared', 'data', 'secrets', 'leaky-repo.tar.gz');
 const LABELLED_TOTAL = 175;

@@ -2,12 +2,7 @@ import type { CommandBus } from '@nestjs/cqrs';
 import { MultiBar, type SingleBar } from 'cli-progress';
 import { ConflictError, ValidationFailedError } from '../common/errors';
 import { IngestDocumentCommand, type IngestDocumentResult } from '../commands/memory/ingest-document.command';
-import {
-  listFiles,
-  readFile,
-  type ReadOptions,
-  type SourceFile,
-} from '../ingestion/readers/read-documents';
+import { listFiles, readFile, type ReadOptions, type SourceFile } from '../ingestion/readers/read-documents';
 import type { ReadSkip } from '../ingestion/readers/reader-types';
 import type { CommandContext } from '../commands/shared/command-context';
 import type { StreamCommandExecutor } from '../commands/shared/stream-command-executor';
