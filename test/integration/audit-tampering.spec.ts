@@ -99,7 +99,7 @@ describe('audit:verify against tampering (invariant 8)', () => {
     });
   });
 
-  it('a truncated log: caught against the anchor (and not without one: the README says why)', async () => {
+  it('a truncated log: caught against the anchor (and not without one: docs/audit.md says why)', async () => {
     const truncate = (sql: (statement: string) => void) =>
       sql(`DELETE FROM events WHERE position >= ${anchor.position}`);
     const withAnchor = await verifyAfter(truncate, '--anchor', JSON.stringify(anchor));

@@ -128,31 +128,29 @@ export const OUTCOME_POLICY: Readonly<Record<SystemStatusCode, Readonly<OutcomeP
   // The review rejected the draft: a claim unsupported by the reviewer or by Cairn's own figure check, or a review
   // not bound to the drafted claims (re-worded, split, dropped, foreign references). A verdict on the substance:
   // retrying until a reviewer passes would defeat fail-closed review.
-  semantic_review_failed: final('the independent semantic review rejected the answer'),
+  semantic_review_failed: final('the semantic review rejected the answer'),
   // The reviewer was unreachable, timed out, failed (5xx) or answered garbage (off-schema, truncated): no verdict
   // yet, transient, exactly like garbage from the composer.
   semantic_review_unavailable: providerTransient(3 * SECOND, 'the semantic review is unavailable'),
   // The evidence does not fit the reviewer's input bound: deterministic for this request and corpus.
-  semantic_review_evidence_overflow: final('the evidence exceeds the semantic review bound'),
+  semantic_review_evidence_overflow: final('the evidence exceeds the review bound'),
   // Only a deterministic fallback answer was available; external replies never use one (policy).
-  deterministic_fallback_rejected: final(
-    'a deterministic fallback answer is not allowed for external replies',
-  ),
+  deterministic_fallback_rejected: final('no fallback answers for external replies'),
   // The draft cited references outside the evidence it was given: a failed citation audit, treated like a review
   // rejection (fail-closed), not as a transient fault.
-  selected_references_invalid: final('the answer cited references outside its evidence'),
+  selected_references_invalid: final('a citation is outside the evidence'),
   // Spec §4.6 rule 9: retryable false, retry_after_ms 0 (and trace_id null, see systemStatus()).
-  authoritative_evidence_insufficient: final('authoritative evidence is insufficient to answer'),
+  authoritative_evidence_insufficient: final('authoritative evidence is insufficient'),
   // A cited memory item was revised or archived while the reply was drafted: a retry drafts on the new revision.
-  evidence_changed: transient(SECOND, 'the evidence changed while the reply was drafted'),
+  evidence_changed: transient(SECOND, 'the evidence changed while drafting'),
   // A tool that needs approval cannot run from the external API (policy, spec §3 "unsupported approval").
-  external_tool_approval_unsupported: final('an assistant tool requiring approval is not supported here'),
+  external_tool_approval_unsupported: final('tools needing approval are not supported'),
   // Tool output failed the strict output contract (credentials, disallowed URIs, schema): policy.
   external_tool_output_unsafe: final('assistant tool output was unsafe'),
   // The run or tool run is bound to another connector/capability set (authorization): not retryable.
   external_agent_run_binding_invalid: final('the assistant run binding is invalid'),
   // A completed reply with a legacy or unknown receipt version (spec §9.4): the same identity always gets this.
-  completed_reply_requires_regeneration: final('the completed reply must be regenerated under a new key'),
+  completed_reply_requires_regeneration: final('regenerate the completed reply under a new key'),
   // A completed reply whose bound evidence, message, run or authorization no longer validates on replay.
   completed_reply_no_longer_available: final('the completed reply is no longer available'),
 };

@@ -25,7 +25,7 @@ const VISIBILITIES = ['tool_private', 'organization_internal'] as const;
 
 const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
 
-/** Bounds (documented in the README): out of bounds is 422, never a silent clamp. */
+/** Bounds (documented in docs/api.md): out of bounds is 422, never a silent clamp. */
 export const MEMORY_BOUNDS = {
   query: 2000,
   title: 300,

@@ -8,7 +8,7 @@ import {
 } from '../../events/replies/feedback.events';
 import { NOT_BLANK, Optional } from '../dto-rules';
 
-/** Bounds of a feedback request (documented in the README): out of bounds is 422, never a silent clamp. */
+/** Bounds of a feedback request (documented in docs/api.md): out of bounds is 422, never a silent clamp. */
 export const FEEDBACK_BOUNDS = {
   /** feedback_kind and feedback_issue: 1–64 of a-z, 0-9 and `_`. */
   label: 64,

@@ -18,7 +18,7 @@ import {
 import { NOT_BLANK, Optional } from '../dto-rules';
 import { BoundedJsonObject } from './bounded-json-object';
 
-/** Bounds of a reply request (documented in the README): out of bounds is 422, never a silent clamp. */
+/** Bounds of a reply request (documented in docs/api.md): out of bounds is 422, never a silent clamp. */
 export const REPLY_BOUNDS = {
   key: 200,
   threadId: 200,

@@ -1,4 +1,4 @@
-/** The public directory's parameters: values, defaults and bounds (spec §4.8, §8; README "Public client pages"). */
+/** The public directory's parameters: values, defaults and bounds (spec §4.8, §8; docs/api.md "Public client pages"). */
 export const DIRECTORY_SORTS = ['name', 'newest', 'updated'] as const;
 export type DirectorySort = (typeof DIRECTORY_SORTS)[number];
 

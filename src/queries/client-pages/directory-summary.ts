@@ -1,5 +1,5 @@
 /**
- * The human summary of a directory page (README "Public client pages"):
+ * The human summary of a directory page (docs/api.md "Public client pages"):
  * - `Showing 1–12 of 40 clients`, `Showing 1 of 1 client`, `Showing 13–13 of 13 clients` (a range, always);
  * - with a search, ` matching "…"` is appended: `Showing 1–2 of 2 clients matching "dental"`;
  * - nothing at all: `No clients found`, or with a search `No clients match "…"`;

@@ -1,4 +1,4 @@
-/** Lies no check Cairn owns can catch when both models collude (README "What Cairn checks itself"). */
+/** Lies no check Cairn owns can catch when both models collude (docs/grounding.md "What no check Cairn owns can catch"). */
 import type { GroundingScenario } from './adversarial-model';
 import { HOURS, Q_HOURS, Q_SHIPPING, SHIPPING, lie, refundAnd } from './scenario-topics';
 
