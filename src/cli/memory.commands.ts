@@ -30,6 +30,7 @@ interface IngestOptions {
   audience?: string;
   authority?: string;
   sourceUri?: string;
+  sourceBase?: string;
   title?: string;
   expiresAt?: string;
 }
@@ -58,7 +59,8 @@ export class MemoryIngestCommand extends JsonCommand {
 
   protected async execute(params: string[], options: IngestOptions): Promise<object> {
     const usage =
-      'memory:ingest ORG PATH... [--audience A] [--authority L] [--source-uri U] [--title T] [--expires-at ISO]';
+      'memory:ingest ORG PATH... [--audience A] [--authority L] [--source-uri U | --source-base U] [--title T] ' +
+      '[--expires-at ISO]';
     if (params.length < 2) expectArgs(params, 2, usage);
     const organizationId = parseId(params[0], 'ORG');
     const read: ReadOptions = {
@@ -67,6 +69,7 @@ export class MemoryIngestCommand extends JsonCommand {
       expires_at: options.expiresAt === undefined ? null : isoTimestamp(options.expiresAt, '--expires-at'),
       title: options.title === undefined ? null : title(options.title),
       source_uri: options.sourceUri === undefined ? null : websiteUrl(options.sourceUri, '--source-uri'),
+      source_base: options.sourceBase === undefined ? null : sourceBase(options.sourceBase),
     };
     await this.organizations.require(organizationId);
     const files = await listPaths(params.slice(1));
@@ -101,6 +104,15 @@ export class MemoryIngestCommand extends JsonCommand {
     description: 'approved_source | reference | unverified (default reference)',
   })
   parseAuthority(value: string): string {
+    return value;
+  }
+
+  @Option({
+    flags: '--source-base <url>',
+    description:
+      'for folders: a document without a URL of its own gets this base + its path below the folder',
+  })
+  parseSourceBase(value: string): string {
     return value;
   }
 
@@ -227,4 +239,10 @@ function title(value: string): string {
     ]);
   }
   return trimmed;
+}
+
+/** A public http(s) base URL, with a trailing `/` so that paths resolve below it. */
+function sourceBase(value: string): string {
+  const url = websiteUrl(value, '--source-base');
+  return url.endsWith('/') ? url : `${url}/`;
 }

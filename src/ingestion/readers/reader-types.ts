@@ -29,6 +29,17 @@ export interface ReadOptions {
   title?: string | null;
   /** Only for a run of one document: replaces the URL the file would give (already validated). */
   source_uri?: string | null;
+  /**
+   * For folders (already validated, ends with `/`): a document that gives no URL of its own gets this base plus its
+   * path below the folder given on the command line (`docs/help/a b.md` → `<base>help/a%20b.md`).
+   */
+  source_base?: string | null;
+}
+
+/** `<base>` + the label's path below its first segment (the folder or parent the label starts with). */
+export function sourceUnderBase(base: string, label: string): string {
+  const below = label.split('/').slice(1).map(encodeURIComponent).join('/');
+  return new URL(below, base).href;
 }
 
 export type SkipReason =
@@ -149,7 +160,10 @@ export function toDocument(fields: DocumentFields, options: ReadOptions): Docume
     audience: options.audience,
     authority_level: options.authority_level,
     source_label: fields.label,
-    source_uri: options.source_uri ?? fields.source_uri ?? null,
+    source_uri:
+      options.source_uri ??
+      fields.source_uri ??
+      (options.source_base ? sourceUnderBase(options.source_base, fields.label) : null),
     source_date: fields.source_date ?? null,
     effective_at: fields.effective_at ?? null,
     expires_at: options.expires_at ?? fields.expires_at ?? null,
