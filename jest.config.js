@@ -10,6 +10,8 @@ module.exports = {
   // ESM-only packages that CommonJS code requires (Node >= 20.19 can; jest cannot): compile them to CommonJS.
   transformIgnorePatterns: ['/node_modules/(?!(content-disposition)/)'],
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
+  // Every response of a Cairn server under test is checked against its /openapi.json (test/support/validate-fetch.ts).
+  setupFilesAfterEnv: ['<rootDir>/test/support/validate-fetch.ts'],
   testTimeout: 30000,
   maxWorkers: 2,
 };

@@ -74,6 +74,9 @@ function rewriteRefs(value: unknown): unknown {
 
 const byServer = new Map<string, Promise<OpenApiValidator | null>>();
 
+/** The base URLs of the Cairn servers tests started (validate-fetch.ts checks every response they give). */
+export const cairnServers = new Set<string>();
+
 /** The validator over the document a server serves (fetched once per server); null for a server that is not Cairn. */
 export function openApiValidator(baseUrl: string): Promise<OpenApiValidator | null> {
   let found = byServer.get(baseUrl);

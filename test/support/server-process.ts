@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
+import { cairnServers } from './openapi-validator';
 import type { RecordedEvent } from '../../src/infrastructure/event-store/event-store.port';
 import { SqliteEventStore } from '../../src/infrastructure/event-store/sqlite/sqlite-event-store';
 import { openSqlite } from '../../src/infrastructure/sqlite/sqlite-connection';
@@ -85,6 +86,7 @@ export async function startServerProcess(
   requireBuiltServer();
   const port = options.port ?? (await freePorts(1))[0];
   const baseUrl = `http://127.0.0.1:${port}`;
+  cairnServers.add(baseUrl);
   const child = spawn(process.execPath, [MAIN_JS], {
     env: { ...process.env, ...CONNECTOR_RATE_LIMITS_OFF, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,7 +6,7 @@ import { loadConfig, type CairnConfig } from '../../src/config/config';
 import { createHttpApp } from '../../src/http/create-http-app';
 import { STORES, type Stores } from '../../src/infrastructure/stores';
 import { CONNECTOR_RATE_LIMITS_OFF } from './rate-limits';
-import { openApiValidator } from './openapi-validator';
+import { cairnServers, openApiValidator } from './openapi-validator';
 import { makeTempDir } from './temp-dir';
 
 export interface TestApp {
@@ -48,6 +48,7 @@ export async function startTestApp(
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address();
   if (address === null || typeof address === 'string') throw new Error('no TCP address');
+  cairnServers.add(`http://127.0.0.1:${address.port}`);
   return {
     app,
     baseUrl: `http://127.0.0.1:${address.port}`,
