@@ -118,7 +118,8 @@ export class OpenAiGateway {
       record(null);
       return result;
     } catch (error) {
-      record(error instanceof ModelCallError ? error : classify(error));
+      record(classify(error)); // attempt() throws ModelCallError only; classify passes one through
+
       throw error;
     }
   }

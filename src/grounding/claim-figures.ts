@@ -280,10 +280,15 @@ function supported(figure: Figure, evidence: EvidenceFigures): boolean {
   }
 }
 
-/** The figures of `claim` that the cited evidence texts do not state (empty: every figure is supported). */
-export function unsupportedFigures(claim: string, citedTexts: readonly string[]): Figure[] {
+/** The figures of `claim` that the cited evidence (read once by evidenceFigures) does not state. */
+export function unsupportedFiguresIn(claim: string, evidence: () => EvidenceFigures): Figure[] {
   const figures = extractFigures(claim);
   if (figures.length === 0) return [];
-  const evidence = evidenceFigures(citedTexts);
-  return figures.filter((figure) => !supported(figure, evidence));
+  const read = evidence();
+  return figures.filter((figure) => !supported(figure, read));
+}
+
+/** The figures of `claim` that the cited evidence texts do not state (empty: every figure is supported). */
+export function unsupportedFigures(claim: string, citedTexts: readonly string[]): Figure[] {
+  return unsupportedFiguresIn(claim, () => evidenceFigures(citedTexts));
 }

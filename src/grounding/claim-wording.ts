@@ -44,16 +44,31 @@ function contentTerms(text: string): Set<string> {
   return terms;
 }
 
-/** The first wording problem of `claim` against the texts it cites, or null. */
-export function wordingProblem(claim: string, citedTexts: readonly string[]): WordingProblem | null {
+/** What the wording check needs of the cited texts, read once for every claim that cites them. */
+export interface CitedWording {
+  negates: boolean;
+  terms: Set<string>;
+}
+
+export function citedWording(citedTexts: readonly string[]): CitedWording {
+  const cited = citedTexts.join('\n').normalize('NFKC');
+  return { negates: NEGATION.test(cited), terms: contentTerms(cited) };
+}
+
+/** The first wording problem of `claim` against what it cites (read once by citedWording), or null. */
+export function wordingProblemIn(claim: string, cited: () => CitedWording): WordingProblem | null {
   const text = claim.normalize('NFKC');
   if (INSTRUCTION.some((pattern) => pattern.test(text))) return 'instruction';
-  const cited = citedTexts.join('\n').normalize('NFKC');
-  if (NEGATION.test(text) && !NEGATION.test(cited)) return 'negation';
+  if (NEGATION.test(text) && !cited().negates) return 'negation';
   const claimTerms = contentTerms(text);
   if (claimTerms.size === 0) return null;
-  const citedTerms = contentTerms(cited);
+  const { terms } = cited();
   let found = 0;
-  for (const term of claimTerms) if (citedTerms.has(term)) found += 1;
+  for (const term of claimTerms) if (terms.has(term)) found += 1;
   return found / claimTerms.size >= MIN_WORD_SUPPORT ? null : 'wording';
+}
+
+/** The first wording problem of `claim` against the texts it cites, or null. */
+export function wordingProblem(claim: string, citedTexts: readonly string[]): WordingProblem | null {
+  return wordingProblemIn(claim, () => citedWording(citedTexts));
 }

@@ -64,6 +64,7 @@ const MAYBE = /[:.%&[]|localhost/i;
 const NON_ASCII = /[^\x00-\x7F]/;
 
 const TRAILING = /[.,;:!?)\]}'"»”’]+$/u;
+const NEVER_PUBLIC_SCHEME = new RegExp(`^(?:${NEVER_PUBLIC_SCHEMES})$`, 'i');
 
 /** The client's view of a text: NFKC, invisible characters removed, HTML character references decoded. */
 export function linkView(text: string): string {
@@ -84,13 +85,13 @@ function decodePercent(text: string): string {
 function candidateReason(raw: string): string | null {
   const candidate = decodePercent(raw).replace(/&colon;/gi, ':');
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]{0,31}):/.exec(candidate);
-  if (scheme && new RegExp(`^(?:${NEVER_PUBLIC_SCHEMES})$`, 'i').test(scheme[1])) return 'scheme';
+  if (scheme && NEVER_PUBLIC_SCHEME.test(scheme[1])) return 'scheme';
   if (scheme && /^[A-Za-z][A-Za-z0-9+.-]*:[/\\]{2}/.test(candidate)) return unsafeLinkReason(candidate);
-  // Schemeless: judged as the http URL a client would make of it.
-  const reason = unsafeLinkReason(`http://${candidate}`);
   // A dotted number that is not a four-part IPv4 address (a version "1.2", a ratio "0.5/1") is no link.
   const host = /^[^:/?#]*/.exec(candidate)?.[0] ?? '';
   if (/^[\d.]+$/.test(host) && !/^\d{1,3}(?:\.\d{1,3}){3}$/.test(host)) return null;
+  // Schemeless: judged as the http URL a client would make of it.
+  const reason = unsafeLinkReason(`http://${candidate}`);
   return reason === 'unparseable' ? null : reason;
 }
 
@@ -102,15 +103,11 @@ export function withholdUnsafeLinks(text: string): LinkScan {
   const view = linkView(text);
   const withheld: string[] = [];
   const redacted = view.replace(CANDIDATE, (match: string) => {
-    let trailing = TRAILING.exec(match)?.[0] ?? '';
+    let end = match.length - (TRAILING.exec(match)?.[0].length ?? 0);
     // A closing parenthesis that closes one opened inside the URL belongs to it (`…/Foo_(bar)`, `alert(1)`).
-    while (
-      trailing.startsWith(')') &&
-      count(match.slice(0, match.length - trailing.length), '(') >
-        count(match.slice(0, match.length - trailing.length), ')')
-    )
-      trailing = trailing.slice(1);
-    const core = match.slice(0, match.length - trailing.length);
+    while (match[end] === ')' && count(match.slice(0, end), '(') > count(match.slice(0, end), ')')) end += 1;
+    const core = match.slice(0, end);
+    const trailing = match.slice(end);
     if (core === '') return match;
     const reason = candidateReason(core);
     if (reason === null) return match;

@@ -153,7 +153,6 @@ export class ReplyClaims {
     to: string,
     context: CommandContext,
   ): Promise<boolean> {
-    // A claim on a pre-claim request's own stream has no claim stream to move: claiming it records the choice.
     const command = { type: 'Redirect' as const, organization_id, from, to, now_ms: this.clock.nowMs() };
     return this.decided(identity, command, organization_id, context);
   }

@@ -15,14 +15,14 @@ import {
 } from '../../ai/reply-model-contract';
 import type { GroundingPolicy } from '../../events/connectors/connector.events';
 import { assembleAnswer, claimText } from '../../grounding/answer-text';
-import { unsupportedFigures } from '../../grounding/claim-figures';
-import { wordingProblem } from '../../grounding/claim-wording';
+import { evidenceFigures, unsupportedFiguresIn, type EvidenceFigures } from '../../grounding/claim-figures';
+import { citedWording, wordingProblemIn, type CitedWording } from '../../grounding/claim-wording';
 import { resolveConflicts, type ConflictEntry, type ConflictParty } from '../../grounding/evidence-conflicts';
 import { bindReview, type BoundVerdict } from '../../grounding/review-binding';
 import { publicLinksOnly } from '../../safety/link-text';
 import { canonicalDigest } from '../shared/canonical-digest';
 import { ReplyAbort } from './reply-abort';
-import { isAuthoritativeGround, type EvidenceItem } from './reply-evidence';
+import { AUTHORITY, isAuthoritativeGround, type EvidenceItem } from './reply-evidence';
 import { modelAbort, type ReplyModels } from './reply-models';
 import type { ToolEvidence, ReplyToolbox } from './reply-toolbox';
 
@@ -193,14 +193,19 @@ function checkClaims(
   claims: ReadonlyArray<{ text: string; reference_ids: string[] }>,
   excerptOf: ReadonlyMap<string, string>,
 ): string | null {
+  // What the checks need of the cited texts is read once per set of references, however many claims cite it.
+  const read = new Map<string, { figures?: EvidenceFigures; wording?: CitedWording }>();
   for (const [i, claim] of claims.entries()) {
+    const key = [...claim.reference_ids].sort().join('\n');
+    const cited = read.get(key) ?? {};
+    read.set(key, cited);
     const texts = claim.reference_ids.map((id) => excerptOf.get(id) ?? '');
-    const missing = unsupportedFigures(claim.text, texts);
+    const missing = unsupportedFiguresIn(claim.text, () => (cited.figures ??= evidenceFigures(texts)));
     if (missing.length > 0) {
       const kinds = [...new Set(missing.map((figure) => figure.kind))].join(', ');
       return `claim ${i + 1} states figures its cited evidence does not (${kinds})`;
     }
-    const wording = wordingProblem(claim.text, texts);
+    const wording = wordingProblemIn(claim.text, () => (cited.wording ??= citedWording(texts)));
     if (wording !== null) return `claim ${i + 1} fails the ${wording} check against its cited evidence`;
   }
   return null;
@@ -234,8 +239,9 @@ function conflictParty(
   }
   const tool = tools.get(id);
   // Tool output is live data of the organization's own systems: supporting, below approved knowledge.
+  const { score, role } = AUTHORITY.reference;
   if (tool)
-    return { memory_item_id: null, title: tool.tool_key, authority_score: 0.6, authority_role: 'supporting' };
+    return { memory_item_id: null, title: tool.tool_key, authority_score: score, authority_role: role };
   return undefined;
 }
 

@@ -80,7 +80,8 @@ export interface RankedEvidence {
   method: RelevanceMethod;
 }
 
-const AUTHORITY: Record<string, { score: number; role: AuthorityRole }> = {
+/** Each authority level's role and score (tool output counts as `reference`: supporting). */
+export const AUTHORITY: Record<string, { score: number; role: AuthorityRole }> = {
   approved_source: { score: 1, role: 'authoritative' },
   reference: { score: 0.6, role: 'supporting' },
   unverified: { score: 0.2, role: 'unverified' },

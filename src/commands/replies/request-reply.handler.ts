@@ -73,11 +73,11 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
     // A request recorded before fingerprint version 2 carries the legacy fingerprint (retry keys included).
     const fingerprint = requestFingerprint(content);
     const fingerprintFor = (state: ReplyRequestState): string =>
-      state.fingerprint === null || state.fingerprint === fingerprint
-        ? fingerprint
-        : state.fingerprint === legacyRequestFingerprint(content)
-          ? state.fingerprint
-          : fingerprint;
+      state.fingerprint !== null &&
+      state.fingerprint !== fingerprint &&
+      state.fingerprint === legacyRequestFingerprint(content)
+        ? state.fingerprint
+        : fingerprint;
     // Either key identifies the request (spec §3): resolve (and claim) before anything is recorded; changed content
     // is refused before any claim is written.
     const resolved = await this.claims.resolve(
