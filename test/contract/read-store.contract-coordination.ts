@@ -187,9 +187,27 @@ export function describeCoordinationContract(getStore: () => ReadStore, it: Cont
       expect(counts.sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     });
 
-    it('refuses an empty name or a negative window start', async () => {
+    it('counts several hits at once (a lease of hits), restarting a later window from them', async () => {
+      const name = unique('counter');
+      expect(await store.hitCounter(name, 60_000, 12)).toBe(12);
+      expect(await store.hitCounter(name, 60_000)).toBe(13);
+      expect(await store.hitCounter(name, 60_000, 5)).toBe(18);
+      expect(await store.hitCounter(name, 120_000, 7)).toBe(7);
+      expect(await store.hitCounter(name, 60_000, 2)).toBe(9);
+    });
+
+    it('never hands out the same hit twice to concurrent leases', async () => {
+      const name = unique('counter');
+      const ends = await Promise.all(Array.from({ length: 20 }, () => store.hitCounter(name, 60_000, 3)));
+      expect(ends.sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => 3 * (i + 1)));
+    });
+
+    it('refuses an empty name, a negative window start or hits outside 1..1000000', async () => {
       await expect(store.hitCounter('', 60_000)).rejects.toThrow();
       await expect(store.hitCounter(unique('counter'), -1)).rejects.toThrow();
+      for (const hits of [0, -1, 1.5, 1_000_001, Number.NaN]) {
+        await expect(store.hitCounter(unique('counter'), 60_000, hits)).rejects.toThrow(RangeError);
+      }
     });
   });
 

@@ -7,9 +7,9 @@ import { startServerProcess, stopAllServers } from '../support/server-process';
 import { makeTempDir } from '../support/temp-dir';
 
 /** GET on a fresh connection (so consecutive requests alternate between the workers). */
-function getFresh(url: string): Promise<{ status: number; text: string }> {
+function getFresh(url: string, requestId?: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    get(url, { agent: false }, (res) => {
+    get(url, { agent: false, headers: requestId ? { 'x-request-id': requestId } : {} }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
@@ -43,14 +43,14 @@ describe('/metrics across HTTP worker processes (issue 20)', () => {
     while (pids().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
     expect(pids()).toHaveLength(2);
     const before = healthCount((await getFresh(`${server.baseUrl}/metrics`)).text);
-    for (let i = 0; i < 20; i++) expect((await getFresh(`${server.baseUrl}/health`)).status).toBe(200);
+    for (let i = 0; i < 20; i++) {
+      expect((await getFresh(`${server.baseUrl}/health`, `cluster-${i}`)).status).toBe(200);
+    }
     // Both workers served /health (their access lines name their pids) …
     const served = new Set(
-      server
-        .output()
-        .split('\n')
-        .filter((line) => line.includes('"route":"/health"'))
-        .map((line) => (JSON.parse(line) as { pid: number }).pid),
+      (await server.waitForLines(/"request_id":"cluster-\d+"/, 20)).map(
+        (line) => (JSON.parse(line) as { pid: number }).pid,
+      ),
     );
     expect([...served].sort()).toEqual([...pids()].sort());
     // … and every scrape, whichever worker answers it, counts all 20.

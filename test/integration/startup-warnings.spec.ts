@@ -23,11 +23,14 @@ describe('start-up warnings', () => {
       CAIRN_COMPOSER_MODEL: '',
       CAIRN_REVIEWER_MODEL: '',
     });
-    const lines = server
-      .output()
-      .split('\n')
-      .filter((line) => line.includes('replies cannot work'));
-    expect(lines).toHaveLength(1);
+    const lines = await server.waitForLines(/replies cannot work/);
+    await server.waitForLines(/listening on/);
+    expect(
+      server
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('replies cannot work')),
+    ).toHaveLength(1);
     expect(lines[0]).toContain('CAIRN_COMPOSER_MODEL and CAIRN_REVIEWER_MODEL unset');
     expect(lines[0]).toContain('assistant_runtime_unavailable (not retryable)');
     await server.stop();
@@ -40,6 +43,7 @@ describe('start-up warnings', () => {
       CAIRN_REVIEWER_MODEL: 'reviewer',
       OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
     });
+    await server.waitForLines(/listening on/);
     expect(server.output()).not.toContain('replies cannot work');
     await server.stop();
   });

@@ -25,6 +25,11 @@ export interface ServerProcess {
   pid: number;
   /** Everything the process wrote to stdout and stderr so far (logs; for diagnostics and assertions). */
   output(): string;
+  /**
+   * Waits until `count` output lines match `pattern` (logs are written in blocks, at most 200 ms after they are
+   * logged), then returns every matching line; rejects after `timeoutMs`.
+   */
+  waitForLines(pattern: RegExp, count?: number, timeoutMs?: number): Promise<string[]>;
   /** Output lines that show storage contention (SQLITE_BUSY, locked) or a logged error. */
   problems(): string[];
   /** Resolves with the exit code / signal once the process has ended. */
@@ -116,6 +121,19 @@ export async function startServerProcess(
     baseUrl,
     pid: child.pid ?? -1,
     output: () => log,
+    async waitForLines(pattern, count = 1, timeoutMs = 5000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const lines = log.split('\n').filter((line) => pattern.test(line));
+        if (lines.length >= count) return lines;
+        if (Date.now() > deadline) {
+          throw new Error(
+            `${lines.length} of ${count} lines matching ${pattern} after ${timeoutMs} ms:\n${log}`,
+          );
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
     problems: () =>
       log
         .split('\n')

@@ -69,6 +69,13 @@ export function assertPosition(value: number, what: string): void {
   }
 }
 
+/** A counter's hits at once: 1 to 1,000,000. */
+export function assertHits(hits: number): void {
+  if (!Number.isSafeInteger(hits) || hits < 1 || hits > 1_000_000) {
+    throw new RangeError(`hits must be an integer from 1 to 1000000, got ${String(hits)}`);
+  }
+}
+
 export function assertIdCount(count: number): void {
   if (!Number.isSafeInteger(count) || count < 1) {
     throw new RangeError(`count must be an integer >= 1, got ${String(count)}`);

@@ -121,12 +121,12 @@ export interface ReadStore {
   reserveIds(sequence: string, count: number): Promise<number>;
 
   /**
-   * Counts one hit on the named counter in the window that starts at `windowStart` (epoch ms, the caller's fixed
-   * window), atomically across processes, and returns the count including this hit. A later window starts again
-   * from 1; a hit naming an earlier window than the stored one (a process whose clock lags) counts in the stored
-   * one. One record per counter name.
+   * Counts `hits` hits (default 1, a positive integer) on the named counter in the window that starts at
+   * `windowStart` (epoch ms, the caller's fixed window), atomically across processes, and returns the count
+   * including them. A later window starts again from `hits`; hits naming an earlier window than the stored one (a
+   * process whose clock lags) count in the stored one. One record per counter name.
    */
-  hitCounter(name: string, windowStart: number): Promise<number>;
+  hitCounter(name: string, windowStart: number, hits?: number): Promise<number>;
 
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -6,7 +6,13 @@
 import type { Collection, Db } from 'mongodb';
 import type { Clock } from '../../../common/clock';
 import type { LeaseInfo } from '../read-store.port';
-import { assertIdCount, assertNonEmptyString, assertPosition, assertTtl } from '../read-store-query';
+import {
+  assertHits,
+  assertIdCount,
+  assertNonEmptyString,
+  assertPosition,
+  assertTtl,
+} from '../read-store-query';
 import { isDuplicateKey, toSafeInteger } from './mongo-values';
 
 type LeaseDoc = { _id: string; owner: string; expires_at: number };
@@ -88,28 +94,29 @@ export class MongoCoordination {
   /**
    * Three single-document steps, each atomic, instead of one pipeline update (servers that speak the wire protocol
    * without update pipelines, such as jongodb, refuse those): the same or a later stored window (a lagging clock)
-   * counts + 1; an earlier stored window starts again at 1; no counter yet is inserted at 1. A step another
+   * counts + hits; an earlier stored window starts again at hits; no counter yet is inserted at hits. A step another
    * writer made moot (the window moved, the counter appeared) falls through to the next, or starts over.
    */
-  async hitCounter(name: string, windowStart: number): Promise<number> {
+  async hitCounter(name: string, windowStart: number, hits = 1): Promise<number> {
     assertNonEmptyString(name, 'counter name');
     assertPosition(windowStart, 'window start');
+    assertHits(hits);
     for (let attempt = 0; ; attempt++) {
       const counted = await this.counters.findOneAndUpdate(
         { _id: name, window_start: { $gte: windowStart } },
-        { $inc: { count: 1 } },
+        { $inc: { count: hits } },
         { returnDocument: 'after' },
       );
       if (counted !== null) return toSafeInteger(counted.count, `counter ${name}`);
       const restarted = await this.counters.findOneAndUpdate(
         { _id: name, window_start: { $lt: windowStart } },
-        { $set: { window_start: windowStart, count: 1 } },
+        { $set: { window_start: windowStart, count: hits } },
         { returnDocument: 'after' },
       );
       if (restarted !== null) return toSafeInteger(restarted.count, `counter ${name}`);
       try {
-        await this.counters.insertOne({ _id: name, window_start: windowStart, count: 1 });
-        return 1;
+        await this.counters.insertOne({ _id: name, window_start: windowStart, count: hits });
+        return hits;
       } catch (error) {
         // Another first hit inserted the counter: count again against it.
         if (!isDuplicateKey(error) || attempt >= SEQUENCE_INSERT_RETRIES) throw error;

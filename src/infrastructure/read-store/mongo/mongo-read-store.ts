@@ -308,8 +308,8 @@ export class MongoReadStore implements ReadStore {
     return this.coordination.reserveIds(sequence, count);
   }
 
-  hitCounter(name: string, windowStart: number): Promise<number> {
-    return this.coordination.hitCounter(name, windowStart);
+  hitCounter(name: string, windowStart: number, hits?: number): Promise<number> {
+    return this.coordination.hitCounter(name, windowStart, hits);
   }
 
   async ping(): Promise<void> {

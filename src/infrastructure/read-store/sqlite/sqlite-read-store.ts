@@ -26,6 +26,7 @@ import { assertGetManyIds } from '../read-store.port';
 import {
   assertCollectionName,
   assertFieldName,
+  assertHits,
   assertIdCount,
   assertNonEmptyString,
   assertPosition,
@@ -181,10 +182,11 @@ export class SqliteReadStore implements ReadStore {
          ON CONFLICT (name) DO UPDATE SET next = next + ? WHERE next + ? <= ?
          RETURNING next`,
       ),
-      hitCounter: p<[string, number], { count: number }>(
-        `INSERT INTO window_counters (name, window_start, count) VALUES (?, ?, 1)
+      hitCounter: p<[string, number, number], { count: number }>(
+        `INSERT INTO window_counters (name, window_start, count) VALUES (?, ?, ?)
          ON CONFLICT (name) DO UPDATE SET
-           count = CASE WHEN excluded.window_start > window_start THEN 1 ELSE count + 1 END,
+           count = CASE WHEN excluded.window_start > window_start THEN excluded.count
+                        ELSE count + excluded.count END,
            window_start = MAX(window_start, excluded.window_start)
          RETURNING count`,
       ),
@@ -310,10 +312,11 @@ export class SqliteReadStore implements ReadStore {
     return row.next - count;
   }
 
-  async hitCounter(name: string, windowStart: number): Promise<number> {
+  async hitCounter(name: string, windowStart: number, hits = 1): Promise<number> {
     assertNonEmptyString(name, 'counter name');
     assertPosition(windowStart, 'window start');
-    return this.lock.run(() => this.s.hitCounter.get(name, windowStart))!.count;
+    assertHits(hits);
+    return this.lock.run(() => this.s.hitCounter.get(name, windowStart, hits))!.count;
   }
 
   async ping(): Promise<void> {
