@@ -38,6 +38,12 @@ export interface ModelUsage {
   total_tokens: number;
 }
 
+/** What one model call is made for: its cancellation and the request it serves (for the logs). */
+export interface ModelCallScope {
+  signal?: AbortSignal;
+  requestId?: string;
+}
+
 export interface ChatJsonOptions {
   model: string;
   /** `response_format.json_schema.name`. */
@@ -50,6 +56,8 @@ export interface ChatJsonOptions {
   user: string;
   /** Cancels the call (e.g. shutdown): the call fails with ModelCallError('canceled'). */
   signal?: AbortSignal;
+  /** The HTTP request the call serves (`X-Request-Id`): on its log line when it fails. */
+  requestId?: string;
   /** Functions the model may call instead of answering (OpenAI `tools`); none when absent or empty. */
   tools?: readonly ChatTool[];
 }
@@ -100,13 +108,14 @@ export class OpenAiGateway {
    * another realm (e.g. under jest), and the call would then be misreported as `unreachable`.
    */
   private async call<T>(
-    what: { model: string; schemaName: string | null },
+    what: { model: string; schemaName: string | null; requestId?: string },
     run: (signal: AbortSignal) => Promise<T>,
     cancel?: AbortSignal,
   ): Promise<T> {
     const started = performance.now();
     const record = (failure: ModelCallError | null): void =>
       recordModelCall({
+        requestId: what.requestId ?? null,
         role: modelRole(what.schemaName),
         model: what.model,
         failure: failure?.kind ?? null,
@@ -169,7 +178,7 @@ export class OpenAiGateway {
   async chatJson(options: ChatJsonOptions): Promise<ChatJsonResult> {
     const tools = options.tools ?? [];
     return this.call(
-      { model: options.model, schemaName: options.schemaName },
+      { model: options.model, schemaName: options.schemaName, requestId: options.requestId },
       async (signal) => {
         const response = await this.client.chat.completions.create(
           {

@@ -1,4 +1,4 @@
-import type { ChatTool, ChatToolCall, OpenAiGateway } from './openai-gateway';
+import type { ChatTool, ChatToolCall, ModelCallScope, OpenAiGateway } from './openai-gateway';
 import {
   DRAFT_OUTPUT_SCHEMA,
   DRAFT_SCHEMA_NAME,
@@ -41,7 +41,7 @@ export class ReplyComposer {
    */
   async compose(
     input: DraftInput,
-    signal?: AbortSignal,
+    scope: ModelCallScope = {},
     tools: readonly ChatTool[] = [],
   ): Promise<ComposeResult> {
     const { content, toolCalls, usage } = await this.gateway.chatJson({
@@ -49,7 +49,7 @@ export class ReplyComposer {
       schemaName: DRAFT_SCHEMA_NAME,
       schema: DRAFT_OUTPUT_SCHEMA,
       system: COMPOSER_SYSTEM_PROMPT,
-      signal,
+      ...scope,
       tools,
       user: JSON.stringify(draftPayload(input)),
     });

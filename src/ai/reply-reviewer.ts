@@ -1,4 +1,4 @@
-import type { OpenAiGateway } from './openai-gateway';
+import type { ModelCallScope, OpenAiGateway } from './openai-gateway';
 import {
   REVIEW_OUTPUT_SCHEMA,
   REVIEW_SCHEMA_NAME,
@@ -36,14 +36,14 @@ export class ReplyReviewer {
   /** Throws ModelCallError (any kind; `malformed` when the answer breaks the contract). */
   async review(
     input: ReviewInput,
-    signal?: AbortSignal,
+    scope: ModelCallScope = {},
   ): Promise<{ output: ReviewOutput; usage: ModelUsage }> {
     const { content, usage } = await this.gateway.chatJson({
       model: this.model,
       schemaName: REVIEW_SCHEMA_NAME,
       schema: REVIEW_OUTPUT_SCHEMA,
       system: REVIEWER_SYSTEM_PROMPT,
-      signal,
+      ...scope,
       user: JSON.stringify(reviewPayload(input)),
     });
     return { output: parseReviewOutput(content), usage };

@@ -40,13 +40,13 @@ export class McpToolbox {
   ) {}
 
   /** A server for one authenticated connector (one per HTTP request: the token is checked on every request). */
-  server(connector: ConnectorPrincipal): Server {
+  server(connector: ConnectorPrincipal, requestId?: string): Server {
     const server = new Server({ name: 'cairn', version: '0.1.0' }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, () => ({
       tools: this.toolsFor(connector).map((tool) => this.listing(tool)),
     }));
     server.setRequestHandler(CallToolRequestSchema, (request) =>
-      this.call(connector, request.params.name, request.params.arguments ?? {}),
+      this.call(connector, request.params.name, request.params.arguments ?? {}, requestId),
     );
     return server;
   }
@@ -94,6 +94,7 @@ export class McpToolbox {
     connector: ConnectorPrincipal,
     name: string,
     args: Record<string, unknown>,
+    requestId?: string,
   ): Promise<CallToolResult> {
     try {
       const tool = MCP_TOOLS.find((candidate) => candidate.name === name);
@@ -109,7 +110,8 @@ export class McpToolbox {
       // The same budget as the REST endpoint the tool stands for (429 rate_limited as a tool error).
       const rateClass = rateLimitClassOf(tool.handler(this.controllers()));
       if (rateClass !== undefined) await this.rateLimiter.hit(connector.token_id, rateClass);
-      const result = await tool.call(this.controllers(), connector, await this.validate(tool, args));
+      const valid = await this.validate(tool, args);
+      const result = await tool.call(this.controllers(), connector, valid, requestId);
       return {
         structuredContent: result as Record<string, unknown>,
         content: [{ type: 'text', text: JSON.stringify(result) }],

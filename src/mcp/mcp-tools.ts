@@ -40,6 +40,8 @@ export interface McpToolDefinition {
     controllers: Controllers,
     connector: ConnectorPrincipal,
     args: Record<string, unknown>,
+    /** The MCP HTTP request's id: the correlation id of what the call appends. */
+    requestId?: string,
   ): Promise<object>;
 }
 
@@ -59,7 +61,8 @@ export const MCP_TOOLS: McpToolDefinition[] = [
     input: [{ dto: SearchMemoryBody, schema: 'SearchMemoryBody' }],
     output: 'SearchMemoryResponse',
     readOnly: true,
-    call: (c, connector, args) => c.memory.search(connector, args as unknown as SearchMemoryBody),
+    call: (c, connector, args, requestId) =>
+      c.memory.search(connector, args as unknown as SearchMemoryBody, requestId),
   },
   {
     name: 'memory_fetch',
@@ -81,7 +84,8 @@ export const MCP_TOOLS: McpToolDefinition[] = [
     input: [{ dto: SaveMemoryBody, schema: 'SaveMemoryBody' }],
     output: 'SaveMemoryResponse',
     readOnly: false,
-    call: (c, connector, args) => c.memory.save(connector, args as unknown as SaveMemoryBody),
+    call: (c, connector, args, requestId) =>
+      c.memory.save(connector, args as unknown as SaveMemoryBody, requestId),
   },
   {
     name: 'memory_propose',
@@ -92,7 +96,8 @@ export const MCP_TOOLS: McpToolDefinition[] = [
     input: [{ dto: ProposeMemoryBody, schema: 'ProposeMemoryBody' }],
     output: 'ProposeMemoryResponse',
     readOnly: false,
-    call: (c, connector, args) => c.memory.propose(connector, args as unknown as ProposeMemoryBody),
+    call: (c, connector, args, requestId) =>
+      c.memory.propose(connector, args as unknown as ProposeMemoryBody, requestId),
   },
   {
     name: 'memory_report_usage',
@@ -102,7 +107,8 @@ export const MCP_TOOLS: McpToolDefinition[] = [
     input: [{ dto: ReportUsageBody, schema: 'ReportUsageBody' }],
     output: 'OkResponse',
     readOnly: false,
-    call: (c, connector, args) => c.memory.usage(connector, args as unknown as ReportUsageBody),
+    call: (c, connector, args, requestId) =>
+      c.memory.usage(connector, args as unknown as ReportUsageBody, requestId),
   },
   {
     name: 'reply_request',
@@ -115,7 +121,8 @@ export const MCP_TOOLS: McpToolDefinition[] = [
     input: [{ dto: ReplyRequestBody, schema: 'ReplyRequestBody' }],
     output: 'ReplyResult',
     readOnly: false,
-    call: (c, connector, args) => c.reply.request(connector, args as unknown as ReplyRequestBody),
+    call: (c, connector, args, requestId) =>
+      c.reply.request(connector, args as unknown as ReplyRequestBody, requestId),
   },
   {
     name: 'reply_feedback',
@@ -129,11 +136,12 @@ export const MCP_TOOLS: McpToolDefinition[] = [
     ],
     output: 'FeedbackResponse',
     readOnly: false,
-    call: (c, connector, args) =>
+    call: (c, connector, args, requestId) =>
       c.feedback.submit(
         connector,
         String(args.message_id),
         rest(args, 'message_id') as unknown as SubmitFeedbackBody,
+        requestId,
       ),
   },
 ];

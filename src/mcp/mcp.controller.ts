@@ -22,7 +22,7 @@ export class McpController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const server = this.toolbox.server(connector);
+    const server = this.toolbox.server(connector, request.id);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

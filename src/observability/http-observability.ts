@@ -1,18 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import { log, requestContext } from './log';
+import { log } from './log';
 import { httpDuration, httpRequests, METRICS_CONTENT_TYPE } from './metrics';
 import { metricsText } from './metrics-cluster';
 
 /**
- * Per request: the `X-Request-Id` header answered (the client's, or a new one, see request-id.ts), the id in the
- * context of every log line written on the request's behalf, one access line when the response is sent (method,
+ * Per request: the `X-Request-Id` header answered (the client's, or a new one, see request-id.ts), one access line when the response is sent (method,
  * route, status, duration, request id; never the body, query or headers) and the HTTP metrics. With
  * `metrics`, `GET /metrics` serves them (Prometheus text); without, it is an unknown route (404).
  */
 export function registerHttpObservability(fastify: FastifyInstance, options: { metrics: boolean }): void {
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
-    requestContext.run({ requestId: request.id }, done);
+    done();
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';

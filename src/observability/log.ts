@@ -1,14 +1,11 @@
 /**
  * Structured logs (docs/operations.md#logs): JSON lines through pino on stdout, readable (pino-pretty) when stdout
- * is a terminal. Every line written while a request is handled carries its `request_id`.
+ * is a terminal. Lines written for a request name it (`request_id`, passed explicitly: no async context, whose
+ * hooks would cost every promise of every request).
  * Never log prompt text, memory content, message text or tokens: only codes, ids, statuses and timings.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import pino, { type DestinationStream, type Level, type Logger } from 'pino';
 import pinoPretty from 'pino-pretty';
-
-/** The request being handled (set by the access-log hook for everything that runs on its behalf). */
-export const requestContext = new AsyncLocalStorage<{ requestId: string }>();
 
 export type LogLevel = Level | 'silent';
 
@@ -67,10 +64,6 @@ function build(options: LogOptions): Logger {
       timestamp: pino.stdTimeFunctions.isoTime,
       messageKey: 'msg',
       formatters: { level: (label) => ({ level: label }) },
-      mixin: () => {
-        const context = requestContext.getStore();
-        return context ? { request_id: context.requestId } : {};
-      },
       ...(blocks
         ? {
             hooks: {

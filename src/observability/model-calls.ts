@@ -10,6 +10,8 @@ export function modelRole(schemaName: string | null): string {
 }
 
 export interface ModelCallRecord {
+  /** The HTTP request the call served, or null (e.g. embeddings computed by a projection). */
+  requestId: string | null;
   role: string;
   model: string;
   /** The failure kind (timeout, unreachable, rate_limited, server_error, rejected, malformed, canceled), or null. */
@@ -28,6 +30,7 @@ export function recordModelCall(call: ModelCallRecord): void {
   if (call.failure === null) return;
   log().warn(
     {
+      ...(call.requestId === null ? {} : { request_id: call.requestId }),
       event: 'model_call_failed',
       role: call.role,
       model: call.model,

@@ -2,6 +2,8 @@ import { log } from './log';
 import { replyOutcomes } from './metrics';
 
 export interface ReplyOutcomeRecord {
+  /** The HTTP request the attempt serves (its `X-Request-Id`: the request's correlation id). */
+  request_id: string;
   /** `completed`, or the system_status code the attempt ended with. */
   code: string;
   reply_id: number;
@@ -15,6 +17,7 @@ export interface ReplyOutcomeRecord {
 export function recordReplyOutcome(outcome: ReplyOutcomeRecord): void {
   replyOutcomes.inc({ code: outcome.code });
   const fields = {
+    request_id: outcome.request_id,
     event: 'reply_outcome',
     code: outcome.code,
     reply_id: outcome.reply_id,

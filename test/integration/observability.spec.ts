@@ -92,6 +92,11 @@ describe('logs and metrics (issue 20)', () => {
     ]);
     expect(sink.lines.join('\n')).not.toContain('secret-looking');
     expect(sink.lines.join('\n')).not.toContain(tenant.token);
+    // What the request appended carries its id as the correlation id: events, logs and the client agree.
+    const appended = (await t.stores.eventStore.readAll()).filter(
+      (event) => event.metadata.correlation_id === 'client-id.42',
+    );
+    expect(appended.map((event) => event.type)).toEqual(['RecallTraceRecorded']);
   });
 
   it('logs a failed model call and the reply outcome as JSON lines, and counts them in /metrics', async () => {
@@ -130,7 +135,15 @@ describe('logs and metrics (issue 20)', () => {
         msg: 'reply failed: ai_temporarily_unavailable',
       },
     ]);
-    // The failure lines carry the id of the request they happened in.
+    // The failure lines carry the id of the request they happened in, as do the events the reply appended.
+    expect(failures.at(-1)!.request_id).toBe(res.headers.get('x-request-id'));
+    expect(outcomes[0]!.request_id).toBe(res.headers.get('x-request-id'));
+    const appended = (await t.stores.eventStore.readAll()).filter(
+      (event) => event.metadata.correlation_id === res.headers.get('x-request-id'),
+    );
+    expect(appended.map((event) => event.type)).toEqual(
+      expect.arrayContaining(['ReplyRequested', 'ReplyFailed']),
+    );
     const access = sink.where({ msg: 'request', request_id: outcomes[0]!.request_id });
     expect(access).toEqual([
       expect.objectContaining({ route: '/app/api/tool-connectors/v1/assistant/replies' }),

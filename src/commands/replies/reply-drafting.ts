@@ -67,6 +67,8 @@ export async function draftAndReview(
     policy: GroundingPolicy;
     /** Cancels the run (shutdown): a pending model call ends as `assistant_run_canceled`. */
     signal?: AbortSignal;
+    /** The HTTP request the reply serves (`X-Request-Id`), for the model calls' log lines. */
+    requestId?: string;
     /** Assistant tools this reply may use (none: the composer is offered no tools). */
     toolbox?: ReplyToolbox;
   },
@@ -78,7 +80,7 @@ export async function draftAndReview(
       'no model configured (CAIRN_COMPOSER_MODEL and CAIRN_REVIEWER_MODEL)',
     );
   }
-  const { question, evidence, policy, signal } = input;
+  const { question, evidence, policy, signal, requestId } = input;
   const byId = new Map(evidence.map((e) => [e.reference.reference_id, e]));
 
   const drafted = await compose(composer, input);
@@ -138,7 +140,7 @@ export async function draftAndReview(
   }
   let reviewed: { output: ReviewOutput; usage: ModelUsage };
   try {
-    reviewed = await reviewer.review(reviewInput, signal);
+    reviewed = await reviewer.review(reviewInput, { signal, requestId });
   } catch (error) {
     throw modelAbort('reviewer', error);
   }
@@ -253,7 +255,7 @@ async function compose(
   composer: NonNullable<ReplyModels['composer']>,
   input: Parameters<typeof draftAndReview>[1],
 ): Promise<{ output: DraftOutput; usage: ModelUsage; toolEvidence: ToolEvidence[] }> {
-  const { question, thread, evidence, signal, toolbox } = input;
+  const { question, thread, evidence, signal, requestId, toolbox } = input;
   const toolEvidence: ToolEvidence[] = [];
   let usage: ModelUsage | null = null;
   for (;;) {
@@ -278,7 +280,7 @@ async function compose(
             output: t.output,
           })),
         },
-        signal,
+        { signal, requestId },
         toolbox?.offered ?? [],
       );
     } catch (error) {

@@ -5,7 +5,7 @@ import { CONFIG } from '../../core.module';
 import { IdGenerator } from '../../common/id-generator';
 import type { ReplyRequested } from '../../events/replies/reply-request.events';
 import type { ConnectorPrincipal } from '../../http/auth/connector-principal';
-import { connectorContext } from '../shared/command-context';
+import type { CommandContext } from '../shared/command-context';
 import { draftAndReview } from './reply-drafting';
 import { isAuthoritativeGround, type EvidenceItem } from './reply-evidence';
 import { ReplyAbort } from './reply-abort';
@@ -61,11 +61,12 @@ export class ReplyRun {
     fingerprint: string;
     /** Aborted when the process shuts down: the run ends as `assistant_run_canceled`. */
     signal: AbortSignal;
+    /** The request's context: its events' metadata; its correlation id is the HTTP request id. */
+    context: CommandContext;
     /** Whether this attempt still holds the request (a slow run may outlive its lease and be reclaimed). */
     stillOwner: () => Promise<boolean>;
   }): Promise<ReplyReceiptV2> {
-    const { connector, chatbot_id, input, request, fingerprint, signal } = args;
-    const context = connectorContext(connector);
+    const { connector, chatbot_id, input, request, fingerprint, signal, context } = args;
     const scope = {
       organization_id: connector.organization_id,
       connector_id: connector.connector_id,
@@ -115,6 +116,7 @@ export class ReplyRun {
       evidence: retrieved.evidence,
       policy,
       signal,
+      requestId: context.correlation_id,
       toolbox: await this.tools.toolboxFor(connector, request.reply_id, context),
     });
     const changed = await this.retrieval.changedSince(

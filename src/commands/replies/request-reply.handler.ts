@@ -1,4 +1,4 @@
-import { Inject, Logger } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { Clock } from '../../common/clock';
@@ -12,6 +12,7 @@ import { StreamCommandExecutor } from '../shared/stream-command-executor';
 import { systemStatus } from './outcome-policy';
 import type { ReplyKeyKind, ReplyRequested } from '../../events/replies/reply-request.events';
 import { ReplyAbort } from './reply-abort';
+import { log } from '../../observability/log';
 import { recordReplyOutcome } from '../../observability/reply-outcomes';
 import { ReplyCancellation } from './reply-cancellation';
 import { ReplyGate } from './reply-gate';
@@ -32,7 +33,6 @@ import { RequestReplyCommand, type ReplyResultBody } from './request-reply.comma
  */
 @CommandHandler(RequestReplyCommand)
 export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand, ReplyResultBody> {
-  private readonly logger = new Logger('replies');
   private readonly owner = `replies:${process.pid}:${randomUUID()}`;
 
   constructor(
@@ -177,6 +177,7 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
     let assistantMessageStored = false;
     const started = performance.now();
     const outcomeOf = (code: string) => ({
+      request_id: context.correlation_id,
       code,
       reply_id,
       organization_id,
@@ -211,6 +212,7 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
         request,
         fingerprint: args.fingerprint,
         signal,
+        context,
         stillOwner: async () => {
           const { state } = await this.executor.load(stream, replyRequestDecider);
           return state.status === 'pending' && state.attempt === attempt;
@@ -230,7 +232,10 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
     } catch (error) {
       const abort =
         error instanceof ReplyAbort ? error : new ReplyAbort('assistant_runtime_failed', String(error));
-      if (!(error instanceof ReplyAbort)) this.logger.error(`reply ${reply_id} failed`, error as Error);
+      if (!(error instanceof ReplyAbort)) {
+        const fields = { context: 'replies', request_id: context.correlation_id, reply_id, err: error };
+        log().error(fields, `reply ${reply_id} failed`);
+      }
       if (hold) await this.quota.release(hold, abort.code, context);
       const persisted = assistantMessageStored || abort.assistantMessagePersisted;
       const outcome = systemStatus(abort.code, null, abort.providerRetryAfterMs);

@@ -12,9 +12,16 @@ export function operatorContext(name = process.env.USER ?? 'cli'): CommandContex
   return { actor: `operator:${name}`, correlation_id: randomUUID(), causation_id: null };
 }
 
-/** What a connector's request appends: the connector is the actor. */
-export function connectorContext(connector: { connector_id: number }): CommandContext {
-  return { actor: `connector:${connector.connector_id}`, correlation_id: randomUUID(), causation_id: null };
+/**
+ * What a connector's request appends: the connector is the actor; the correlation id is the HTTP request's id
+ * (`X-Request-Id`, so events, log lines and the client's own records name the same request), or a new UUID.
+ */
+export function connectorContext(connector: { connector_id: number }, requestId?: string): CommandContext {
+  return {
+    actor: `connector:${connector.connector_id}`,
+    correlation_id: requestId ?? randomUUID(),
+    causation_id: null,
+  };
 }
 
 export function systemContext(component: string): CommandContext {

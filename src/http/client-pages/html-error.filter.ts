@@ -1,5 +1,6 @@
-import { Catch, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { Catch, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { logUnexpectedError } from '../../observability/unexpected-errors';
 import { mapError } from '../errors/error-response';
 import { errorPage } from './pages/error-page';
 import { HTML_CONTENT_TYPE, HTML_HEADERS } from './pages/layout';
@@ -10,16 +11,10 @@ import { HTML_CONTENT_TYPE, HTML_HEADERS } from './pages/layout';
  */
 @Catch()
 export class HtmlErrorFilter implements ExceptionFilter {
-  private readonly logger = new Logger('http');
-
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const mapped = mapError(exception);
-    if (mapped.unexpected) {
-      this.logger.error(
-        exception instanceof Error ? (exception.stack ?? exception.message) : String(exception),
-      );
-    }
+    if (mapped.unexpected) logUnexpectedError(reply.request.id, exception);
     void reply
       .status(mapped.status)
       .headers({ ...mapped.headers, ...HTML_HEADERS, 'cache-control': 'no-store' })

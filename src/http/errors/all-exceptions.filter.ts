@@ -1,5 +1,6 @@
-import { Catch, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { Catch, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { logUnexpectedError } from '../../observability/unexpected-errors';
 import { drainRequestBody } from './drain-request';
 import { mapError } from './error-response';
 
@@ -11,19 +12,14 @@ export const MAX_DISCARD_MS = 10_000;
 /** Every error leaves in the JSON error shape, with its mapped status and headers. */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
-  private readonly logger = new Logger('http');
-
   catch(exception: unknown, host: ArgumentsHost): void {
-    const reply = host.switchToHttp().getResponse<FastifyReply>();
-    sendError(reply, exception, this.logger);
+    sendError(host.switchToHttp().getResponse<FastifyReply>(), exception);
   }
 }
 
-export function sendError(reply: FastifyReply, exception: unknown, logger: Logger): void {
+export function sendError(reply: FastifyReply, exception: unknown): void {
   const mapped = mapError(exception);
-  if (mapped.unexpected) {
-    logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
-  }
+  if (mapped.unexpected) logUnexpectedError(reply.request.id, exception);
   const send = (headers: Record<string, string>): void => {
     void reply
       .status(mapped.status)

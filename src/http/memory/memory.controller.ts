@@ -6,6 +6,7 @@ import { recalledSearch, RecordRecallTraceCommand } from '../../commands/memory/
 import { ReportUsageCommand } from '../../commands/memory/report-usage.command';
 import { SaveMemoryCommand, type SaveMemoryResult } from '../../commands/memory/save-memory.command';
 import { connectorContext } from '../../commands/shared/command-context';
+import { RequestId } from '../request-id.param';
 import { NotFoundError } from '../../common/errors';
 import { GetMemoryItemQuery } from '../../queries/memory/get-memory-item.query';
 import { SearchMemoryQuery, type SearchMemoryResult } from '../../queries/memory/search-memory.query';
@@ -40,6 +41,7 @@ export class MemoryController {
   async search(
     @CurrentConnector() connector: ConnectorPrincipal,
     @Body() body: SearchMemoryBody,
+    @RequestId() requestId?: string,
   ): Promise<object> {
     const visibility = body.visibility ?? null;
     const limit = body.limit ?? 10;
@@ -52,7 +54,7 @@ export class MemoryController {
       new RecordRecallTraceCommand(
         connector,
         recalledSearch(body.query, visibility, limit, found),
-        connectorContext(connector),
+        connectorContext(connector, requestId),
       ),
     );
     return searchResponse(traceId, body.query, found, withContext);
@@ -84,6 +86,7 @@ export class MemoryController {
   save(
     @CurrentConnector() connector: ConnectorPrincipal,
     @Body() body: SaveMemoryBody,
+    @RequestId() requestId?: string,
   ): Promise<SaveMemoryResult> {
     return this.commands.execute(
       new SaveMemoryCommand(
@@ -97,7 +100,7 @@ export class MemoryController {
           idempotency_key: body.idempotency_key ?? null,
           source_uri: body.source_uri ?? null,
         },
-        connectorContext(connector),
+        connectorContext(connector, requestId),
       ),
     );
   }
@@ -112,6 +115,7 @@ export class MemoryController {
   propose(
     @CurrentConnector() connector: ConnectorPrincipal,
     @Body() body: ProposeMemoryBody,
+    @RequestId() requestId?: string,
   ): Promise<ProposeMemoryResult> {
     return this.commands.execute(
       new ProposeMemoryCommand(
@@ -126,7 +130,7 @@ export class MemoryController {
             customer_safe_candidate: body.proposed_policy?.customer_safe_candidate ?? false,
           },
         },
-        connectorContext(connector),
+        connectorContext(connector, requestId),
       ),
     );
   }
@@ -141,6 +145,7 @@ export class MemoryController {
   usage(
     @CurrentConnector() connector: ConnectorPrincipal,
     @Body() body: ReportUsageBody,
+    @RequestId() requestId?: string,
   ): Promise<{ ok: true }> {
     return this.commands.execute(
       new ReportUsageCommand(
@@ -148,7 +153,7 @@ export class MemoryController {
         body.trace_id,
         body.used_item_ids ?? [],
         body.ignored_item_ids ?? [],
-        connectorContext(connector),
+        connectorContext(connector, requestId),
       ),
     );
   }

@@ -6,6 +6,7 @@ import {
   type SubmitFeedbackResult,
 } from '../../commands/replies/submit-feedback.command';
 import { connectorContext } from '../../commands/shared/command-context';
+import { RequestId } from '../request-id.param';
 import { NotFoundError } from '../../common/errors';
 import {
   ConnectorAuthGuard,
@@ -36,6 +37,7 @@ export class FeedbackController {
     @CurrentConnector() connector: ConnectorPrincipal,
     @Param('message_id') id: string,
     @Body() body: SubmitFeedbackBody,
+    @RequestId() requestId?: string,
   ): Promise<SubmitFeedbackResult> {
     // A path that is not a positive integer names no message: the same 404 as an unknown one.
     if (!/^[1-9]\d{0,15}$/.test(id) || !Number.isSafeInteger(Number(id))) {
@@ -55,7 +57,7 @@ export class FeedbackController {
           external_feedback_id: body.external_feedback_id ?? null,
           idempotency_key: body.idempotency_key ?? null,
         },
-        connectorContext(connector),
+        connectorContext(connector, requestId),
       ),
     );
   }

@@ -2,6 +2,7 @@ import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { connectorContext } from '../../commands/shared/command-context';
+import { RequestId } from '../request-id.param';
 import { RequestReplyCommand, type ReplyResultBody } from '../../commands/replies/request-reply.command';
 import {
   ConnectorAuthGuard,
@@ -28,7 +29,10 @@ export class ReplyController {
   request(
     @CurrentConnector() connector: ConnectorPrincipal,
     @Body() body: ReplyRequestBody,
+    @RequestId() requestId?: string,
   ): Promise<ReplyResultBody> {
-    return this.commands.execute(new RequestReplyCommand(connector, body, connectorContext(connector)));
+    return this.commands.execute(
+      new RequestReplyCommand(connector, body, connectorContext(connector, requestId)),
+    );
   }
 }
