@@ -5,6 +5,7 @@ import { benchClientPages } from './client-pages.bench';
 import { benchEventCore } from './event-core.bench';
 import { benchReplies } from './replies.bench';
 import { benchSearch } from './search.bench';
+import { benchStore } from './store.bench';
 import { printTable, type BenchRow } from './table';
 
 const BENCHMARKS: Array<{ name: string; label: string; run: (dir: string) => Promise<BenchRow[]> }> = [
@@ -12,11 +13,12 @@ const BENCHMARKS: Array<{ name: string; label: string; run: (dir: string) => Pro
   { name: 'search', label: 'memory search and ingestion', run: benchSearch },
   { name: 'replies', label: 'assistant replies', run: benchReplies },
   { name: 'client-pages', label: 'public client pages', run: benchClientPages },
+  { name: 'store', label: 'store footprint, rebuild and durable appends', run: benchStore },
 ];
 
 /**
  * `npm run bench [-- NAME...]`: the named benchmarks (default: every one) on temporary data, then one table.
- * Names: event-core, search, replies, client-pages.
+ * Names: event-core, search, replies, client-pages, store.
  */
 async function main(): Promise<void> {
   const names = process.argv.slice(2);

@@ -39,7 +39,9 @@ async function main(argv: string[]): Promise<void> {
     process.stderr.write(`cairn: public URL ${publicUrl.url} (from ${publicUrl.source})\n`);
   }
   const config = { ...loaded, publicUrl: publicUrl.url };
-  await CommandFactory.run(CliModule.forRoot({ config }), {
+  // No memory map of the SQLite file: a command reading all of it (projections:rebuild, audit:verify,
+  // memory:ingest) would keep every page it read resident (a 100k-chunk rebuild: ~780 MB of file pages).
+  await CommandFactory.run(CliModule.forRoot({ config, storeOptions: { sqliteMmapBytes: 0 } }), {
     logger: new StderrLogger('cairn', { logLevels: ['error', 'warn', 'fatal'] }),
     cliName: 'cairn',
     // Commander has already printed the JSON error through outputError below; only the exit code is left.

@@ -18,7 +18,7 @@ import type { CairnConfig } from './config/config';
 import { EVENT_STORE } from './infrastructure/event-store/event-store.port';
 import { READ_STORE } from './infrastructure/read-store/read-store.port';
 import { SEARCH_INDEX } from './infrastructure/search/search-index.port';
-import { openStores, STORES, type Stores } from './infrastructure/stores';
+import { openStores, STORES, type OpenStoresOptions, type Stores } from './infrastructure/stores';
 import { projectionsFor } from './projections/all-projections';
 import { Embeddings, embeddingsFor } from './ai/embeddings';
 import { ProjectionRunner } from './projections/projection-runner';
@@ -32,6 +32,8 @@ export interface CoreOptions {
   clock?: Clock;
   /** Opened stores to use instead of opening them from the config (tests, benchmarks). */
   stores?: Stores;
+  /** How the stores are opened from the config. */
+  storeOptions?: OpenStoresOptions;
 }
 
 /** Stores, the projection runner, ids, the clock and the command executor: shared by the server and the CLI. */
@@ -51,7 +53,10 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
       providers: [
         { provide: CONFIG, useValue: options.config },
         { provide: Clock, useValue: options.clock ?? new SystemClock() },
-        { provide: STORES, useFactory: () => options.stores ?? openStores(options.config) },
+        {
+          provide: STORES,
+          useFactory: () => options.stores ?? openStores(options.config, options.storeOptions),
+        },
         { provide: EVENT_STORE, useFactory: (s: Stores) => s.eventStore, inject: [STORES] },
         { provide: READ_STORE, useFactory: (s: Stores) => s.readStore, inject: [STORES] },
         { provide: SEARCH_INDEX, useFactory: (s: Stores) => s.searchIndex, inject: [STORES] },

@@ -44,14 +44,23 @@ export function sqliteFile(dataDir: string): string {
   return join(dataDir, 'cairn.sqlite');
 }
 
+export interface OpenStoresOptions {
+  /** The embedded file's memory map (sqlite-connection.ts `mmapBytes`); default: the connection's default. */
+  sqliteMmapBytes?: number;
+}
+
 /** Opens each port on its production engine when its URL is set, else on the embedded SQLite file. */
-export async function openStores(config: CairnConfig): Promise<Stores> {
+export async function openStores(config: CairnConfig, options: OpenStoresOptions = {}): Promise<Stores> {
   const needsSqlite = !config.eventStoreUrl || !config.mongodbUrl || !config.elasticsearchUrl;
   const path = needsSqlite ? sqliteFile(config.dataDir) : null;
   // With the embedded event store, commits skip the disk wait and appends wait for a shared WAL sync instead.
   const groupCommit = path !== null && !config.eventStoreUrl;
   const db: SqliteDatabase | null = path
-    ? openSqlite({ path, synchronous: groupCommit ? 'NORMAL' : 'FULL' })
+    ? openSqlite({
+        path,
+        synchronous: groupCommit ? 'NORMAL' : 'FULL',
+        ...(options.sqliteMmapBytes === undefined ? {} : { mmapBytes: options.sqliteMmapBytes }),
+      })
     : null;
   const wal = groupCommit && path !== null ? walFlusherFor(path) : null;
   const embedded = (): SqliteDatabase => {

@@ -26,6 +26,11 @@ export class BufferedProjectionContext implements ProjectionContext {
     });
   }
 
+  /** How many writes the batch holds (documents and search documents, each counted once). */
+  get writes(): number {
+    return this.pending.size + this.searchUpserts.size + this.searchDeletes.size;
+  }
+
   /** The global position of the event being applied; search writes carry it as their version. */
   at(position: number): void {
     this.version = position;

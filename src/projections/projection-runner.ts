@@ -4,6 +4,7 @@ import type { ReadStore } from '../infrastructure/read-store/read-store.port';
 import type { SearchIndex } from '../infrastructure/search/search-index.port';
 import { BufferedProjectionContext } from './buffered-projection-context';
 import type { Projection } from './projection';
+import { SharedBatches } from './shared-batches';
 import { WakeableSleep } from './wakeable-sleep';
 import type { ProjectionRunnerOptions, ProjectionStatus } from './projection-runner-types';
 
@@ -11,6 +12,13 @@ export type { ProjectionRunnerOptions, ProjectionStatus } from './projection-run
 
 const CHECKPOINT_DEFER_MS = 1000;
 const CHECKPOINT_DEFER_EVENTS = 10_000;
+/**
+ * A step commits once its buffered writes (read-model documents and search documents) reach this many, even
+ * before the end of its batch: what a step holds in memory is bounded by what it writes, not by how many events a
+ * batch has (5,000 memory revisions of 8 chunks are 50,000 writes, and their documents and text held at once made a
+ * 100k-chunk rebuild peak over 1 GB of heap). The rest of the batch is kept for the next step.
+ */
+const STEP_WRITE_LIMIT = 6000;
 
 /**
  * Runs every projection from its own checkpoint (never through an in-process event bus). One process at a time
@@ -25,8 +33,8 @@ export class ProjectionRunner {
   private readonly sleeper = new WakeableSleep();
   private readonly progress = new EventEmitter();
   private readonly renewedAt = new Map<string, number>();
-  /** Full batches recently read, by start position: projections catching up together read each batch once. */
-  private readonly sharedBatches = new Map<number, Promise<RecordedEvent[]>>();
+  /** Batches of events, shared by the projections reading the same positions. */
+  private readonly batches: SharedBatches;
   /**
    * Checkpoint moves not written yet, by projection: batches with no event of the projection's types change
    * nothing but the checkpoint, so that write is deferred (each is a durable commit) until the projection next
@@ -35,6 +43,8 @@ export class ProjectionRunner {
   private readonly deferred = new Map<string, { stored: number; position: number; since: number }>();
   /** Projections whose search writes may not be visible yet (written in full batches, see step()). */
   private readonly unrefreshed = new Set<string>();
+  /** Per projection: the events of its last batch a step left for the next one (see STEP_WRITE_LIMIT). */
+  private readonly remainders = new Map<string, { after: number; events: RecordedEvent[] }>();
   /** Per projection: the step or reset this process is running (see exclusive()). */
   private readonly working = new Map<string, Promise<void>>();
   private loops: Array<Promise<void>> = [];
@@ -51,6 +61,7 @@ export class ProjectionRunner {
     this.poll = options.pollIntervalMs ?? 25;
     this.standby = options.standbyIntervalMs ?? 500;
     this.batch = options.batchSize ?? 5000;
+    this.batches = new SharedBatches(eventStore, this.batch);
     this.progress.setMaxListeners(0);
     const names = new Set(projections.map((p) => p.name));
     if (names.size !== projections.length) throw new Error('projection names must be unique');
@@ -120,27 +131,32 @@ export class ProjectionRunner {
     }
   }
 
-  /** Drops the read models (and the search index for its owner) and waits until they are replayed to the head. */
+  /**
+   * Drops the read models (and the search index for its owner) and waits until they are replayed to the head. The
+   * selected projections are reset first, then replayed together, so they read each batch of events once (they
+   * share it, see shared-batches.ts); each one's duration runs from the start of the rebuild to its reaching the head.
+   */
   async rebuild(
     names: readonly string[] | undefined,
     timeoutMs: number,
   ): Promise<Array<{ name: string; position: number; duration_ms: number }>> {
     const selected = names ? names.map((name) => this.find(name)) : [...this.projections];
-    const results: Array<{ name: string; position: number; duration_ms: number }> = [];
-    for (const projection of selected) {
-      const started = Date.now();
-      // Never while this process's loop is inside a step of the projection: a read store may reset in several
-      // steps (MongoDB: outside a transaction), which a step must not interleave with.
-      await this.exclusive(projection, () => this.reset(projection));
-      const head = await this.eventStore.headPosition();
-      if (!(await this.waitFor(head, timeoutMs, [projection.name]))) {
-        throw new Error(
-          `rebuild of ${projection.name} did not reach position ${head} within ${timeoutMs} ms`,
-        );
-      }
-      results.push({ name: projection.name, position: head, duration_ms: Date.now() - started });
-    }
-    return results;
+    const started = Date.now();
+    // Never while this process's loop is inside a step of the projection: a read store may reset in several
+    // steps (MongoDB: outside a transaction), which a step must not interleave with.
+    for (const projection of selected) await this.exclusive(projection, () => this.reset(projection));
+    const head = await this.eventStore.headPosition();
+    const deadline = started + timeoutMs;
+    return Promise.all(
+      selected.map(async (projection) => {
+        if (!(await this.waitFor(head, Math.max(0, deadline - Date.now()), [projection.name]))) {
+          throw new Error(
+            `rebuild of ${projection.name} did not reach position ${head} within ${timeoutMs} ms`,
+          );
+        }
+        return { name: projection.name, position: head, duration_ms: Date.now() - started };
+      }),
+    );
   }
 
   async status(): Promise<ProjectionStatus[]> {
@@ -217,8 +233,12 @@ export class ProjectionRunner {
     const stored = checkpoint?.position ?? 0;
     const from = this.appliedPosition(projection.name, stored);
     if (from === stored) this.deferred.delete(projection.name);
-    const events = await this.readBatch(from);
-    if (events.length === 0) {
+    const remainder = this.remainders.get(projection.name);
+    this.remainders.delete(projection.name);
+    const batch = remainder?.after === from ? remainder.events : await this.batches.read(from);
+    // Fewer events than a batch were read: at the head (a remainder is part of a full batch).
+    const atHead = remainder?.after !== from && batch.length < this.batch;
+    if (batch.length === 0) {
       await this.refreshSearch(projection);
       return false;
     }
@@ -226,10 +246,24 @@ export class ProjectionRunner {
       this.readStore,
       new Set(projection.collections.map((c) => c.name)),
     );
-    for (const event of events) {
-      if (!projection.eventTypes.has(event.type)) continue;
-      context.at(event.position);
-      await projection.apply(event, context);
+    let applied = batch.length;
+    for (let i = 0; i < batch.length; i++) {
+      const event = batch[i];
+      if (projection.eventTypes.has(event.type)) {
+        context.at(event.position);
+        await projection.apply(event, context);
+      }
+      if (context.writes >= STEP_WRITE_LIMIT && i < batch.length - 1) {
+        applied = i + 1;
+        break;
+      }
+    }
+    const events = applied === batch.length ? batch : batch.slice(0, applied);
+    if (applied < batch.length) {
+      this.remainders.set(projection.name, {
+        after: events[events.length - 1].position,
+        events: batch.slice(applied),
+      });
     }
     if (projection.usesSearchIndex) {
       if (context.searchUpserts.size > 0) await this.searchIndex.upsert([...context.searchUpserts.values()]);
@@ -239,7 +273,7 @@ export class ProjectionRunner {
       // instead of waiting for a refresh per batch.
       if (context.searchUpserts.size + context.searchDeletes.size > 0) this.unrefreshed.add(projection.name);
       const reached = events[events.length - 1].position;
-      if (events.length < this.batch || reached >= (await this.eventStore.headPosition())) {
+      if ((atHead && applied === batch.length) || reached >= (await this.eventStore.headPosition())) {
         await this.refreshSearch(projection);
       }
     }
@@ -307,39 +341,10 @@ export class ProjectionRunner {
     );
   }
 
-  /**
-   * Reads the batch after `from`, shared with the other projections (events are immutable): a full batch while
-   * it is recent, a partial one (at the head, it may grow) only within this turn of the event loop, where the
-   * projections woken together by the shared poll read it once instead of once each. An empty one is not shared:
-   * a projection woken by a local append must see that append.
-   */
-  private async readBatch(from: number): Promise<RecordedEvent[]> {
-    const shared = this.sharedBatches.get(from);
-    if (shared) return shared;
-    const reading = this.eventStore.readAll({ after_position: from, max_count: this.batch });
-    this.sharedBatches.set(from, reading);
-    try {
-      const events = await reading;
-      if (events.length === 0) this.sharedBatches.delete(from);
-      else if (events.length < this.batch) {
-        setImmediate(() => {
-          if (this.sharedBatches.get(from) === reading) this.sharedBatches.delete(from);
-        });
-      }
-      return events;
-    } catch (error) {
-      this.sharedBatches.delete(from);
-      throw error;
-    } finally {
-      while (this.sharedBatches.size > this.projections.length * 2) {
-        this.sharedBatches.delete(this.sharedBatches.keys().next().value as number);
-      }
-    }
-  }
-
   /** Search index first: a batch landing between the two resets is replayed again from zero anyway. */
   private async reset(projection: Projection): Promise<void> {
     this.deferred.delete(projection.name);
+    this.remainders.delete(projection.name);
     if (projection.usesSearchIndex) await this.searchIndex.reset();
     await this.readStore.reset(
       projection.name,

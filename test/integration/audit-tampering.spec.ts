@@ -1,6 +1,7 @@
-import { cpSync } from 'node:fs';
+import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openSqlite } from '../../src/infrastructure/sqlite/sqlite-connection';
+import { decodePayload, encodePayload } from '../../src/infrastructure/event-store/sqlite/event-payload';
+import { openSqlite, type SqliteDatabase } from '../../src/infrastructure/sqlite/sqlite-connection';
 import { cairn } from '../support/cli';
 import { makeTempDir } from '../support/temp-dir';
 
@@ -11,6 +12,7 @@ import { makeTempDir } from '../support/temp-dir';
 describe('audit:verify against tampering (invariant 8)', () => {
   jest.setTimeout(60_000);
   const base = makeTempDir('cairn-audit-');
+  const documents = makeTempDir('cairn-audit-documents-');
   const copies: Array<{ dir: string; cleanup: () => void }> = [];
   let anchor: { position: number; global_hash: string };
 
@@ -23,6 +25,10 @@ describe('audit:verify against tampering (invariant 8)', () => {
       0,
     );
     expect((await run('chatbot:create', org, '--name', 'Desk')).code).toBe(0);
+    // A document large enough for its event's data to be stored compressed (event-payload.ts).
+    const document = join(documents.dir, 'hours.md');
+    writeFileSync(document, `# Hours\n\n${'We open at nine and close at five on weekdays. '.repeat(60)}`);
+    expect((await run('memory:ingest', org, document)).code).toBe(0);
     expect((await run('org:create', '--name', 'Beta Dental')).code).toBe(0);
     const anchored = await run('audit:anchor');
     expect(anchored.code).toBe(0);
@@ -32,15 +38,19 @@ describe('audit:verify against tampering (invariant 8)', () => {
   afterAll(() => {
     for (const copy of copies) copy.cleanup();
     base.cleanup();
+    documents.cleanup();
   });
 
   /** A copy of the store with `tamper` run on its SQLite file; returns audit:verify's result on it. */
-  async function verifyAfter(tamper: (sql: (statement: string) => void) => void, ...args: string[]) {
+  async function verifyAfter(
+    tamper: (sql: (statement: string) => void, db: SqliteDatabase) => void,
+    ...args: string[]
+  ) {
     const copy = makeTempDir('cairn-audit-copy-');
     copies.push(copy);
     cpSync(base.dir, copy.dir, { recursive: true });
     const db = openSqlite({ path: join(copy.dir, 'cairn.sqlite') });
-    tamper((statement) => db.prepare(statement).run());
+    tamper((statement) => db.prepare(statement).run(), db);
     db.close();
     return cairn(copy.dir, 'audit:verify', ...args);
   }
@@ -64,6 +74,24 @@ describe('audit:verify against tampering (invariant 8)', () => {
     expect(res.json.error).toMatchObject({
       code: 'hash_chain_broken',
       details: [{ stream: 'chatbot-1', revision: 0, reason: 'hash_mismatch' }],
+    });
+  });
+
+  it('an edited event stored compressed: hash_chain_broken', async () => {
+    const res = await verifyAfter((_sql, db) => {
+      const row = db
+        .prepare<[], { position: number; data: Buffer }>(
+          "SELECT position, data FROM events WHERE type = 'MemoryItemCreated'",
+        )
+        .get();
+      expect(Buffer.isBuffer(row?.data)).toBe(true);
+      const edited = decodePayload(row!.data).replace('nine', 'ten');
+      db.prepare('UPDATE events SET data = ? WHERE position = ?').run(encodePayload(edited), row!.position);
+    });
+    expect(res.code).toBe(1);
+    expect(res.json.error).toMatchObject({
+      code: 'hash_chain_broken',
+      details: [{ stream: 'memory-item-1', revision: 0, reason: 'hash_mismatch' }],
     });
   });
 

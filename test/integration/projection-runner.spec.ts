@@ -207,3 +207,56 @@ describe('projection runner across processes (separate connections, separate own
     reading.mockRestore();
   });
 });
+
+describe('projection runner: a step commits what it holds before it grows large', () => {
+  const temp = makeTempDir();
+
+  afterAll(() => temp.cleanup());
+
+  it('a batch whose writes pass the step limit is committed in parts, every event applied once', async () => {
+    const db = openSqlite({ path: `${temp.dir}/cairn.sqlite` });
+    const events = new SqliteEventStore(db);
+    const reads = new SqliteReadStore(db);
+    // Two documents per event: a batch of 5,000 events would hold 10,000 writes.
+    const twoPerEvent: Projection = {
+      name: 'pairs',
+      version: 1,
+      collections: [{ name: 'pairs', indexes: [] }],
+      eventTypes: new Set(['Tick']),
+      apply(event: RecordedEvent, context: ProjectionContext) {
+        context.put('pairs', { id: `${event.position}-a` });
+        context.put('pairs', { id: `${event.position}-b` });
+      },
+    };
+    const commitSizes: number[] = [];
+    const commit = reads.commit.bind(reads);
+    jest.spyOn(reads, 'commit').mockImplementation(async (projection, expected, next, ops) => {
+      commitSizes.push(ops.length);
+      return commit(projection, expected, next, ops);
+    });
+    const runner = new ProjectionRunner(events, reads, new SqliteSearchIndex(db), [twoPerEvent], {
+      owner: 'only',
+      pollIntervalMs: 5,
+    });
+    try {
+      for (let part = 0; part < 4; part++) {
+        const batch = Array.from({ length: 1500 }, (_, i) => ({
+          type: 'Tick',
+          data: { i: part * 1500 + i },
+          metadata: meta(),
+        }));
+        await events.append('ticks', batch, 'any');
+      }
+      await runner.prepare();
+      runner.start();
+      expect(await runner.waitFor(await events.headPosition(), 30_000)).toBe(true);
+      expect((await reads.find('pairs', { limit: 1 })).total).toBe(12_000);
+      expect(Math.max(...commitSizes)).toBeLessThanOrEqual(6000);
+      expect(commitSizes.reduce((sum, size) => sum + size, 0)).toBe(12_000);
+    } finally {
+      await runner.stop();
+      await events.close();
+      db.close();
+    }
+  });
+});

@@ -23,12 +23,18 @@ export interface SqliteOptions {
    * flush (wal-flusher.ts), everything else in it being derived from the events or ordered before them.
    */
   synchronous?: 'FULL' | 'NORMAL';
+  /**
+   * The largest part of the file read through a memory map (default MMAP_BYTES). 0: none, every page through
+   * SQLite's page cache. Mapped pages a process has read count in its resident set (as file pages): a one-shot
+   * command that reads the whole file (a rebuild, an audit) would hold it all.
+   */
+  mmapBytes?: number;
 }
 
 /** Page cache per connection, in KiB. */
 const PAGE_CACHE_KIB = 64 * 1024;
 /** Largest part of the file read through mmap (address space, not memory: the OS pages it in and out). */
-const MMAP_BYTES = 4 * 1024 * 1024 * 1024;
+export const MMAP_BYTES = 4 * 1024 * 1024 * 1024;
 
 export function openSqlite(options: SqliteOptions): SqliteDatabase {
   if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
@@ -42,7 +48,7 @@ export function openSqlite(options: SqliteOptions): SqliteDatabase {
   // SQLite's default page cache is 2 MB: a search would re-read most of its pages through system calls.
   // A larger cache (allocated as used) and reads through a memory map keep hot pages one lookup away.
   db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
-  db.pragma(`mmap_size = ${MMAP_BYTES}`);
+  db.pragma(`mmap_size = ${options.mmapBytes ?? MMAP_BYTES}`);
   return db;
 }
 

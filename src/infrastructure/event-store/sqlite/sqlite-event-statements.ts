@@ -9,7 +9,7 @@ CREATE TABLE IF NOT EXISTS events (
   stream TEXT NOT NULL,
   revision INTEGER NOT NULL,
   type TEXT NOT NULL,
-  data TEXT NOT NULL,
+  data TEXT NOT NULL, -- JSON text, or a BLOB: a compressed payload (event-payload.ts)
   metadata TEXT NOT NULL,
   UNIQUE (stream, revision)
 );
@@ -26,7 +26,8 @@ export type Row = [
   stream: string,
   revision: number,
   type: string,
-  data: string,
+  /** JSON text, or a compressed payload (event-payload.ts). */
+  data: string | Buffer,
   metadata: string,
 ];
 

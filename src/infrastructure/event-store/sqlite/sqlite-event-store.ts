@@ -29,6 +29,7 @@ import { PollingSubscription } from './sqlite-subscription';
 import type { WalFlusher } from '../../sqlite/wal-flusher';
 import { WriteLock } from '../../sqlite/write-lock';
 import { prepareEventStatements, STREAMS_PAGE, type Row, type Statements } from './sqlite-event-statements';
+import { decodePayload, encodePayload } from './event-payload';
 
 /**
  * Appends acknowledged once committed (`durability: 'committed'`) are synced to disk within this time, together:
@@ -39,8 +40,11 @@ export const COMMITTED_SYNC_WITHIN_MS = 100;
 /** A batch chained outside the write lock, after the stream's last event as read then (null: none). */
 type ChainGuess = {
   after: { revision: number; hash: unknown } | null;
-  chained: Array<ChainedEvent<PreparedEvent>>;
+  chained: Array<ChainedEvent<StoredEvent>>;
 } | null;
+
+/** A prepared event with its `data` column value (event-payload.ts), computed before the write lock is taken. */
+type StoredEvent = PreparedEvent & { storedData: string | Buffer };
 
 export interface SqliteEventStoreOptions {
   /** How often subscriptions look for events appended by other processes (default 25 ms). */
@@ -58,7 +62,7 @@ export class SqliteEventStore implements EventStore {
   private readonly statements: Statements;
   private readonly appendTransaction: (
     stream: string,
-    events: PreparedEvent[],
+    events: StoredEvent[],
     expected: ExpectedRevision,
     guess: ChainGuess,
   ) => AppendResult;
@@ -74,12 +78,8 @@ export class SqliteEventStore implements EventStore {
     this.maxAppendBytes = options.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES;
     this.statements = prepareEventStatements(db);
     const transaction = db.transaction(
-      (
-        stream: string,
-        events: PreparedEvent[],
-        expected: ExpectedRevision,
-        guess: ChainGuess,
-      ): AppendResult => this.appendLocked(stream, events, expected, guess),
+      (stream: string, events: StoredEvent[], expected: ExpectedRevision, guess: ChainGuess): AppendResult =>
+        this.appendLocked(stream, events, expected, guess),
     );
     const lock = new WriteLock(db);
     this.appendTransaction = (stream, events, expected, guess) =>
@@ -93,7 +93,10 @@ export class SqliteEventStore implements EventStore {
     options: AppendOptions = {},
   ): Promise<AppendResult> {
     this.assertOpen();
-    const prepared = prepareBatch(stream, events, expected);
+    const prepared: StoredEvent[] = prepareBatch(stream, events, expected).map((event) => ({
+      ...event,
+      storedData: encodePayload(event.dataJson),
+    }));
     this.assertSize(stream, prepared);
     let result: AppendResult;
     try {
@@ -200,7 +203,7 @@ export class SqliteEventStore implements EventStore {
    * event as read now; appendLocked uses it when that is still the last event, so the lock is held for the
    * insert alone. A new stream's chain starts at GENESIS_HASH, nothing to read.
    */
-  private chainGuess(stream: string, events: PreparedEvent[], expected: ExpectedRevision): ChainGuess {
+  private chainGuess(stream: string, events: StoredEvent[], expected: ExpectedRevision): ChainGuess {
     const last = expected === 'no_stream' ? undefined : this.lastOf(stream);
     if (last !== undefined && typeof last.hash !== 'string') return null;
     return {
@@ -217,7 +220,7 @@ export class SqliteEventStore implements EventStore {
   /** Runs inside BEGIN IMMEDIATE: nobody else can write between the read of the last revision and the insert. */
   private appendLocked(
     stream: string,
-    events: PreparedEvent[],
+    events: StoredEvent[],
     expected: ExpectedRevision,
     guess: ChainGuess,
   ): AppendResult {
@@ -250,7 +253,7 @@ export class SqliteEventStore implements EventStore {
         stream,
         event.revision,
         event.type,
-        event.dataJson,
+        event.storedData,
         JSON.stringify({ ...event.metadata, global_prev_hash: globalPrev, global_hash }),
       );
       globalPrev = global_hash;
@@ -282,14 +285,28 @@ function rowLimit(maxCount: number | undefined): number | null {
   return Math.max(0, maxCount);
 }
 
+/**
+ * The event of a row. Its data is parsed (and decompressed) when first read: a projection that skips an event by
+ * its type never pays for its payload, and a batch kept for several projections holds the stored bytes only.
+ * `data` is an own enumerable property like the others (spreads, JSON and equality see it); assigning it replaces
+ * the parsed value.
+ */
 function toRecorded(row: Row): RecordedEvent {
-  return {
+  const stored = row[5];
+  let data: RecordedEvent['data'] | undefined;
+  const event = {
     event_id: row[1],
     stream: row[2],
     revision: row[3],
     position: row[0],
     type: row[4],
-    data: JSON.parse(row[5]) as RecordedEvent['data'],
     metadata: JSON.parse(row[6]) as RecordedEvent['metadata'],
-  };
+  } as RecordedEvent;
+  Object.defineProperty(event, 'data', {
+    enumerable: true,
+    configurable: true,
+    get: () => (data ??= JSON.parse(decodePayload(stored)) as RecordedEvent['data']),
+    set: (value: RecordedEvent['data']) => (data = value),
+  });
+  return event;
 }

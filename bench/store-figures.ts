@@ -1,0 +1,331 @@
+/**
+ * Measurements of the embedded store, shared by the `store` and `scale` benchmarks:
+ *
+ * - footprint(): the data directory's bytes after a WAL checkpoint (TRUNCATE: what is left in the WAL counts,
+ *   and nothing is), and SQLite's own account of them per table (the `dbstat` virtual table; an index is counted
+ *   with its table), plus the free pages.
+ * - rawTextBytes(): the UTF-8 bytes of the documents' titles and text as `memory:ingest` reads them (its reader).
+ * - runCli(): the compiled operator CLI as a child process, its time and its peak resident memory (VmHWM, read from
+ *   /proc by the child itself as it exits, and polled from outside meanwhile; the larger is kept).
+ * - readModelDigest(): one SHA-256 over every read-model document and every live search document, in key order,
+ *   to tell whether a rebuild reproduced the live read models.
+ * - appendRates(): durable single-event appends through the event store against plain SQLite insert + fsync on the
+ *   same disk, interleaved rounds in one run.
+ */
+import { spawn } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EventMetadata } from '../src/infrastructure/event-store/event-store.port';
+import { SqliteEventStore } from '../src/infrastructure/event-store/sqlite/sqlite-event-store';
+import { SqliteSearchIndex } from '../src/infrastructure/search/sqlite/sqlite-search-index';
+import { openSqlite } from '../src/infrastructure/sqlite/sqlite-connection';
+import { walFlusherFor } from '../src/infrastructure/sqlite/wal-flusher';
+import { listFiles, readFile, type ReadOptions } from '../src/ingestion/readers/read-documents';
+import { CommandBus } from '@nestjs/cqrs';
+import { IngestDocumentCommand } from '../src/commands/memory/ingest-document.command';
+import type { IngestDocumentResult } from '../src/commands/memory/ingest-document.command';
+import { operatorContext } from '../src/commands/shared/command-context';
+import { StreamCommandExecutor } from '../src/commands/shared/stream-command-executor';
+import type { BenchServer } from './bench-server';
+import type { SyntheticText } from './synthetic-text';
+
+/** The compiled CLI beside this file's compiled directory (dist-bench/src/cli.js). */
+export const CLI_JS = join(__dirname, '..', 'src', 'cli.js');
+const PEAK_RSS_PRELOAD = join(__dirname, 'peak-rss-preload.js');
+/** Paragraphs (chunks) per synthetic document, as in the search benchmark. */
+export const CHUNKS_PER_DOCUMENT = 8;
+const READ_MODEL_TIMEOUT_MS = 10 * 60_000;
+
+export interface TableBytes {
+  /** A table, with its indexes counted in. */
+  table: string;
+  bytes: number;
+}
+
+export interface Footprint {
+  /** Every file of the data directory, after the checkpoint. */
+  directoryBytes: number;
+  /** Bytes per table (its indexes included), largest first. */
+  tables: TableBytes[];
+  /** Pages on the free list (space the file holds but no table uses). */
+  freeBytes: number;
+}
+
+function directoryBytes(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    total += entry.isDirectory() ? directoryBytes(path) : statSync(path).size;
+  }
+  return total;
+}
+
+/**
+ * Checkpoints the WAL of `sqlitePath` into the database (TRUNCATE: the WAL file ends empty), measures each table
+ * (dbstat), closes the file, then measures the data directory `dataDir`. No other process may have it open.
+ */
+export function measureDataDirectory(dataDir: string, sqlitePath: string): Footprint {
+  const db = openSqlite({ path: sqlitePath });
+  let tables: TableBytes[];
+  let freeBytes: number;
+  try {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const rows = db
+      .prepare<[], { table: string | null; name: string; bytes: number }>(
+        `SELECT s.tbl_name AS "table", d.name AS name, d.pgsize AS bytes
+         FROM dbstat AS d LEFT JOIN sqlite_schema AS s ON s.name = d.name WHERE d.aggregate = TRUE`,
+      )
+      .all();
+    const byTable = new Map<string, number>();
+    for (const row of rows) {
+      // Automatic indexes (UNIQUE, PRIMARY KEY) are in sqlite_schema with their table; sqlite_schema is not.
+      const table = row.table ?? row.name;
+      byTable.set(table, (byTable.get(table) ?? 0) + row.bytes);
+    }
+    tables = [...byTable].map(([table, bytes]) => ({ table, bytes })).sort((a, b) => b.bytes - a.bytes);
+    freeBytes =
+      Number(db.pragma('freelist_count', { simple: true })) *
+      Number(db.pragma('page_size', { simple: true }));
+  } finally {
+    db.close();
+  }
+  return { directoryBytes: directoryBytes(dataDir), tables, freeBytes };
+}
+
+/** Documents and the UTF-8 bytes of their titles and text, as `memory:ingest` reads `paths`. */
+export async function rawTextBytes(paths: readonly string[]): Promise<{ documents: number; bytes: number }> {
+  const options: ReadOptions = { audience: 'internal', authority_level: 'reference', expires_at: null };
+  let documents = 0;
+  let bytes = 0;
+  for (const path of paths) {
+    for (const file of await listFiles(path)) {
+      for await (const entry of readFile(file, options)) {
+        if (entry.kind !== 'document') continue;
+        documents += 1;
+        bytes += Buffer.byteLength(entry.document.title ?? '') + Buffer.byteLength(entry.document.content);
+      }
+    }
+  }
+  return { documents, bytes };
+}
+
+export interface CliRun {
+  /** The JSON object the command printed. */
+  result: Record<string, unknown>;
+  ms: number;
+  /** The child's peak resident set (VmHWM), bytes. */
+  peakRssBytes: number;
+}
+
+function vmHwmKib(status: string): number {
+  const match = /^VmHWM:\s+(\d+)\s+kB/m.exec(status);
+  return match === null ? 0 : Number(match[1]);
+}
+
+/** Runs `cairn ARGS…` (the compiled CLI) over `dataDir`; rejects when it exits non-zero. */
+export async function runCli(dataDir: string, args: readonly string[]): Promise<CliRun> {
+  const reportFile = join(dataDir, '..', `peak-rss-${randomUUID()}.txt`);
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--require', PEAK_RSS_PRELOAD, CLI_JS, ...args], {
+    env: { ...process.env, CAIRN_DATA_DIR: dataDir, CAIRN_PEAK_RSS_FILE: reportFile },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-4000)));
+  let polledKib = 0;
+  const poll = setInterval(() => {
+    try {
+      polledKib = Math.max(polledKib, vmHwmKib(readFileSync(`/proc/${child.pid}/status`, 'utf8')));
+    } catch {
+      // the process is gone; its own report has the final figure
+    }
+  }, 20);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  clearInterval(poll);
+  const ms = performance.now() - started;
+  if (code !== 0) throw new Error(`cairn ${args.join(' ')} exited ${code}: ${stdout}${stderr}`);
+  let reportedKib = 0;
+  try {
+    reportedKib = Number(readFileSync(reportFile, 'utf8'));
+  } catch {
+    // no report (no /proc): the polled figure stands
+  }
+  return {
+    result: JSON.parse(stdout) as Record<string, unknown>,
+    ms,
+    peakRssBytes: Math.max(polledKib, reportedKib) * 1024,
+  };
+}
+
+/**
+ * SHA-256 over every read-model document (collection, id, document) and every live search document as the search
+ * index returns it (SearchIndex.dump(): id, organization, title, body, fields, version), in key order. Equal
+ * digests: equal read models.
+ */
+export async function readModelDigest(sqlitePath: string): Promise<{ digest: string; documents: number }> {
+  const db = openSqlite({ path: sqlitePath });
+  try {
+    const hash = createHash('sha256');
+    let documents = 0;
+    const readModels = db
+      .prepare<[], [string, string, string]>(
+        'SELECT collection, id, json(doc) FROM read_documents ORDER BY collection, id',
+      )
+      .raw(true);
+    for (const row of readModels.iterate()) {
+      hash.update(JSON.stringify(row));
+      documents += 1;
+    }
+    hash.update('\u0000search\u0000');
+    const index = new SqliteSearchIndex(db);
+    for await (const document of index.dump()) {
+      hash.update(JSON.stringify(document));
+      documents += 1;
+    }
+    await index.close();
+    return { digest: hash.digest('hex'), documents };
+  } finally {
+    db.close();
+  }
+}
+
+const appendMetadata = (): EventMetadata => ({
+  organization_id: '1',
+  correlation_id: randomUUID(),
+  causation_id: null,
+  actor: 'operator:bench',
+  occurred_at: new Date().toISOString(),
+  schema_version: 1,
+});
+
+/** Stand-ins for the chain fields of the event store's metadata, so a plain row is as large as an event's. */
+const PLAIN_CHAIN_FIELDS = Object.fromEntries(
+  ['prev_hash', 'hash', 'global_prev_hash', 'global_hash'].map((field) => [field, 'f'.repeat(64)]),
+);
+
+export interface AppendRates {
+  /** Event store appends per second: one event per transaction, acknowledged after its WAL sync. */
+  durableAppends: number;
+  /** Plain SQLite: one INSERT of the same JSON per transaction, synchronous=FULL (an fsync per commit). */
+  plainInserts: number;
+  ratio: number;
+}
+
+/**
+ * Durable single-event appends (as the API appends: committed, then acknowledged after a WAL sync) against plain
+ * better-sqlite3 INSERTs with synchronous=FULL in WAL mode, each in its own transaction, on files in `dir` (the
+ * same disk). `rounds` interleaved rounds of `perRound` writes each, so both see the same load; rates are totals
+ * over all rounds.
+ */
+export async function appendRates(dir: string, perRound: number, rounds: number): Promise<AppendRates> {
+  const storePath = join(dir, 'durable-appends.sqlite');
+  const storeDb = openSqlite({ path: storePath, synchronous: 'NORMAL' });
+  const wal = walFlusherFor(storePath);
+  const store = new SqliteEventStore(storeDb, { flusher: wal.flusher });
+  const plainDb = openSqlite({ path: join(dir, 'plain-inserts.sqlite'), synchronous: 'FULL' });
+  plainDb.exec(
+    'CREATE TABLE IF NOT EXISTS rows (id INTEGER PRIMARY KEY, stream TEXT, data TEXT, metadata TEXT)',
+  );
+  const insert = plainDb.prepare('INSERT INTO rows (stream, data, metadata) VALUES (?, ?, ?)');
+  let storeMs = 0;
+  let plainMs = 0;
+  let n = 0;
+  try {
+    for (let round = 0; round < rounds; round++) {
+      let started = performance.now();
+      for (let i = 0; i < perRound; i++) {
+        await store.append(
+          `bench-${(n + i) % 500}`,
+          [{ type: 'Tick', data: { i: n + i }, metadata: appendMetadata() }],
+          'any',
+        );
+      }
+      storeMs += performance.now() - started;
+      started = performance.now();
+      for (let i = 0; i < perRound; i++) {
+        // The row the event store writes: the same data, metadata with its four chain hashes.
+        const metadata = { ...appendMetadata(), ...PLAIN_CHAIN_FIELDS };
+        insert.run(`bench-${(n + i) % 500}`, JSON.stringify({ i: n + i }), JSON.stringify(metadata));
+      }
+      plainMs += performance.now() - started;
+      n += perRound;
+    }
+  } finally {
+    await store.close();
+    wal.close();
+    storeDb.close();
+    plainDb.close();
+  }
+  const durableAppends = (n * 1000) / storeMs;
+  const plainInserts = (n * 1000) / plainMs;
+  return { durableAppends, plainInserts, ratio: durableAppends / plainInserts };
+}
+
+/**
+ * Ingests synthetic documents (CHUNKS_PER_DOCUMENT paragraphs of ~150 words, one chunk each) into one organization
+ * through the real ingestion path (IngestDocumentCommand → events → projections → search index) until it holds
+ * `target` chunks, with the bulk durability `memory:ingest` uses; waits for the read models. Returns the chunks
+ * written, the UTF-8 bytes of the titles and text ingested, and the time.
+ */
+export async function ingestSynthetic(
+  server: BenchServer,
+  organizationId: number,
+  text: SyntheticText,
+  target: number,
+  onProgress: (chunks: number) => void = () => undefined,
+): Promise<{ chunks: number; rawBytes: number; ms: number }> {
+  const commands = server.app.get(CommandBus);
+  const executor = server.app.get(StreamCommandExecutor);
+  const { stores } = server;
+  const context = operatorContext('bench');
+  const before = await stores.searchIndex.count(String(organizationId));
+  let total = before;
+  let rawBytes = 0;
+  const started = performance.now();
+  const bulk = stores.relaxDurability();
+  try {
+    for (let n = before; total < target; n++) {
+      const paragraphs = Array.from({ length: Math.min(CHUNKS_PER_DOCUMENT, target - total) }, () =>
+        text.paragraph(),
+      );
+      const title = `${text.sentence(4).slice(0, -1)} ${n}`;
+      const content = paragraphs.join('\n\n');
+      rawBytes += Buffer.byteLength(title) + Buffer.byteLength(content);
+      const result = await commands.execute<IngestDocumentCommand, IngestDocumentResult>(
+        new IngestDocumentCommand(
+          organizationId,
+          {
+            document_key: `bench:${n}`,
+            title,
+            content,
+            format: 'text',
+            type: 'document',
+            audience: 'internal',
+            authority_level: 'reference',
+            source_label: 'bench',
+            source_uri: null,
+            source_date: null,
+            effective_at: null,
+            expires_at: null,
+            summary: null,
+          },
+          context,
+          { waitForReadModels: false },
+        ),
+      );
+      total += result.chunks;
+      onProgress(total);
+    }
+  } finally {
+    bulk.end();
+  }
+  const deadline = Date.now() + READ_MODEL_TIMEOUT_MS;
+  while ((await stores.searchIndex.count(String(organizationId))) < total) {
+    if (Date.now() > deadline) throw new Error('the search index did not catch up with the ingestion');
+    await executor.settle(await stores.eventStore.headPosition());
+  }
+  return { chunks: total - before, rawBytes, ms: performance.now() - started };
+}

@@ -1,0 +1,64 @@
+import { join } from 'node:path';
+import { verifyChain } from '../../../src/infrastructure/event-store/hash-chain';
+import {
+  COMPRESS_FROM_BYTES,
+  decodePayload,
+  encodePayload,
+} from '../../../src/infrastructure/event-store/sqlite/event-payload';
+import { SqliteEventStore } from '../../../src/infrastructure/event-store/sqlite/sqlite-event-store';
+import { openSqlite } from '../../../src/infrastructure/sqlite/sqlite-connection';
+import { makeTempDir } from '../../support/temp-dir';
+
+const metadata = {
+  organization_id: '1',
+  correlation_id: 'c',
+  causation_id: null,
+  actor: 'operator:test',
+  occurred_at: '2026-01-01T00:00:00.000Z',
+  schema_version: 1,
+};
+
+/** A revision's data as memory events carry it: the text twice (content and chunks), with non-ASCII text. */
+function largeData(): Record<string, unknown> {
+  const text = 'Öffnungszeiten: we open at nine and close at five, 週末 closed. '.repeat(40);
+  return { content: text, chunks: [{ ordinal: 0, text }] };
+}
+
+describe('event payloads (embedded event store)', () => {
+  it('keeps small data as JSON text and stores large data compressed, reading both back exactly', () => {
+    const small = JSON.stringify({ name: 'Desk' });
+    expect(encodePayload(small)).toBe(small);
+    const large = JSON.stringify(largeData());
+    expect(large.length).toBeGreaterThanOrEqual(COMPRESS_FROM_BYTES);
+    const stored = encodePayload(large);
+    expect(Buffer.isBuffer(stored)).toBe(true);
+    expect((stored as Buffer).length).toBeLessThan(Buffer.byteLength(large) / 4);
+    expect(decodePayload(stored)).toBe(large);
+  });
+
+  it('refuses a payload format it does not know, saying so', () => {
+    expect(() => decodePayload(Buffer.from([9, 1, 2]))).toThrow(/format 9.*newer Cairn/);
+  });
+
+  it('reads events stored either way (compressed, or as JSON text by earlier builds) and their chain verifies', async () => {
+    const temp = makeTempDir('cairn-payload-');
+    const db = openSqlite({ path: join(temp.dir, 'cairn.sqlite') });
+    const store = new SqliteEventStore(db);
+    try {
+      await store.append('memory-item-1', [{ type: 'Big', data: largeData(), metadata }], 'no_stream');
+      await store.append('memory-item-1', [{ type: 'Big', data: largeData(), metadata }], 0);
+      const types = db.prepare('SELECT typeof(data) FROM events ORDER BY position').pluck().all();
+      expect(types).toEqual(['blob', 'blob']);
+      // The first event as a build before compression stored it.
+      db.prepare('UPDATE events SET data = ? WHERE position = 1').run(JSON.stringify(largeData()));
+      const events = await store.readStream('memory-item-1');
+      expect(events.map((event) => event.data)).toEqual([largeData(), largeData()]);
+      expect(verifyChain(events)).toBeNull();
+      expect((await store.readAll()).map((event) => ({ ...event }).data)).toEqual([largeData(), largeData()]);
+    } finally {
+      await store.close();
+      db.close();
+      temp.cleanup();
+    }
+  });
+});
