@@ -5,18 +5,20 @@ import { benchClientPages } from './client-pages.bench';
 import { benchEventCore } from './event-core.bench';
 import { benchReplies } from './replies.bench';
 import { benchSearch } from './search.bench';
+import { benchSearchDepth } from './scale/search-depth.bench';
 import { printTable, type BenchRow } from './table';
 
 const BENCHMARKS: Array<{ name: string; label: string; run: (dir: string) => Promise<BenchRow[]> }> = [
   { name: 'event-core', label: 'event store and projections', run: benchEventCore },
   { name: 'search', label: 'memory search and ingestion', run: benchSearch },
+  { name: 'search-depth', label: 'limit 100 against limit 10 searches (SciFact)', run: benchSearchDepth },
   { name: 'replies', label: 'assistant replies', run: benchReplies },
   { name: 'client-pages', label: 'public client pages', run: benchClientPages },
 ];
 
 /**
  * `npm run bench [-- NAME...]`: the named benchmarks (default: every one) on temporary data, then one table.
- * Names: event-core, search, replies, client-pages.
+ * Names: event-core, search, search-depth, replies, client-pages, scale.
  */
 async function main(): Promise<void> {
   const names = process.argv.slice(2);

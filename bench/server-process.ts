@@ -32,10 +32,12 @@ async function freePort(): Promise<number> {
 export async function startServerProcess(
   dataDir: string,
   env: Record<string, string>,
+  /** Node options before the script, e.g. ['--cpu-prof', '--cpu-prof-dir=DIR'] to profile the server. */
+  nodeArgs: readonly string[] = [],
 ): Promise<BenchServerProcess> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [MAIN_JS], {
+  const child = spawn(process.execPath, [...nodeArgs, MAIN_JS], {
     env: {
       ...process.env,
       ...BENCH_RATE_LIMITS,

@@ -1,0 +1,92 @@
+/**
+ * Deep against shallow searches over HTTP, interleaved: the same queries, each sent with limit 10 and then with
+ * limit 100, one request at a time (one connection), so both see the same machine load. Each shape's latency
+ * percentiles and the ratio of the p50s, measured in the same run.
+ */
+import { httpLoadInOrder, percentile } from '../http-load';
+import type { BenchRow } from '../table';
+
+export const SEARCH_PATH = '/app/api/tool-connectors/v1/memory/search';
+export const SHALLOW_LIMIT = 10;
+export const DEEP_LIMIT = 100;
+/** Target: a limit-100 search p50 at most this many times a limit-10 one. */
+export const DEEP_RATIO_TARGET = 1.5;
+
+export interface DepthLatencies {
+  /** Ascending, ms. */
+  shallow: number[];
+  deep: number[];
+}
+
+export function searchRequest(token: string, query: string, limit: number) {
+  return {
+    method: 'POST' as const,
+    path: SEARCH_PATH,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query, limit }),
+  };
+}
+
+/**
+ * `warmupS` seconds not counted, then `durationS` seconds of [q1 limit 10, q1 limit 100, q2 limit 10, …] on one
+ * connection; response n answers request n modulo the list.
+ */
+export async function interleavedDepth(
+  baseUrl: string,
+  token: string,
+  queries: readonly string[],
+  durationS: number,
+  warmupS: number,
+): Promise<DepthLatencies> {
+  const requests = queries.flatMap((query) => [
+    searchRequest(token, query, SHALLOW_LIMIT),
+    searchRequest(token, query, DEEP_LIMIT),
+  ]);
+  const run = (seconds: number) =>
+    httpLoadInOrder({ url: baseUrl, connections: 1, durationS: seconds, requests });
+  if (warmupS > 0) await run(warmupS);
+  const load = await run(durationS);
+  if (load.failures > 0) throw new Error(`${load.failures} failed search requests`);
+  const shallow: number[] = [];
+  const deep: number[] = [];
+  load.latencies.forEach((ms, n) => (n % 2 === 0 ? shallow : deep).push(ms));
+  const ascending = (a: number, b: number): number => a - b;
+  return { shallow: shallow.sort(ascending), deep: deep.sort(ascending) };
+}
+
+/** p50/p99 of each shape and the p50 ratio beside its target. `what` names the corpus. */
+export function depthRows(what: string, latencies: DepthLatencies, p50Target?: number): BenchRow[] {
+  const shallowP50 = percentile(latencies.shallow, 0.5);
+  const deepP50 = percentile(latencies.deep, 0.5);
+  const ratio = deepP50 / shallowP50;
+  const p50Row = (limit: number, value: number): BenchRow => ({
+    benchmark: `HTTP search p50, limit ${limit} (${what}, interleaved, 1 connection)`,
+    value,
+    unit: 'ms',
+    ...(p50Target !== undefined && limit === SHALLOW_LIMIT
+      ? { target: `<= ${p50Target}`, ok: value <= p50Target }
+      : {}),
+  });
+  return [
+    p50Row(SHALLOW_LIMIT, shallowP50),
+    {
+      benchmark: `HTTP search p99, limit ${SHALLOW_LIMIT} (${what})`,
+      value: percentile(latencies.shallow, 0.99),
+      unit: 'ms',
+    },
+    p50Row(DEEP_LIMIT, deepP50),
+    {
+      benchmark: `HTTP search p99, limit ${DEEP_LIMIT} (${what})`,
+      value: percentile(latencies.deep, 0.99),
+      unit: 'ms',
+    },
+    {
+      benchmark: `limit ${DEEP_LIMIT} p50 / limit ${SHALLOW_LIMIT} p50 (${what}, same run)`,
+      value: ratio,
+      unit: '×',
+      target: `<= ${DEEP_RATIO_TARGET}`,
+      ok: ratio <= DEEP_RATIO_TARGET,
+      decimals: 2,
+    },
+  ];
+}
