@@ -9,6 +9,8 @@ import { BENCH_RATE_LIMITS } from './bench-rate-limits';
 
 export interface BenchServerProcess {
   baseUrl: string;
+  /** The server's process id (with CAIRN_HTTP_WORKERS > 1, the primary; its workers are its children). */
+  pid: number;
   /** SIGTERM (graceful shutdown of every worker), SIGKILL after 15 s; resolves once the process is gone. */
   stop(): Promise<void>;
 }
@@ -66,7 +68,7 @@ export async function startServerProcess(
     try {
       const response = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(1000) });
       await response.arrayBuffer();
-      if (response.status === 200) return { baseUrl, stop };
+      if (response.status === 200) return { baseUrl, pid: child.pid ?? 0, stop };
     } catch {
       // not listening yet
     }
