@@ -15,6 +15,12 @@ import type { SyntheticText } from '../synthetic-text';
 /** Paragraphs (one chunk each, ~1,000 characters) per document. */
 export const CHUNKS_PER_DOCUMENT = 8;
 const READ_MODEL_TIMEOUT_MS = 30 * 60_000;
+/**
+ * Documents between yields to the event loop. Commands whose appends need no disk wait resolve without leaving
+ * the microtask queue: without a yield the projections (and the progress bar's timer) waited for the whole loop
+ * (a first 1M run wrote every event first, then projected them). memory:ingest yields on every file read.
+ */
+const YIELD_EVERY = 8;
 
 export interface SyntheticIngest {
   chunks: number;
@@ -82,6 +88,7 @@ export async function ingestSynthetic(
       );
       total += result.chunks;
       documents += 1;
+      if (documents % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       const seconds = (performance.now() - started) / 1000;
       bar.update(total, { rate: Math.round((total - before) / Math.max(seconds, 0.001)) });
     }
