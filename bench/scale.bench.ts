@@ -109,6 +109,21 @@ export async function scifactQuality(
   return { ndcg: ndcg / queries.ids.length, recall: recall / queries.ids.length };
 }
 
+/**
+ * Runs one later phase; a failure (e.g. a child process killed for memory) becomes a failed row and the message
+ * on stderr, so the figures measured before it are still printed.
+ */
+async function phase(rows: BenchRow[], what: string, run: () => Promise<BenchRow[]>): Promise<void> {
+  try {
+    rows.push(...(await run()));
+  } catch (error: unknown) {
+    process.stderr.write(
+      `scale: ${what} failed: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    rows.push({ benchmark: `${what} FAILED (see stderr)`, value: 0, unit: '', ok: false });
+  }
+}
+
 export async function benchScale(dir: string): Promise<BenchRow[]> {
   const size = chunkCount();
   const at = label(size);
@@ -185,6 +200,16 @@ export async function benchScale(dir: string): Promise<BenchRow[]> {
         target: `<= ${SCALE_TARGETS.serverRssBytes / MB}`,
         ok: memory.rssBytes <= SCALE_TARGETS.serverRssBytes,
       },
+      {
+        benchmark: `  of which anonymous (RssAnon: heaps, caches)`,
+        value: memory.anonBytes / MB,
+        unit: 'MiB',
+      },
+      {
+        benchmark: `  of which file pages (RssFile: the data file's mmap)`,
+        value: memory.fileBytes / MB,
+        unit: 'MiB',
+      },
       { benchmark: `server peak RSS (sum of VmHWM, ${at})`, value: memory.peakBytes / MB, unit: 'MiB' },
     );
   } finally {
@@ -192,63 +217,71 @@ export async function benchScale(dir: string): Promise<BenchRow[]> {
   }
 
   // 3. Operator commands over the same data.
-  process.stderr.write(`scale: projections:rebuild at ${at}…\n`);
-  const rebuild = await runCli(dataDir, ['projections:rebuild']);
-  const rebuildTargets = size === 100_000;
-  rows.push(
-    {
-      benchmark: `projections:rebuild (${at}, CLI process)`,
-      value: rebuild.ms / 1000,
-      unit: 's',
-      ...(rebuildTargets
-        ? {
-            target: `<= ${SCALE_TARGETS.rebuildSeconds}`,
-            ok: rebuild.ms <= SCALE_TARGETS.rebuildSeconds * 1000,
-          }
-        : { target: `(${SCALE_TARGETS.rebuildSeconds} s at 100k)` }),
-    },
-    {
-      benchmark: `projections:rebuild peak RSS (${at}, VmHWM)`,
-      value: rebuild.peakRssBytes / MB,
-      unit: 'MiB',
-      ...(rebuildTargets
-        ? {
-            target: `<= ${SCALE_TARGETS.rebuildPeakBytes / MB}`,
-            ok: rebuild.peakRssBytes <= SCALE_TARGETS.rebuildPeakBytes,
-          }
-        : { target: `(${SCALE_TARGETS.rebuildPeakBytes / MB} MiB at 100k)` }),
-    },
-  );
-  process.stderr.write(`scale: audit:verify at ${at}…\n`);
-  const verify = await runCli(dataDir, ['audit:verify']);
-  const verified = JSON.parse(verify.stdout) as { events?: number };
-  rows.push({
-    benchmark: `audit:verify (${at}, ${(verified.events ?? 0).toLocaleString('en-US')} events, CLI process)`,
-    value: verify.ms / 1000,
-    unit: 's',
+  await phase(rows, 'projections:rebuild', async () => {
+    process.stderr.write(`scale: projections:rebuild at ${at}…\n`);
+    const rebuild = await runCli(dataDir, ['projections:rebuild']);
+    const targets = size === 100_000;
+    return [
+      {
+        benchmark: `projections:rebuild (${at}, CLI process)`,
+        value: rebuild.ms / 1000,
+        unit: 's',
+        ...(targets
+          ? {
+              target: `<= ${SCALE_TARGETS.rebuildSeconds}`,
+              ok: rebuild.ms <= SCALE_TARGETS.rebuildSeconds * 1000,
+            }
+          : { target: `(${SCALE_TARGETS.rebuildSeconds} s at 100k)` }),
+      },
+      {
+        benchmark: `projections:rebuild peak RSS (${at}, VmHWM)`,
+        value: rebuild.peakRssBytes / MB,
+        unit: 'MiB',
+        ...(targets
+          ? {
+              target: `<= ${SCALE_TARGETS.rebuildPeakBytes / MB}`,
+              ok: rebuild.peakRssBytes <= SCALE_TARGETS.rebuildPeakBytes,
+            }
+          : { target: `(${SCALE_TARGETS.rebuildPeakBytes / MB} MiB at 100k)` }),
+      },
+    ];
+  });
+  await phase(rows, 'audit:verify', async () => {
+    process.stderr.write(`scale: audit:verify at ${at}…\n`);
+    const verify = await runCli(dataDir, ['audit:verify']);
+    const verified = JSON.parse(verify.stdout) as { events?: number };
+    return [
+      {
+        benchmark: `audit:verify (${at}, ${(verified.events ?? 0).toLocaleString('en-US')} events, CLI process)`,
+        value: verify.ms / 1000,
+        unit: 's',
+      },
+    ];
   });
 
   // 4. Appends on the same disk.
-  const appends = await compareAppends(dir);
-  rows.push(
-    {
-      benchmark: 'durable event appends (one at a time, each synced)',
-      value: appends.eventAppendsPerSecond,
-      unit: 'appends/s',
-    },
-    {
-      benchmark: 'plain SQLite insert + fsync (same disk, interleaved)',
-      value: appends.plainInsertsPerSecond,
-      unit: 'inserts/s',
-    },
-    {
-      benchmark: 'event appends / plain SQLite inserts (same run)',
-      value: appends.ratio,
-      unit: '×',
-      target: `>= ${SCALE_TARGETS.appendRatio}`,
-      ok: appends.ratio >= SCALE_TARGETS.appendRatio,
-      decimals: 2,
-    },
-  );
+  await phase(rows, 'appends', async () => {
+    const appends = await compareAppends(dir);
+    return [
+      {
+        benchmark: 'durable event appends (one at a time, each synced)',
+        value: appends.eventAppendsPerSecond,
+        unit: 'appends/s',
+      },
+      {
+        benchmark: 'plain SQLite insert + fsync (same disk, interleaved)',
+        value: appends.plainInsertsPerSecond,
+        unit: 'inserts/s',
+      },
+      {
+        benchmark: 'event appends / plain SQLite inserts (same run)',
+        value: appends.ratio,
+        unit: '×',
+        target: `>= ${SCALE_TARGETS.appendRatio}`,
+        ok: appends.ratio >= SCALE_TARGETS.appendRatio,
+        decimals: 2,
+      },
+    ];
+  });
   return rows;
 }

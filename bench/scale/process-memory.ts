@@ -10,10 +10,13 @@ export interface TreeMemory {
   rssBytes: number;
   /** Sum of VmHWM (each process's own peak; the peaks need not have coincided), bytes. */
   peakBytes: number;
+  /** Of rssBytes: anonymous memory (heaps, caches) and file pages mapped (SQLite's mmap of the data file). */
+  anonBytes: number;
+  fileBytes: number;
   processes: number;
 }
 
-function statusKib(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+function statusKib(pid: number, field: 'VmRSS' | 'VmHWM' | 'RssAnon' | 'RssFile'): number {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
@@ -48,11 +51,22 @@ export function treeMemory(pid: number): TreeMemory {
   const pids = processTree(pid);
   let rss = 0;
   let peak = 0;
+  let anon = 0;
+  let file = 0;
   for (const each of pids) {
     rss += statusKib(each, 'VmRSS');
     peak += statusKib(each, 'VmHWM');
+    anon += statusKib(each, 'RssAnon');
+    file += statusKib(each, 'RssFile');
   }
-  return { rssBytes: rss * 1024, peakBytes: peak * 1024, processes: pids.length };
+  const kib = 1024;
+  return {
+    rssBytes: rss * kib,
+    peakBytes: peak * kib,
+    anonBytes: anon * kib,
+    fileBytes: file * kib,
+    processes: pids.length,
+  };
 }
 
 /**
@@ -60,7 +74,7 @@ export function treeMemory(pid: number): TreeMemory {
  * grows, so the last sample before the process exits is its peak up to that moment).
  */
 export function watchPeak(pid: number, intervalMs = 100): { stop(): TreeMemory } {
-  let highest: TreeMemory = { rssBytes: 0, peakBytes: 0, processes: 0 };
+  let highest: TreeMemory = { rssBytes: 0, peakBytes: 0, anonBytes: 0, fileBytes: 0, processes: 0 };
   const sample = (): void => {
     const now = treeMemory(pid);
     if (now.peakBytes >= highest.peakBytes) highest = now;
