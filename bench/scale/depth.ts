@@ -1,6 +1,6 @@
 /**
- * Deep against shallow searches over HTTP, interleaved: the same queries, each sent with limit 10 and then with
- * limit 100, one request at a time (one connection), so both see the same machine load. Each shape's latency
+ * Deep against shallow searches over HTTP, interleaved: the same queries, each sent with limit 10 and with limit
+ * 100 back to back (the order alternating), one request at a time (one connection), so both see the same load. Each shape's latency
  * percentiles and the ratio of the p50s, measured in the same run.
  */
 import { httpLoadInOrder, percentile } from '../http-load';
@@ -28,8 +28,8 @@ export function searchRequest(token: string, query: string, limit: number) {
 }
 
 /**
- * `warmupS` seconds not counted, then `durationS` seconds of [q1 limit 10, q1 limit 100, q2 limit 10, …] on one
- * connection; response n answers request n modulo the list.
+ * `warmupS` seconds not counted, then `durationS` seconds of [q1 limit 10, q1 limit 100, q2 limit 100, q2 limit 10,
+ * …] on one connection; response n answers request n modulo the list.
  */
 export async function interleavedDepth(
   baseUrl: string,
@@ -38,10 +38,12 @@ export async function interleavedDepth(
   durationS: number,
   warmupS: number,
 ): Promise<DepthLatencies> {
-  const requests = queries.flatMap((query) => [
-    searchRequest(token, query, SHALLOW_LIMIT),
-    searchRequest(token, query, DEEP_LIMIT),
-  ]);
+  // Each query with both limits, back to back; which goes first alternates from query to query, so neither shape
+  // always finds the query's postings and rows freshly cached by the other.
+  const limits = queries.flatMap((_, n) =>
+    n % 2 === 0 ? [SHALLOW_LIMIT, DEEP_LIMIT] : [DEEP_LIMIT, SHALLOW_LIMIT],
+  );
+  const requests = limits.map((limit, n) => searchRequest(token, queries[n >> 1], limit));
   const run = (seconds: number) =>
     httpLoadInOrder({ url: baseUrl, connections: 1, durationS: seconds, requests });
   if (warmupS > 0) await run(warmupS);
@@ -49,7 +51,7 @@ export async function interleavedDepth(
   if (load.failures > 0) throw new Error(`${load.failures} failed search requests`);
   const shallow: number[] = [];
   const deep: number[] = [];
-  load.latencies.forEach((ms, n) => (n % 2 === 0 ? shallow : deep).push(ms));
+  load.latencies.forEach((ms, n) => (limits[n % limits.length] === SHALLOW_LIMIT ? shallow : deep).push(ms));
   const ascending = (a: number, b: number): number => a - b;
   return { shallow: shallow.sort(ascending), deep: deep.sort(ascending) };
 }
