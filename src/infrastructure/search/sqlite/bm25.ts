@@ -123,9 +123,12 @@ export class Bm25Accumulator {
     this.terms.push({ term, weight });
   }
 
-  /** The matches, best first, a slice at a time; valid until end(). */
-  ranked(): RankedMatches {
-    this.evaluate();
+  /**
+   * The matches, best first, a slice at a time; valid until end(). `firstSlice`: the size of the first slice the
+   * caller will ask for (when the candidates are fewer, pruning could only end in completion: scored densely).
+   */
+  ranked(firstSlice = 0): RankedMatches {
+    this.evaluate(firstSlice);
     return new RankedMatches(this);
   }
 
@@ -178,7 +181,7 @@ export class Bm25Accumulator {
     this.pruned = false;
   }
 
-  private evaluate(): void {
+  private evaluate(firstSlice: number): void {
     const { terms, size } = this;
     let first: QueryTerm | undefined;
     for (const t of terms)
@@ -186,7 +189,8 @@ export class Bm25Accumulator {
     const common = terms.filter((t) => t !== first && t.term.docs.length > size * COMMON_SHARE);
     let rareDocs = 0;
     for (const t of terms) if (!common.includes(t)) rareDocs += t.term.docs.length;
-    if (rareDocs > size * CANDIDATE_SHARE) {
+    const tooFew = common.length > 0 && rareDocs < firstSlice;
+    if (rareDocs > size * CANDIDATE_SHARE || tooFew) {
       for (const { term, weight } of terms) addAll(this.sums, term, weight);
       return;
     }
@@ -208,6 +212,11 @@ export class Bm25Accumulator {
     if (rareTerms > 1) candidates.subarray(0, count).sort();
     this.candidateCount = count;
     this.tracked = true;
+    if (common.length > 0 && count < firstSlice) {
+      // Fewer candidates than the first slice: it could not be proven exact.
+      for (const { term, weight } of terms) addAll(this.sums, term, weight);
+      return;
+    }
     this.pruned = true;
     this.common = common;
     this.bound = 0;

@@ -212,7 +212,7 @@ export class SqliteSearchIndex implements SearchIndex {
         }
         this.scorer.add(scores, weight);
       }
-      return this.lookUp(org, this.scorer.ranked(), q);
+      return this.lookUp(org, this.scorer.ranked(q.limit), q);
     } finally {
       this.scorer.end();
     }
