@@ -14,6 +14,15 @@ export function percentile(sorted: readonly number[], p: number): number {
 }
 
 export async function httpLoad(request: HttpLoadRequest): Promise<HttpLoad> {
+  const result = await httpLoadInOrder(request);
+  return { ...result, latencies: [...result.latencies].sort((a, b) => a - b) };
+}
+
+/**
+ * The load with its response times in the order the responses came: with one connection, response n answers
+ * request n modulo the request list (autocannon cycles through it), so interleaved request shapes can be told apart.
+ */
+export async function httpLoadInOrder(request: HttpLoadRequest): Promise<HttpLoad> {
   const child = fork(join(__dirname, 'http-load.child.js'), [], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -29,8 +38,7 @@ export async function httpLoad(request: HttpLoadRequest): Promise<HttpLoad> {
       },
     );
     if (!message.ok || message.result === undefined) throw new Error(`HTTP load failed: ${message.error}`);
-    const { result } = message;
-    return { ...result, latencies: [...result.latencies].sort((a, b) => a - b) };
+    return message.result;
   } finally {
     if (child.exitCode === null) child.kill();
   }

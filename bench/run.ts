@@ -4,21 +4,32 @@ import { join } from 'node:path';
 import { benchClientPages } from './client-pages.bench';
 import { benchEventCore } from './event-core.bench';
 import { benchReplies } from './replies.bench';
+import { benchScale } from './scale.bench';
 import { benchSearch } from './search.bench';
+import { benchSearchDepth } from './scale/search-depth.bench';
 import { benchStore } from './store.bench';
 import { printTable, type BenchRow } from './table';
 
-const BENCHMARKS: Array<{ name: string; label: string; run: (dir: string) => Promise<BenchRow[]> }> = [
+/** `onRequest`: run only when named (a million-chunk build takes tens of minutes). */
+const BENCHMARKS: Array<{
+  name: string;
+  label: string;
+  run: (dir: string) => Promise<BenchRow[]>;
+  onRequest?: boolean;
+}> = [
   { name: 'event-core', label: 'event store and projections', run: benchEventCore },
   { name: 'search', label: 'memory search and ingestion', run: benchSearch },
+  { name: 'search-depth', label: 'limit 100 against limit 10 searches (SciFact)', run: benchSearchDepth },
   { name: 'replies', label: 'assistant replies', run: benchReplies },
   { name: 'client-pages', label: 'public client pages', run: benchClientPages },
   { name: 'store', label: 'store footprint, rebuild and durable appends', run: benchStore },
+  { name: 'scale', label: 'a million chunks', run: benchScale, onRequest: true },
 ];
 
 /**
- * `npm run bench [-- NAME...]`: the named benchmarks (default: every one) on temporary data, then one table.
- * Names: event-core, search, replies, client-pages, store.
+ * `npm run bench [-- NAME...]`: the named benchmarks (default: every one but `scale`) on temporary data, then one
+ * table.
+ * Names: event-core, search, search-depth, replies, client-pages, store, scale.
  */
 async function main(): Promise<void> {
   const names = process.argv.slice(2);
@@ -28,7 +39,10 @@ async function main(): Promise<void> {
     process.stderr.write(`unknown benchmark: ${unknown.join(', ')} (known: ${known})\n`);
     process.exit(2);
   }
-  const selected = names.length === 0 ? BENCHMARKS : BENCHMARKS.filter((b) => names.includes(b.name));
+  const selected =
+    names.length === 0
+      ? BENCHMARKS.filter((b) => !b.onRequest)
+      : BENCHMARKS.filter((b) => names.includes(b.name));
   const dir = mkdtempSync(join(tmpdir(), 'cairn-bench-'));
   const rows: BenchRow[] = [];
   try {

@@ -9,6 +9,8 @@ import { BENCH_RATE_LIMITS } from './bench-rate-limits';
 
 export interface BenchServerProcess {
   baseUrl: string;
+  /** The server's process id (with CAIRN_HTTP_WORKERS > 1, the primary; its workers are its children). */
+  pid: number;
   /** SIGTERM (graceful shutdown of every worker), SIGKILL after 15 s; resolves once the process is gone. */
   stop(): Promise<void>;
 }
@@ -32,10 +34,12 @@ async function freePort(): Promise<number> {
 export async function startServerProcess(
   dataDir: string,
   env: Record<string, string>,
+  /** Node options before the script, e.g. ['--cpu-prof', '--cpu-prof-dir=DIR'] to profile the server. */
+  nodeArgs: readonly string[] = [],
 ): Promise<BenchServerProcess> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [MAIN_JS], {
+  const child = spawn(process.execPath, [...nodeArgs, MAIN_JS], {
     env: {
       ...process.env,
       ...BENCH_RATE_LIMITS,
@@ -64,7 +68,7 @@ export async function startServerProcess(
     try {
       const response = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(1000) });
       await response.arrayBuffer();
-      if (response.status === 200) return { baseUrl, stop };
+      if (response.status === 200) return { baseUrl, pid: child.pid ?? 0, stop };
     } catch {
       // not listening yet
     }

@@ -4,6 +4,7 @@ import type { SearchHit, SearchIndex } from '../../../src/infrastructure/search/
 import { openSqlite, type SqliteDatabase } from '../../../src/infrastructure/sqlite/sqlite-connection';
 import { SystemClock } from '../../../src/common/clock';
 import { MEMORY_CORPUS, MEMORY_ITEMS } from '../../../src/projections/memory.projection';
+import { MEMORY_USAGE, MEMORY_USAGE_REVISIONS } from '../../../src/projections/memory-usage.projection';
 import { DEFAULT_SEARCH_TITLE_BOOST } from '../../../src/config/config';
 import { SearchMemoryHandler } from '../../../src/queries/memory/search-memory.handler';
 import { SearchMemoryQuery } from '../../../src/queries/memory/search-memory.query';
@@ -106,5 +107,72 @@ describe('SearchMemoryHandler', () => {
     ]);
     // Only what is returned is highlighted (limit 2 of 3 candidates).
     expect(reads.count).toBe(2);
+  });
+});
+
+describe('SearchMemoryHandler ranking with usage reports', () => {
+  let db: SqliteDatabase;
+  let readStore: SqliteReadStore;
+  let handler: SearchMemoryHandler;
+  const ids = Array.from({ length: 25 }, (_, i) => i + 1);
+
+  beforeEach(async () => {
+    db = openSqlite({ path: ':memory:' });
+    readStore = new SqliteReadStore(db);
+    for (const collection of [MEMORY_CORPUS, MEMORY_ITEMS, MEMORY_USAGE, MEMORY_USAGE_REVISIONS]) {
+      await readStore.ensureCollection(collection, []);
+    }
+    const corpus = { id: String(connector.organization_id), index_revision: 'idx_v1_test' };
+    await readStore.commit('memory', 0, { position: 1, version: 1 }, [
+      { op: 'put', collection: MEMORY_CORPUS, doc: corpus },
+      ...ids.map((id) => ({ op: 'put' as const, collection: MEMORY_ITEMS, doc: item(id) })),
+    ]);
+    // Item 1 scores 3, items 2–24 a little less each, item 25 (the last candidate) 2.45.
+    const hits = ids.map((id) => hit(id, id === 1 ? 3 : id === 25 ? 2.45 : 2.9 - id * 0.01, { count: 0 }));
+    const index = { search: async () => hits } as unknown as SearchIndex;
+    const vectors = { enabled: false } as unknown as VectorCandidates;
+    handler = new SearchMemoryHandler(index, readStore, new SystemClock(), vectors, {
+      searchTitleBoost: DEFAULT_SEARCH_TITLE_BOOST,
+    });
+  });
+
+  afterEach(async () => {
+    await readStore.close();
+    db.close();
+  });
+
+  async function reportUsage(itemId: number, used: number): Promise<void> {
+    const organization = connector.organization_id;
+    await readStore.commit('memory-usage', 0, { position: 2, version: 1 }, [
+      {
+        op: 'put',
+        collection: MEMORY_USAGE,
+        doc: {
+          id: String(itemId),
+          memory_item_id: itemId,
+          organization_id: organization,
+          used_count: used,
+          ignored_count: 0,
+        },
+      },
+      {
+        op: 'put',
+        collection: MEMORY_USAGE_REVISIONS,
+        doc: { id: String(organization), organization_id: organization, revision: 1, projection_version: 2 },
+      },
+    ]);
+  }
+
+  it('ranks by lexical score alone while nobody reported usage', async () => {
+    const found = await handler.execute(new SearchMemoryQuery(connector, 'refunds', 2, null, false));
+    expect(found.items.map((ranked) => ranked.item.memory_item_id)).toEqual([1, 2]);
+  });
+
+  it('lets an item reported useful overtake better-scored ones, even from the last candidate', async () => {
+    // 200 reports: the largest multiplier (1.5): 2.45 × 1.5 = 3.675 > 3.
+    await reportUsage(25, 200);
+    const found = await handler.execute(new SearchMemoryQuery(connector, 'refunds', 1, null, false));
+    expect(found.items.map((ranked) => ranked.item.memory_item_id)).toEqual([25]);
+    expect(found.items[0].score).toBeCloseTo(2.45 * 1.5, 10);
   });
 });

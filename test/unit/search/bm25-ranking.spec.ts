@@ -20,12 +20,32 @@ function term(entries: Array<[number, number]>): TermScores {
   return {
     docs: Int32Array.from(entries.map(([doc]) => doc)),
     scores: Float64Array.from(entries.map(([, score]) => score)),
+    max: Math.max(0, ...entries.map(([, score]) => score)),
   };
 }
 
+/** A deterministic generator in [0, 1). */
+function generator(seed: number): () => number {
+  let state = seed;
+  return () => ((state = (state * 1103515245 + 12345) >>> 0) % 100_000) / 100_000;
+}
+
+/** Every match, best first, summed term by term in query order (as the accumulator must). */
+function bruteForce(terms: TermScores[], weights: number[]): Array<{ docNo: number; score: number }> {
+  const sums = new Map<number, number>();
+  terms.forEach((t, i) =>
+    t.docs.forEach((doc, k) => sums.set(doc, (sums.get(doc) ?? 0) + weights[i] * t.scores[k])),
+  );
+  return [...sums].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([docNo, score]) => ({ docNo, score }));
+}
+
 /** Every slice of `sizes` in turn, flattened. */
-function slices(accumulator: Bm25Accumulator, sizes: number[]): Array<{ docNo: number; score: number }> {
-  const ranked = accumulator.ranked();
+function slices(
+  accumulator: Bm25Accumulator,
+  sizes: number[],
+  firstSlice?: number,
+): Array<{ docNo: number; score: number }> {
+  const ranked = accumulator.ranked(firstSlice);
   return sizes.flatMap((n) => ranked.next(n));
 }
 
@@ -96,6 +116,56 @@ describe('embedded BM25 scoring and ranking', () => {
     accumulator.begin(10);
     accumulator.add(term([[7, 0.5]]), 2);
     expect(slices(accumulator, [5, 5])).toEqual([{ docNo: 7, score: 1 }]);
+    accumulator.end();
+  });
+
+  it('ranks exactly with common terms scored for the rarer terms’ candidates first (pruned, then completed)', () => {
+    const random = generator(11);
+    const accumulator = new Bm25Accumulator();
+    for (let round = 0; round < 40; round++) {
+      const size = 500 + Math.floor(random() * 4000);
+      // One rare term (at most 1/16 of the documents) and up to three common ones (up to 90%), scores coarse
+      // enough to tie; the rare term sometimes weighs less than the common ones together.
+      const densities = [
+        random() * 0.06,
+        ...Array.from({ length: 1 + Math.floor(random() * 3) }, () => 0.1 + random() * 0.8),
+      ];
+      const terms = densities.map((density) => {
+        const entries: Array<[number, number]> = [];
+        const top = 0.5 + random() * 3;
+        for (let doc = 0; doc < size; doc++) {
+          if (random() < density) entries.push([doc, Math.ceil(random() * 8) * (top / 8)]);
+        }
+        return term(entries);
+      });
+      const weights = terms.map(() => 1 + Math.floor(random() * 2));
+      accumulator.begin(size);
+      terms.forEach((t, i) => accumulator.add(t, weights[i]));
+      const sizes = [1 + Math.floor(random() * 20), 1 + Math.floor(random() * 200), size];
+      // Told the first slice's size (as the index tells it) or not.
+      expect(slices(accumulator, sizes, round % 2 === 0 ? sizes[0] : undefined)).toEqual(
+        bruteForce(terms, weights),
+      );
+      accumulator.end();
+    }
+  });
+
+  it('puts documents without the rare term first when the common terms outscore it', () => {
+    const accumulator = new Bm25Accumulator();
+    const size = 1000;
+    // The rare term: 10 even documents at 1.0. Common terms: the 500 even documents at 0.9, the 500 odd ones at 1.0,
+    // and 100 odd ones at 1.0 again.
+    const rare = term(Array.from({ length: 10 }, (_, i): [number, number] => [i * 100, 1]));
+    const b = term(Array.from({ length: 500 }, (_, i): [number, number] => [i * 2, 0.9]));
+    const c = term(Array.from({ length: 500 }, (_, i): [number, number] => [i * 2 + 1, 1]));
+    const both = term(Array.from({ length: 100 }, (_, i): [number, number] => [i * 10 + 1, 1]));
+    const terms = [rare, b, c, both];
+    accumulator.begin(size);
+    terms.forEach((t) => accumulator.add(t, 1));
+    const got = slices(accumulator, [5, 50]);
+    expect(got).toEqual(bruteForce(terms, [1, 1, 1, 1]).slice(0, 55));
+    // The best are documents the rare term does not contain (1.0 + 1.0 = 2.0 > 1.0 + 0.9).
+    expect(got[0]).toEqual({ docNo: 1, score: 2 });
     accumulator.end();
   });
 });

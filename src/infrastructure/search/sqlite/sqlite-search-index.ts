@@ -190,7 +190,7 @@ export class SqliteSearchIndex implements SearchIndex {
     return found.map((match) => new LazyHighlightHit(match, terms, bodies));
   }
 
-  /** Scores every matching document of the organization, then takes the best that pass the filters. */
+  /** Scores the matching documents of the organization (common terms pruned, bm25.ts), then takes the best that pass the filters. */
   private rank(q: NormalizedQuery): Found[] {
     const org = this.statements.organization.get(q.organizationId);
     if (org === undefined || org.documents === 0) return [];
@@ -212,7 +212,7 @@ export class SqliteSearchIndex implements SearchIndex {
         }
         this.scorer.add(scores, weight);
       }
-      return this.lookUp(org, this.scorer.ranked(), q);
+      return this.lookUp(org, this.scorer.ranked(q.limit), q);
     } finally {
       this.scorer.end();
     }
