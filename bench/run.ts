@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { benchClientPages } from './client-pages.bench';
 import { benchEventCore } from './event-core.bench';
 import { benchReplies } from './replies.bench';
+import { benchScaleVectors } from './scale-vectors.bench';
 import { benchSearch } from './search.bench';
 import { printTable, type BenchRow } from './table';
 
@@ -12,11 +13,12 @@ const BENCHMARKS: Array<{ name: string; label: string; run: (dir: string) => Pro
   { name: 'search', label: 'memory search and ingestion', run: benchSearch },
   { name: 'replies', label: 'assistant replies', run: benchReplies },
   { name: 'client-pages', label: 'public client pages', run: benchClientPages },
+  { name: 'scale-vectors', label: 'hybrid search at scale (ANN vector index)', run: benchScaleVectors },
 ];
 
 /**
  * `npm run bench [-- NAME...]`: the named benchmarks (default: every one) on temporary data, then one table.
- * Names: event-core, search, replies, client-pages.
+ * Names: event-core, search, replies, client-pages, scale-vectors.
  */
 async function main(): Promise<void> {
   const names = process.argv.slice(2);

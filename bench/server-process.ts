@@ -9,6 +9,8 @@ import { BENCH_RATE_LIMITS } from './bench-rate-limits';
 
 export interface BenchServerProcess {
   baseUrl: string;
+  /** The started process (with CAIRN_HTTP_WORKERS > 1, the supervisor of the workers). */
+  pid: number;
   /** SIGTERM (graceful shutdown of every worker), SIGKILL after 15 s; resolves once the process is gone. */
   stop(): Promise<void>;
 }
@@ -64,7 +66,7 @@ export async function startServerProcess(
     try {
       const response = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(1000) });
       await response.arrayBuffer();
-      if (response.status === 200) return { baseUrl, stop };
+      if (response.status === 200) return { baseUrl, pid: child.pid ?? 0, stop };
     } catch {
       // not listening yet
     }

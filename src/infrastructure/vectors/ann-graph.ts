@@ -4,7 +4,7 @@
  * f32's memory). A graph is either mutable (in memory, add/remove) or a read-only view of a saved file
  * (memory-mapped: every process viewing the same file shares the operating system's page cache).
  */
-import { Index, MetricKind, ScalarKind } from 'usearch';
+import { Index, MetricKind, ScalarKind, exactSearch } from 'usearch';
 
 export type Quantization = 'f32' | 'f16' | 'i8';
 
@@ -23,7 +23,7 @@ export const DEFAULT_ANN: Omit<AnnParameters, 'dimensions'> = {
   quantization: 'i8',
   connectivity: 16,
   expansionAdd: 128,
-  expansionSearch: 128,
+  expansionSearch: 256,
 };
 
 const SCALARS: Record<Quantization, ScalarKind> = {
@@ -113,4 +113,33 @@ export class AnnGraph {
   save(path: string): void {
     this.index.save(path);
   }
+}
+
+/**
+ * Exact cosine nearest neighbours by brute force (usearch's SIMD kernels): for each query row, the `k` nearest
+ * rows of `dataset` as row numbers, nearest first. Used to measure the graph's recall.
+ */
+export function exactNearest(
+  dataset: Float32Array,
+  queries: Float32Array,
+  dimensions: number,
+  k: number,
+): AnnMatch[][] {
+  const rows = dataset.length / dimensions;
+  const count = Math.min(k, rows);
+  const out: AnnMatch[][] = [];
+  const queryCount = queries.length / dimensions;
+  if (count === 0) return Array.from({ length: queryCount }, () => []);
+  const matches = exactSearch(dataset, queries, dimensions, count, MetricKind.Cos, 0) as unknown as {
+    keys: BigUint64Array;
+    distances: Float32Array;
+  };
+  for (let q = 0; q < queryCount; q++) {
+    const list: AnnMatch[] = [];
+    for (let n = 0; n < count; n++) {
+      list.push({ key: Number(matches.keys[q * count + n]), distance: matches.distances[q * count + n] });
+    }
+    out.push(list);
+  }
+  return out;
 }

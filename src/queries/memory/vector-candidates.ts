@@ -4,6 +4,7 @@ import { Embeddings } from '../../ai/embeddings';
 import type { CairnConfig } from '../../config/config';
 import { CONFIG } from '../../core.module';
 import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
+import { DEFAULT_ANN, type AnnParameters } from '../../infrastructure/vectors/ann-graph';
 import { VectorSnapshotDirectory } from '../../infrastructure/vectors/vector-snapshot';
 import { ChunkVectorIndex, type VectorScope } from './chunk-vector-index';
 
@@ -17,6 +18,13 @@ export interface ChunkVectorSearch {
     k: number,
   ): Promise<Array<{ chunkId: number; itemId: number; score: number }>>;
   close?(): Promise<void>;
+}
+
+/** The embedded index's graph parameters from the configuration. */
+export function annParameters(
+  config: Pick<CairnConfig, 'vectorQuantization' | 'vectorEfSearch'>,
+): Omit<AnnParameters, 'dimensions'> {
+  return { ...DEFAULT_ANN, quantization: config.vectorQuantization, expansionSearch: config.vectorEfSearch };
 }
 
 /** The embedded index's directory under the data directory. */
@@ -37,7 +45,8 @@ export class VectorCandidates implements OnModuleDestroy {
   constructor(
     private readonly embeddings: Embeddings,
     @Inject(READ_STORE) readStore: ReadStore,
-    @Inject(CONFIG) config: Pick<CairnConfig, 'dataDir' | 'elasticsearchUrl'>,
+    @Inject(CONFIG)
+    config: Pick<CairnConfig, 'dataDir' | 'elasticsearchUrl' | 'vectorQuantization' | 'vectorEfSearch'>,
   ) {
     this.vectors = !embeddings.enabled
       ? null
@@ -48,6 +57,7 @@ export class VectorCandidates implements OnModuleDestroy {
           )
         : Promise.resolve(
             new ChunkVectorIndex(readStore, new VectorSnapshotDirectory(vectorIndexDir(config.dataDir)), {
+              parameters: annParameters(config),
               onWarning: (message) => this.logger.warn(message),
             }),
           );
