@@ -23,28 +23,17 @@
  *   search after the write is timed (a reload of the organization's vectors would take about the index build
  *   time; the unit test checks that a write reads only its own rows).
  */
-import { CommandBus } from '@nestjs/cqrs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { RegisterConnectorCommand } from '../src/commands/connectors/register-connector.command';
-import type { RegisterConnectorResult } from '../src/commands/connectors/register-connector.command';
-import { IngestDocumentCommand } from '../src/commands/memory/ingest-document.command';
-import { RegisterOrganizationCommand } from '../src/commands/organizations/register-organization.command';
-import type { RegisterOrganizationResult } from '../src/commands/organizations/register-organization.command';
-import { operatorContext } from '../src/commands/shared/command-context';
-import { StreamCommandExecutor } from '../src/commands/shared/stream-command-executor';
 import { loadConfig } from '../src/config/config';
 import { openStores } from '../src/infrastructure/stores';
-import { exactNearest } from '../src/infrastructure/vectors/ann-graph';
 import { VectorSnapshotDirectory } from '../src/infrastructure/vectors/vector-snapshot';
-import { MEMORY_VECTORS_PROJECTION, decodeVector } from '../src/projections/memory-vectors.projection';
-import { ProjectionRunner } from '../src/projections/projection-runner';
 import { ChunkVectorIndex } from '../src/queries/memory/chunk-vector-index';
-import { readVectorFeed } from '../src/queries/memory/vector-feed';
 import { annParameters, vectorIndexDir } from '../src/queries/memory/vector-candidates';
-import { startBenchServer } from './bench-server';
 import { httpLoad, percentile } from './http-load';
 import { startEmbeddingServerProcess } from './scale/embedding-server';
+import { ingestTopical } from './scale/ingest-topical';
+import { recallAt10 } from './scale/recall';
 import { treeMemory } from './scale/process-memory';
 import { TextEmbedding } from './scale/text-embedding';
 import { TopicalText } from './scale/topical-text';
@@ -53,7 +42,6 @@ import type { BenchRow } from './table';
 
 const CHUNKS = Number(process.env.CAIRN_BENCH_VECTOR_CHUNKS ?? 1_000_000);
 const DIMENSIONS = (process.env.CAIRN_BENCH_VECTOR_DIMS ?? '384,1536').split(',').map(Number);
-const CHUNKS_PER_DOCUMENT = 8;
 const QUERY_COUNT = 200;
 const RECALL_QUERIES = 100;
 const WARMUP_S = 5;
@@ -64,130 +52,6 @@ const MB = 1024 * 1024;
 
 function embeddingEnv(dims: number, url: string): Record<string, string> {
   return { CAIRN_EMBEDDING_MODEL: `bench-embed-${dims}`, OPENAI_BASE_URL: url, OPENAI_API_KEY: 'bench' };
-}
-
-async function ingest(
-  dataDir: string,
-  env: Record<string, string>,
-  text: TopicalText,
-): Promise<{ token: string; clientKey: string; organizationId: number; chunksPerSecond: number }> {
-  const server = await startBenchServer(dataDir, env);
-  try {
-    const commands = server.app.get(CommandBus);
-    const context = operatorContext('bench');
-    const org = await commands.execute<RegisterOrganizationCommand, RegisterOrganizationResult>(
-      new RegisterOrganizationCommand('Scale vectors bench', null, null, context),
-    );
-    const connector = await commands.execute<RegisterConnectorCommand, RegisterConnectorResult>(
-      new RegisterConnectorCommand(
-        org.organization_id,
-        'bench',
-        ['memory_search', 'memory_save'],
-        'strict',
-        context,
-      ),
-    );
-    const started = performance.now();
-    const bulk = server.stores.relaxDurability();
-    let written = 0;
-    let reported = 0;
-    try {
-      for (let n = 0; written < CHUNKS; n++) {
-        const paragraphs = Array.from({ length: Math.min(CHUNKS_PER_DOCUMENT, CHUNKS - written) }, () =>
-          text.paragraph(),
-        );
-        await commands.execute(
-          new IngestDocumentCommand(
-            org.organization_id,
-            {
-              document_key: `scale:${n}`,
-              title: `${text.title()} ${n}`,
-              content: paragraphs.join('\n\n'),
-              format: 'text',
-              type: 'document',
-              audience: 'internal',
-              authority_level: 'reference',
-              source_label: 'bench',
-              source_uri: null,
-              source_date: null,
-              effective_at: null,
-              expires_at: null,
-              summary: null,
-            },
-            context,
-            { waitForReadModels: false },
-          ),
-        );
-        written += paragraphs.length;
-        if (written - reported >= CHUNKS / 20) {
-          reported = written;
-          process.stderr.write(
-            `scale-vectors: ${written.toLocaleString('en-US')} chunks appended (${Math.round((written * 1000) / (performance.now() - started))}/s)\n`,
-          );
-        }
-      }
-    } finally {
-      bulk.end();
-    }
-    const runner = server.app.get(ProjectionRunner);
-    const executor = server.app.get(StreamCommandExecutor);
-    const head = await server.stores.eventStore.headPosition();
-    for (;;) {
-      if (await runner.waitFor(head, 60_000)) break;
-      const vectors = await server.stores.readStore.getCheckpoint(MEMORY_VECTORS_PROJECTION);
-      process.stderr.write(
-        `scale-vectors: projections catching up (vectors at ${vectors?.position} of ${head})\n`,
-      );
-      await executor.settle(head);
-    }
-    const seconds = (performance.now() - started) / 1000;
-    return {
-      token: connector.token,
-      clientKey: connector.client_key,
-      organizationId: org.organization_id,
-      chunksPerSecond: written / seconds,
-    };
-  } finally {
-    await server.app.close();
-  }
-}
-
-/** Recall@10 of the saved index against exact cosine over every vector of the read model. */
-async function recallAt10(
-  index: ChunkVectorIndex,
-  readStore: Parameters<typeof readVectorFeed>[0],
-  organizationId: number,
-  clientKey: string,
-  queries: Float32Array[],
-  dims: number,
-): Promise<number> {
-  const flat = new Float32Array(queries.length * dims);
-  queries.forEach((query, n) => flat.set(query, n * dims));
-  // Exact top 10 per query, page by page of the read model (every chunk is organization_internal, unexpired).
-  const best: Array<Array<{ id: number; distance: number }>> = queries.map(() => []);
-  await readVectorFeed(readStore, 0, (rows) => {
-    const live = rows.filter((row) => row.vector !== null);
-    const page = new Float32Array(live.length * dims);
-    live.forEach((row, n) => page.set(decodeVector(row.vector as string), n * dims));
-    exactNearest(page, flat, dims, 10).forEach((matches, q) => {
-      const merged = [
-        ...best[q],
-        ...matches.map((m) => ({ id: live[m.key].memory_chunk_id, distance: m.distance })),
-      ];
-      best[q] = merged.sort((a, b) => a.distance - b.distance).slice(0, 10);
-    });
-  });
-  let found = 0;
-  for (let q = 0; q < queries.length; q++) {
-    const ann = await index.search(
-      { organizationId, clientKey, visibility: 'organization_internal', nowMs: Date.now() },
-      queries[q],
-      10,
-    );
-    const exact = new Set(best[q].map((hit) => hit.id));
-    found += ann.filter((hit) => exact.has(hit.chunkId)).length;
-  }
-  return found / (queries.length * 10);
 }
 
 function directoryBytes(dir: string): number {
@@ -215,7 +79,7 @@ async function benchDimensions(dir: string, dims: number, embeddingUrl: string):
   const text = new TopicalText();
   const queries = Array.from({ length: QUERY_COUNT }, () => text.query());
   process.stderr.write(`scale-vectors: ingesting ${label}…\n`);
-  const ingested = await ingest(dataDir, env, text);
+  const ingested = await ingestTopical(dataDir, env, text, CHUNKS);
 
   process.stderr.write(`scale-vectors: building the ANN index from the read model…\n`);
   const config = loadConfig({ ...process.env, CAIRN_DATA_DIR: dataDir, ...env });

@@ -48,7 +48,10 @@ function cosine(a: readonly number[], b: readonly number[]): number {
   return dot / Math.sqrt(na * nb);
 }
 
-type Row = Partial<Omit<MemoryVectorDocument, 'vector'>> & { memory_chunk_id: number; vector: number[] | null };
+type Row = Partial<Omit<MemoryVectorDocument, 'vector'>> & {
+  memory_chunk_id: number;
+  vector: number[] | null;
+};
 
 /** Writes rows to the memory-vectors read model as the projection commits them: one position per call. */
 class VectorReadModel {
