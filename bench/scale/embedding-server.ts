@@ -58,6 +58,8 @@ export async function startEmbeddingServer(): Promise<EmbeddingServer> {
       );
     });
   });
+  // Longer than the client keeps an idle connection: a reused socket is never closed under it (ECONNRESET).
+  server.keepAliveTimeout = 120_000;
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));

@@ -2,6 +2,7 @@ import type { Embeddings } from '../ai/embeddings';
 import type { MemoryItemEvent } from '../events/memory/memory.events';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { completeContent, stagePart } from './content-part-staging';
+import { EmbeddingMemo } from './embedding-memo';
 import type { Projection, ProjectionContext } from './projection';
 
 export const MEMORY_VECTORS = 'memory_vectors';
@@ -54,10 +55,12 @@ interface VectorItemDocument {
 /**
  * Chunk embeddings for hybrid search, only when CAIRN_EMBEDDING_MODEL is set. The model is called while the event
  * is applied; when it fails, the batch is not committed and the runner retries it with backoff, so no vector is
- * lost and the lexical search keeps working meanwhile. Version 2: vectors as base64 float32, the position of
+ * lost and the lexical search keeps working meanwhile; the retry re-embeds only what the failed attempt had not
+ * (EmbeddingMemo). Version 2: vectors as base64 float32, the position of
  * each write, and tombstones for removed chunks (the ANN index's change feed, see ChunkVectorIndex).
  */
 export function memoryVectorsProjection(embeddings: Embeddings): Projection {
+  const memo = new EmbeddingMemo();
   return {
     name: MEMORY_VECTORS_PROJECTION,
     version: MEMORY_VECTORS_VERSION,
@@ -106,8 +109,10 @@ export function memoryVectorsProjection(embeddings: Embeddings): Projection {
               owner_client_key: previous?.owner_client_key ?? null,
             };
       const { chunks } = await completeContent(context, VECTOR_PARTS, event.data);
-      const vectors = await embeddings.embed(
+      const vectors = await memo.vectors(
         chunks.map((chunk) => [event.data.title, chunk.heading, chunk.text].filter(Boolean).join('\n')),
+        (texts) => embeddings.embed(texts),
+        encodeVector,
       );
       chunks.forEach((chunk, index) => {
         const doc: MemoryVectorDocument = {
@@ -118,7 +123,7 @@ export function memoryVectorsProjection(embeddings: Embeddings): Projection {
           ...scope,
           expires_at_ms: event.data.expires_at === null ? null : Date.parse(event.data.expires_at),
           position: recorded.position,
-          vector: encodeVector(vectors[index]),
+          vector: vectors[index],
         };
         context.put(MEMORY_VECTORS, doc);
       });
