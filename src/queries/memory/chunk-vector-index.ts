@@ -166,13 +166,16 @@ export class ChunkVectorIndex {
     await this.compactIfDue();
   }
 
-  /** Replaces this process's partitions by a saved snapshot when it is usable and ahead of them. */
+  /**
+   * Replaces this process's partitions by a saved snapshot (another process's compaction, or a restart) when it is
+   * usable: of this projection version and graph parameters, not ahead of the read model. The feed then re-reads
+   * the rows after its position (few: a snapshot is written at most a compaction threshold behind).
+   */
   private adopt(manifest: SnapshotManifest | null, target: number): void {
     if (manifest === null || manifest.format !== 1) return;
     if (manifest.projection_version !== MEMORY_VECTORS_VERSION || manifest.position > target) return;
     const { dimensions, ...ann } = manifest.parameters;
     if (JSON.stringify(ann) !== JSON.stringify(this.ann)) return;
-    if (manifest.position < this.position && this.partitions.size > 0) return;
     try {
       const partitions = new Map<string, VectorPartition>();
       for (const [name, saved] of Object.entries(manifest.partitions)) {

@@ -158,6 +158,24 @@ describe('ChunkVectorIndex (usearch HNSW following the memory-vectors read model
     expect(restarted.stats.rowsRead).toBe(1);
   });
 
+  it("shares one saved base between processes: a worker views another's compaction instead of keeping its own", async () => {
+    const vectors = clustered(2200, 11);
+    await model.write(vectors.slice(0, 100).map((vector, n) => ({ memory_chunk_id: n + 1, vector })));
+    const a = newIndex();
+    const b = newIndex();
+    await a.search(scope(), Float32Array.from(vectors[0]), 1);
+    await b.search(scope(), Float32Array.from(vectors[0]), 1);
+    await model.write(vectors.slice(100).map((vector, n) => ({ memory_chunk_id: n + 101, vector })));
+    // A reaches the compaction threshold first and saves base + delta; B then views that base.
+    await a.search(scope(), Float32Array.from(vectors[0]), 1);
+    expect(a.stats.snapshotsWritten).toBe(1);
+    const hits = await b.search(scope(), Float32Array.from(vectors[2150]), 1);
+    expect(hits[0].chunkId).toBe(2151);
+    expect(b.stats.snapshotsViewed).toBe(1);
+    expect(b.stats.snapshotsWritten).toBe(0);
+    expect(b.size).toBe(2200);
+  });
+
   it("never returns another client's tool_private chunk, even the query's own vector", async () => {
     const vectors = clustered(200, 3);
     const secret = vectors[0];
