@@ -4,15 +4,12 @@ import { decodeVector } from '../../src/projections/memory-vectors.projection';
 import type { ChunkVectorIndex } from '../../src/queries/memory/chunk-vector-index';
 import { readVectorFeed } from '../../src/queries/memory/vector-feed';
 
-/** Recall@10 of the saved index against exact cosine over every vector of the read model. */
-export async function recallAt10(
-  index: ChunkVectorIndex,
+/** The exact top 10 chunk ids of each query: brute force over every vector of the read model. */
+export async function exactTop10(
   readStore: ReadStore,
-  organizationId: number,
-  clientKey: string,
   queries: Float32Array[],
   dims: number,
-): Promise<number> {
+): Promise<Array<Set<number>>> {
   const flat = new Float32Array(queries.length * dims);
   queries.forEach((query, n) => flat.set(query, n * dims));
   // Exact top 10 per query, page by page of the read model (every chunk is organization_internal, unexpired).
@@ -29,6 +26,17 @@ export async function recallAt10(
       best[q] = merged.sort((a, b) => a.distance - b.distance).slice(0, 10);
     });
   });
+  return best.map((hits) => new Set(hits.map((hit) => hit.id)));
+}
+
+/** Recall@10 of an index against the exact top 10s (every chunk is organization_internal, unexpired). */
+export async function recallAt10(
+  index: ChunkVectorIndex,
+  organizationId: number,
+  clientKey: string,
+  queries: Float32Array[],
+  exactTop: Array<Set<number>>,
+): Promise<number> {
   let found = 0;
   for (let q = 0; q < queries.length; q++) {
     const ann = await index.search(
@@ -36,8 +44,7 @@ export async function recallAt10(
       queries[q],
       10,
     );
-    const exact = new Set(best[q].map((hit) => hit.id));
-    found += ann.filter((hit) => exact.has(hit.chunkId)).length;
+    found += ann.filter((hit) => exactTop[q].has(hit.chunkId)).length;
   }
   return found / (queries.length * 10);
 }

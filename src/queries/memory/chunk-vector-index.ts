@@ -174,17 +174,17 @@ export class ChunkVectorIndex {
   private adopt(manifest: SnapshotManifest | null, target: number): void {
     if (manifest === null || manifest.format !== 1) return;
     if (manifest.projection_version !== MEMORY_VECTORS_VERSION || manifest.position > target) return;
-    const { dimensions, ...ann } = manifest.parameters;
-    if (JSON.stringify(ann) !== JSON.stringify(this.ann)) return;
+    // The saved graph's build parameters must match; ef_search is this process's own (a search-time setting).
+    const { dimensions, expansionSearch: _saved, ...built } = manifest.parameters;
+    const { expansionSearch: _own, ...wanted } = this.ann;
+    if (JSON.stringify(built) !== JSON.stringify(wanted)) return;
+    const parameters: AnnParameters = { ...this.ann, dimensions };
     try {
       const partitions = new Map<string, VectorPartition>();
       for (const [name, saved] of Object.entries(manifest.partitions)) {
         const file = this.snapshots.graphPath(saved.file);
-        const graph = AnnGraph.view(manifest.parameters, file);
-        partitions.set(
-          name,
-          new VectorPartition(manifest.parameters, graph, this.snapshots.readMetadata(saved.file), file),
-        );
+        const graph = AnnGraph.view(parameters, file);
+        partitions.set(name, new VectorPartition(parameters, graph, this.snapshots.readMetadata(saved.file), file));
         this.scopes.set(name, {
           organization_id: saved.organization_id,
           visibility: saved.visibility,
