@@ -184,7 +184,10 @@ export class ChunkVectorIndex {
       for (const [name, saved] of Object.entries(manifest.partitions)) {
         const file = this.snapshots.graphPath(saved.file);
         const graph = AnnGraph.view(parameters, file);
-        partitions.set(name, new VectorPartition(parameters, graph, this.snapshots.readMetadata(saved.file), file));
+        partitions.set(
+          name,
+          new VectorPartition(parameters, graph, this.snapshots.readMetadata(saved.file), file),
+        );
         this.scopes.set(name, {
           organization_id: saved.organization_id,
           visibility: saved.visibility,
