@@ -5,6 +5,7 @@ import { benchClientPages } from './client-pages.bench';
 import { benchEventCore } from './event-core.bench';
 import { benchReplies } from './replies.bench';
 import { benchScale } from './scale.bench';
+import { benchScaleVectors } from './scale-vectors.bench';
 import { benchSearch } from './search.bench';
 import { benchSearchDepth } from './scale/search-depth.bench';
 import { benchStore } from './store.bench';
@@ -24,12 +25,18 @@ const BENCHMARKS: Array<{
   { name: 'client-pages', label: 'public client pages', run: benchClientPages },
   { name: 'store', label: 'store footprint, rebuild and durable appends', run: benchStore },
   { name: 'scale', label: 'a million chunks', run: benchScale, onRequest: true },
+  {
+    name: 'scale-vectors',
+    label: 'hybrid search at scale (ANN vector index)',
+    run: benchScaleVectors,
+    onRequest: true,
+  },
 ];
 
 /**
- * `npm run bench [-- NAME...]`: the named benchmarks (default: every one but `scale`) on temporary data, then one
- * table.
- * Names: event-core, search, search-depth, replies, client-pages, store, scale.
+ * `npm run bench [-- NAME...]`: the named benchmarks (default: every one but `scale` and `scale-vectors`) on
+ * temporary data, then one table.
+ * Names: event-core, search, search-depth, replies, client-pages, store, scale, scale-vectors.
  */
 async function main(): Promise<void> {
   const names = process.argv.slice(2);

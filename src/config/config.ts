@@ -76,6 +76,13 @@ export interface CairnConfig {
    * default none). The public directory and pages allow any origin for GET regardless (src/http/cors.ts).
    */
   corsOrigins: string[];
+  /**
+   * The embedded vector index (with CAIRN_EMBEDDING_MODEL, without ELASTICSEARCH_URL): how vectors are stored in
+   * its graph (CAIRN_VECTOR_QUANTIZATION: f16 default, i8, f32) and the HNSW search breadth
+   * (CAIRN_VECTOR_EF_SEARCH, 16–4096, default 256; a search of k vectors uses at least k).
+   */
+  vectorQuantization: 'i8' | 'f16' | 'f32';
+  vectorEfSearch: number;
 }
 
 export const DEFAULT_SEARCH_TITLE_BOOST = 2;
@@ -225,6 +232,8 @@ export function loadConfig(env: Env = process.env): CairnConfig {
     searchTitleBoost: decimal(env, 'CAIRN_SEARCH_TITLE_BOOST', DEFAULT_SEARCH_TITLE_BOOST, 0, 10, errors),
     maxAppendBytes: integer(env, 'CAIRN_MAX_APPEND_BYTES', MIB, MIB, 64 * MIB, errors),
     corsOrigins: origins(env, 'CAIRN_CORS_ORIGINS', errors),
+    vectorQuantization: oneOf(env, 'CAIRN_VECTOR_QUANTIZATION', ['i8', 'f16', 'f32'] as const, 'f16', errors),
+    vectorEfSearch: integer(env, 'CAIRN_VECTOR_EF_SEARCH', 256, 16, 4096, errors),
   };
   if (errors.length > 0) {
     throw new ValidationFailedError(

@@ -7,6 +7,7 @@ describe('hybrid search with CAIRN_EMBEDDING_MODEL (BM25 + embeddings, reciproca
   let model: ModelServer;
   let t: TestApp;
   let token: string;
+  let otherToken: string;
   let physician: number;
   let parking: number;
 
@@ -19,6 +20,7 @@ describe('hybrid search with CAIRN_EMBEDDING_MODEL (BM25 + embeddings, reciproca
     });
     const org = (await createOrganization(t.commands, 'Hybrid')).organization_id;
     token = (await createConnector(t.commands, org, ALL_MEMORY)).token;
+    otherToken = (await createConnector(t.commands, org, ALL_MEMORY)).token;
     physician = (await ingest(t.commands, org, 'Staff', 'The physician sees patients on Mondays.'))
       .memory_item_id;
     parking = (await ingest(t.commands, org, 'Parking', 'Free parking behind the building.')).memory_item_id;
@@ -28,8 +30,11 @@ describe('hybrid search with CAIRN_EMBEDDING_MODEL (BM25 + embeddings, reciproca
     await model.close();
   });
 
-  const search = async (query: string) => {
-    const res = await http(t.baseUrl, 'POST', `${MEMORY}/search`, { token, body: { query } });
+  const search = async (query: string, as = token, visibility?: string) => {
+    const res = await http(t.baseUrl, 'POST', `${MEMORY}/search`, {
+      token: as,
+      body: { query, ...(visibility ? { visibility } : {}) },
+    });
     const trace = await t.stores.eventStore.readStream(`recall-trace-${res.body.trace_id}`);
     const results = (trace[0].data as { results: Array<{ memory_item_id: number; method: string }> }).results;
     return {
@@ -53,5 +58,21 @@ describe('hybrid search with CAIRN_EMBEDDING_MODEL (BM25 + embeddings, reciproca
     const res = await search('parking');
     expect(res.ids).toEqual([parking]);
     expect(res.methods).toEqual(['lexical']);
+  });
+
+  it("never returns another connector's tool_private note through the vectors, and sees its own at once", async () => {
+    const saved = await http(t.baseUrl, 'POST', `${MEMORY}/save`, {
+      token: otherToken,
+      body: { kind: 'note', title: 'Medic rota', content: 'The medic covers the physician on Fridays.' },
+    });
+    expect(saved.status).toBe(200);
+    const note = saved.body.memory_item_id as number;
+    // The other connector finds it by meaning right after the save (read-your-writes through the ANN index).
+    const own = await search('dentist', otherToken);
+    expect(own.ids).toContain(note);
+    for (const visibility of [undefined, 'tool_private', 'organization_internal']) {
+      const res = await search('dentist', token, visibility);
+      expect(res.ids).not.toContain(note);
+    }
   });
 });

@@ -1,44 +1,67 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { join } from 'node:path';
 import { Embeddings } from '../../ai/embeddings';
+import type { CairnConfig } from '../../config/config';
+import { CONFIG } from '../../core.module';
 import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
-import { MEMORY_VECTORS, type MemoryVectorDocument } from '../../projections/memory-vectors.projection';
+import { DEFAULT_ANN, type AnnParameters } from '../../infrastructure/vectors/ann-graph';
+import { VectorSnapshotDirectory } from '../../infrastructure/vectors/vector-snapshot';
+import { ChunkVectorIndex, type VectorScope } from './chunk-vector-index';
 
-export interface VectorScope {
-  organizationId: number;
-  clientKey: string;
-  visibility: 'tool_private' | 'organization_internal' | null;
-  nowMs: number;
+export type { VectorScope } from './chunk-vector-index';
+
+/** Where vectors are searched: the embedded ANN index, or Elasticsearch's kNN (ElasticChunkVectors). */
+export interface ChunkVectorSearch {
+  search(
+    scope: VectorScope,
+    query: Float32Array,
+    k: number,
+  ): Promise<Array<{ chunkId: number; itemId: number; score: number }>>;
+  close?(): Promise<void>;
 }
 
-interface VectorRow {
-  memory_item_id: number;
-  memory_chunk_id: number;
-  visibility: string;
-  owner_client_key: string | null;
-  expires_at_ms: number | null;
-  vector: Float32Array;
-  norm: number;
+/** The embedded index's graph parameters from the configuration. */
+export function annParameters(
+  config: Pick<CairnConfig, 'vectorQuantization' | 'vectorEfSearch'>,
+): Omit<AnnParameters, 'dimensions'> {
+  return { ...DEFAULT_ANN, quantization: config.vectorQuantization, expansionSearch: config.vectorEfSearch };
 }
 
-interface OrgVectors {
-  position: number;
-  rows: VectorRow[];
+/** The embedded index's directory under the data directory. */
+export function vectorIndexDir(dataDir: string): string {
+  return join(dataDir, 'vector-index');
 }
 
 /**
- * Semantic candidates: the query's embedding against every chunk vector of the organization (exact cosine, vectors
- * cached per organization until the vectors projection moves). Returns [] when embeddings are off or the model
- * fails: search then stays lexical.
+ * Semantic candidates: the query's embedding against the organization's chunk vectors through an approximate
+ * nearest-neighbour index (ChunkVectorIndex on the embedded store, dense_vector kNN on Elasticsearch), limited to
+ * what the connector may see. Returns [] when embeddings are off or the model fails: search then stays lexical.
  */
 @Injectable()
-export class VectorCandidates {
+export class VectorCandidates implements OnModuleDestroy {
   private readonly logger = new Logger('vector-search');
-  private readonly cache = new Map<number, OrgVectors>();
+  private readonly vectors: Promise<ChunkVectorSearch> | null;
 
   constructor(
     private readonly embeddings: Embeddings,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
-  ) {}
+    @Inject(READ_STORE) readStore: ReadStore,
+    @Inject(CONFIG)
+    config: Pick<CairnConfig, 'dataDir' | 'elasticsearchUrl' | 'vectorQuantization' | 'vectorEfSearch'>,
+  ) {
+    this.vectors = !embeddings.enabled
+      ? null
+      : config.elasticsearchUrl
+        ? import('./elastic-chunk-vectors').then(
+            ({ ElasticChunkVectors }) =>
+              new ElasticChunkVectors(config.elasticsearchUrl as string, readStore),
+          )
+        : Promise.resolve(
+            new ChunkVectorIndex(readStore, new VectorSnapshotDirectory(vectorIndexDir(config.dataDir)), {
+              parameters: annParameters(config),
+              onWarning: (message) => this.logger.warn(message),
+            }),
+          );
+  }
 
   get enabled(): boolean {
     return this.embeddings.enabled;
@@ -49,7 +72,7 @@ export class VectorCandidates {
     scope: VectorScope,
     limit: number,
   ): Promise<Array<{ memory_item_id: number; memory_chunk_id: number; score: number }>> {
-    if (!this.embeddings.enabled) return [];
+    if (!this.embeddings.enabled || this.vectors === null) return [];
     let queryVector: number[];
     try {
       [queryVector] = await this.embeddings.embed([query]);
@@ -59,60 +82,15 @@ export class VectorCandidates {
       );
       return [];
     }
-    const q = Float32Array.from(queryVector);
-    const qNorm = Math.hypot(...q) || 1;
-    const rows = (await this.vectors(scope.organizationId)).rows.filter(
-      (row) =>
-        (row.expires_at_ms === null || row.expires_at_ms > scope.nowMs) &&
-        (scope.visibility === 'tool_private'
-          ? row.visibility === 'tool_private' && row.owner_client_key === scope.clientKey
-          : scope.visibility === 'organization_internal'
-            ? row.visibility === 'organization_internal'
-            : row.visibility === 'organization_internal' || row.owner_client_key === scope.clientKey),
-    );
-    return rows
-      .filter((row) => row.vector.length === q.length)
-      .map((row) => {
-        let dot = 0;
-        for (let i = 0; i < q.length; i++) dot += q[i] * row.vector[i];
-        return {
-          memory_item_id: row.memory_item_id,
-          memory_chunk_id: row.memory_chunk_id,
-          score: dot / (qNorm * row.norm),
-        };
-      })
-      .filter((candidate) => candidate.score > 0)
-      .sort((a, b) => b.score - a.score)
-      .slice(0, limit);
+    const hits = await (await this.vectors).search(scope, Float32Array.from(queryVector), limit);
+    return hits.map((hit) => ({
+      memory_item_id: hit.itemId,
+      memory_chunk_id: hit.chunkId,
+      score: hit.score,
+    }));
   }
 
-  private async vectors(organizationId: number): Promise<OrgVectors> {
-    const position = (await this.readStore.getCheckpoint('memory-vectors'))?.position ?? 0;
-    const cached = this.cache.get(organizationId);
-    if (cached && cached.position === position) return cached;
-    const rows: OrgVectors['rows'] = [];
-    for (let offset = 0; ; offset += 5000) {
-      const page = await this.readStore.find<MemoryVectorDocument>(MEMORY_VECTORS, {
-        filter: { organization_id: organizationId },
-        limit: 5000,
-        offset,
-      });
-      for (const doc of page.items) {
-        const vector = Float32Array.from(doc.vector);
-        rows.push({
-          memory_item_id: doc.memory_item_id,
-          memory_chunk_id: doc.memory_chunk_id,
-          visibility: doc.visibility,
-          owner_client_key: doc.owner_client_key,
-          expires_at_ms: doc.expires_at_ms,
-          vector,
-          norm: Math.hypot(...vector) || 1,
-        });
-      }
-      if (page.items.length < 5000) break;
-    }
-    const loaded = { position, rows };
-    this.cache.set(organizationId, loaded);
-    return loaded;
+  async onModuleDestroy(): Promise<void> {
+    await (await this.vectors)?.close?.();
   }
 }

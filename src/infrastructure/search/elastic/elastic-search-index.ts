@@ -121,6 +121,11 @@ function toDocument(source: StoredDocument): SearchDocument {
   return { id, organization_id, title, body, fields, version };
 }
 
+/** A client of the cluster at `url` (the vector index, elastic-vector-index.ts, uses it: this file imports the client). */
+export function createElasticClient(url: string): Client {
+  return new Client({ node: url });
+}
+
 export class ElasticSearchIndex implements SearchIndex {
   private readonly client: Client;
   private readonly index: string;
@@ -128,7 +133,7 @@ export class ElasticSearchIndex implements SearchIndex {
   private readonly previous: string;
 
   constructor(url: string, options?: { index?: string }) {
-    this.client = new Client({ node: url });
+    this.client = createElasticClient(url);
     const name = options?.index ?? DEFAULT_INDEX;
     this.index = `${name}-v${LAYOUT}`;
     this.previous = `${name}-v${LAYOUT - 1}`;

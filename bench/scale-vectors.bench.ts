@@ -1,0 +1,235 @@
+/**
+ * Hybrid search at scale (`npm run bench -- scale-vectors`): for each dimension count (CAIRN_BENCH_VECTOR_DIMS,
+ * default `384,1536`), one organization of CAIRN_BENCH_VECTOR_CHUNKS chunks (default 1,000,000) with embeddings
+ * on, then:
+ *
+ * - Ingestion through the real path (IngestDocumentCommand → events → projections, in this process), with
+ *   CAIRN_EMBEDDING_MODEL set: the memory-vectors projection embeds every chunk by calling a local
+ *   OpenAI-compatible embeddings server (scale/embedding-server.ts, its own process, 64 texts a call) whose vectors are derived from
+ *   the text (scale/text-embedding.ts: a seeded very sparse random projection of log term counts). The text is
+ *   topical synthetic text (scale/topical-text.ts), so chunks of one topic are near each other as real
+ *   embeddings are. No vector is seeded around the projection.
+ * - Index build: the ANN index built from the read model as a process with no saved index does at start
+ *   (ChunkVectorIndex.catchUp(): every row read, the graph built, saved and viewed back), timed.
+ * - Recall@10 of the ANN against exact cosine: RECALL_QUERIES queries, the index's top 10 (this process, over
+ *   the saved index the server views) against the exact top 10 computed by brute force over every vector of the
+ *   read model; at the configured ef_search (CAIRN_VECTOR_EF_SEARCH) and at the wider RECALL_EFS.
+ * - HTTP: Cairn as its own process (CAIRN_HTTP_WORKERS=2) over the data; `POST …/memory/search` limit 10 (the
+ *   handler asks the vector index for 100 chunks and the lexical index for 100), the query embedded by the local
+ *   server on each request; autocannon, after a warm-up not counted: p50 with 2 connections and with 1.
+ * - Server memory after the load: the process tree's summed RSS (a page of the memory-mapped index counts once
+ *   per worker) and summed PSS (each shared page divided among the processes mapping it).
+ * - A write: a tool note saved over HTTP, then a search for its text: the note must come back, and the first
+ *   search after the write is timed (a reload of the organization's vectors would take about the index build
+ *   time; the unit test checks that a write reads only its own rows).
+ */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { loadConfig } from '../src/config/config';
+import { openStores } from '../src/infrastructure/stores';
+import { VectorSnapshotDirectory } from '../src/infrastructure/vectors/vector-snapshot';
+import { ChunkVectorIndex } from '../src/queries/memory/chunk-vector-index';
+import { annParameters, vectorIndexDir } from '../src/queries/memory/vector-candidates';
+import { httpLoad, percentile } from './http-load';
+import { startEmbeddingServerProcess } from './scale/embedding-server';
+import { ingestTopical } from './scale/ingest-topical';
+import { exactTop10, recallAt10 } from './scale/recall';
+import { treeMemory } from './scale/process-pss';
+import { TextEmbedding } from './scale/text-embedding';
+import { TopicalText } from './scale/topical-text';
+import { startServerProcess } from './server-process';
+import type { BenchRow } from './table';
+
+const CHUNKS = Number(process.env.CAIRN_BENCH_VECTOR_CHUNKS ?? 1_000_000);
+const DIMENSIONS = (process.env.CAIRN_BENCH_VECTOR_DIMS ?? '384,1536').split(',').map(Number);
+const QUERY_COUNT = 200;
+const RECALL_QUERIES = 100;
+/** ef_search values whose recall is also printed (over the same saved graph), besides the configured one. */
+const RECALL_EFS = [512, 1024];
+const WARMUP_S = 5;
+const DURATION_S = 8;
+const SEARCH_PATH = '/app/api/tool-connectors/v1/memory/search';
+const SAVE_PATH = '/app/api/tool-connectors/v1/memory/save';
+const MB = 1024 * 1024;
+
+function embeddingEnv(dims: number, url: string): Record<string, string> {
+  return { CAIRN_EMBEDDING_MODEL: `bench-embed-${dims}`, OPENAI_BASE_URL: url, OPENAI_API_KEY: 'bench' };
+}
+
+function directoryBytes(dir: string): number {
+  return Number(execFileSync('du', ['-sb', dir], { encoding: 'utf8' }).split('\t')[0]);
+}
+
+async function postJson(
+  baseUrl: string,
+  path: string,
+  token: string,
+  body: object,
+): Promise<{ status: number; json: unknown }> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, json: (await response.json()) as unknown };
+}
+
+async function benchDimensions(dir: string, dims: number, embeddingUrl: string): Promise<BenchRow[]> {
+  const label = `${(CHUNKS / 1000).toLocaleString('en-US')}k chunks, ${dims} dims`;
+  const dataDir = join(dir, `scale-vectors-${dims}`);
+  const env = embeddingEnv(dims, embeddingUrl);
+  const text = new TopicalText();
+  const queries = Array.from({ length: QUERY_COUNT }, () => text.query());
+  process.stderr.write(`scale-vectors: ingesting ${label}…\n`);
+  const ingested = await ingestTopical(dataDir, env, text, CHUNKS);
+
+  process.stderr.write(`scale-vectors: building the ANN index from the read model…\n`);
+  const config = loadConfig({ ...process.env, CAIRN_DATA_DIR: dataDir, ...env });
+  const stores = await openStores(config);
+  let buildMs: number;
+  const recalls: Array<{ ef: number; recall: number }> = [];
+  try {
+    const index = new ChunkVectorIndex(
+      stores.readStore,
+      new VectorSnapshotDirectory(vectorIndexDir(dataDir)),
+      {
+        parameters: annParameters(config),
+      },
+    );
+    const started = performance.now();
+    await index.catchUp();
+    buildMs = performance.now() - started;
+    process.stderr.write(`scale-vectors: built in ${Math.round(buildMs)} ms; recall against exact cosine…\n`);
+    const embedding = new TextEmbedding(dims, text.meaning);
+    const vectors = queries.slice(0, RECALL_QUERIES).map((query) => embedding.embed(query));
+    const exact = await exactTop10(stores.readStore, vectors, dims);
+    // The configured ef_search first, then wider ones over the same saved graph (viewed again).
+    const efs = [config.vectorEfSearch, ...RECALL_EFS.filter((ef) => ef > config.vectorEfSearch)];
+    for (const ef of efs) {
+      const viewer = new ChunkVectorIndex(
+        stores.readStore,
+        new VectorSnapshotDirectory(vectorIndexDir(dataDir)),
+        {
+          parameters: { ...annParameters(config), expansionSearch: ef },
+        },
+      );
+      const recall = await recallAt10(viewer, ingested.organizationId, ingested.clientKey, vectors, exact);
+      recalls.push({ ef, recall });
+    }
+  } finally {
+    await stores.close();
+  }
+  const indexBytes = directoryBytes(vectorIndexDir(dataDir));
+
+  process.stderr.write(`scale-vectors: HTTP load…\n`);
+  const server = await startServerProcess(dataDir, { ...env, CAIRN_HTTP_WORKERS: '2' });
+  try {
+    const run = (durationS: number, connections: number) =>
+      httpLoad({
+        url: server.baseUrl,
+        connections,
+        durationS,
+        requests: queries.map((query) => ({
+          method: 'POST' as const,
+          path: SEARCH_PATH,
+          headers: { authorization: `Bearer ${ingested.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ query, limit: 10 }),
+        })),
+      });
+    await run(WARMUP_S, 2);
+    const load = await run(DURATION_S, 2);
+    const serial = await run(DURATION_S, 1);
+    const memory = treeMemory(server.pid);
+
+    // A write, then the first search after it.
+    const note = `${text.query()} ${text.query()} scale vectors bench note`;
+    const saved = await postJson(server.baseUrl, SAVE_PATH, ingested.token, {
+      kind: 'note',
+      title: 'Bench note',
+      content: note,
+    });
+    const itemId = (saved.json as { memory_item_id?: number }).memory_item_id;
+    const started = performance.now();
+    const found = await postJson(server.baseUrl, SEARCH_PATH, ingested.token, { query: note, limit: 10 });
+    const afterWriteMs = performance.now() - started;
+    const results = (found.json as { results?: Array<{ memory_item_id: number }> }).results ?? [];
+    const noteFound = results.some((result) => result.memory_item_id === itemId);
+    const loadP50 = percentile(load.latencies, 0.5);
+    const serialP50 = percentile(serial.latencies, 0.5);
+    const at1M = CHUNKS >= 1_000_000;
+    const rows: BenchRow[] = [
+      {
+        benchmark: `ingestion with embeddings (${label}, real path)`,
+        value: ingested.chunksPerSecond,
+        unit: 'chunks/s',
+      },
+      { benchmark: `ANN index build from the read model (${label})`, value: buildMs / 1000, unit: 's' },
+      {
+        benchmark: `ANN index on disk (${label}, ${config.vectorQuantization}, ef ${config.vectorEfSearch})`,
+        value: indexBytes / MB,
+        unit: 'MB',
+      },
+      ...recalls.map(({ ef, recall }, n) => ({
+        benchmark: `ANN recall@10 vs exact cosine, ef_search ${ef} (${label})`,
+        value: recall,
+        unit: '',
+        ...(n === 0 ? { target: '>= 0.95', ok: recall >= 0.95 } : {}),
+        decimals: 4,
+      })),
+      {
+        benchmark: `hybrid search HTTP p50, 2 connections (${label})`,
+        value: loadP50,
+        unit: 'ms',
+        ...(at1M ? { target: '<= 15', ok: loadP50 <= 15 } : {}),
+      },
+      { benchmark: `hybrid search HTTP p50, 1 connection (${label})`, value: serialP50, unit: 'ms' },
+      {
+        benchmark: `hybrid search HTTP p99, 2 connections (${label})`,
+        value: percentile(load.latencies, 0.99),
+        unit: 'ms',
+      },
+      {
+        benchmark: `hybrid search throughput, 2 connections (${label})`,
+        value: load.requestsPerSecond,
+        unit: 'req/s',
+      },
+      {
+        benchmark: `server RSS, ${memory.processes} processes summed (${label})`,
+        value: memory.rssBytes / MB,
+        unit: 'MB',
+        ...(dims === 384 && at1M ? { target: '<= 2,048', ok: memory.rssBytes <= 2048 * MB } : {}),
+      },
+      { benchmark: `server PSS, summed (${label})`, value: memory.pssBytes / MB, unit: 'MB' },
+      {
+        benchmark: `first search after a write, note found (${label})`,
+        value: afterWriteMs,
+        unit: 'ms',
+        target: 'found, << build time',
+        ok: noteFound && afterWriteMs < buildMs / 10,
+      },
+    ];
+    const failures = load.failures + serial.failures + (saved.status === 200 ? 0 : 1);
+    if (failures > 0)
+      rows.push({
+        benchmark: `HTTP failures (${label})`,
+        value: failures,
+        unit: 'requests',
+        target: '0',
+        ok: false,
+      });
+    return rows;
+  } finally {
+    await server.stop();
+  }
+}
+
+export async function benchScaleVectors(dir: string): Promise<BenchRow[]> {
+  const embedding = await startEmbeddingServerProcess();
+  const rows: BenchRow[] = [];
+  try {
+    for (const dims of DIMENSIONS) rows.push(...(await benchDimensions(dir, dims, embedding.url)));
+  } finally {
+    await embedding.close();
+  }
+  return rows;
+}

@@ -1,0 +1,189 @@
+import { AnnGraph, type AnnParameters } from './ann-graph';
+
+/** What filters and groups a chunk's vector. */
+export interface ChunkEntry {
+  chunkId: number;
+  itemId: number;
+  /** Epoch ms, null: never expires. */
+  expiresAtMs: number | null;
+}
+
+/** One chunk vector with what filters and groups it. */
+export interface VectorEntry extends ChunkEntry {
+  vector: Float32Array;
+}
+
+export interface PartitionHit {
+  chunkId: number;
+  itemId: number;
+  /** Cosine similarity. */
+  score: number;
+}
+
+/** The metadata of a base graph's chunks, sorted by chunk id (binary search; 24 bytes a chunk). */
+export class BaseMetadata {
+  constructor(
+    readonly chunkIds: Float64Array,
+    readonly itemIds: Float64Array,
+    /** NaN: never expires. */
+    readonly expiresAtMs: Float64Array,
+  ) {}
+
+  static empty(): BaseMetadata {
+    return new BaseMetadata(new Float64Array(0), new Float64Array(0), new Float64Array(0));
+  }
+
+  get length(): number {
+    return this.chunkIds.length;
+  }
+
+  indexOf(chunkId: number): number {
+    let lo = 0;
+    let hi = this.chunkIds.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const value = this.chunkIds[mid];
+      if (value === chunkId) return mid;
+      if (value < chunkId) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+}
+
+/**
+ * The vectors of one partition (an organization's internal chunks, or one client's tool_private chunks: a search
+ * only ever opens the partitions its scope may see, so visibility and ownership are exact by construction).
+ *
+ * A partition is a base (a saved graph, viewed read-only and memory-mapped, with its metadata) plus a delta: the
+ * vectors written since the base was saved, in a small mutable graph of this process, and the base chunks removed
+ * or replaced since (left out of results). A write touches only the delta; compaction (see ChunkVectorIndex) saves
+ * base + delta as the next base.
+ */
+export class VectorPartition {
+  private readonly delta: AnnGraph;
+  private readonly deltaEntries = new Map<number, ChunkEntry>();
+  /** Base chunks removed or replaced since the base was saved. */
+  private readonly removed = new Set<number>();
+
+  constructor(
+    readonly parameters: AnnParameters,
+    private readonly base: AnnGraph | null = null,
+    private readonly baseMetadata: BaseMetadata = BaseMetadata.empty(),
+    /** The file the base was viewed from (compaction loads a mutable copy of it). */
+    readonly baseFile: string | null = null,
+  ) {
+    this.delta = AnnGraph.empty(parameters);
+  }
+
+  /** Live vectors. */
+  get size(): number {
+    return this.baseMetadata.length - this.removed.size + this.deltaEntries.size;
+  }
+
+  /** Writes since the base: what compaction would fold into it. */
+  get pending(): number {
+    return this.deltaEntries.size + this.removed.size;
+  }
+
+  get baseSize(): number {
+    return this.baseMetadata.length;
+  }
+
+  /** Adds entries to the delta (one multi-threaded graph add), replacing their chunks' earlier vectors. */
+  putMany(entries: readonly VectorEntry[]): void {
+    if (entries.length === 0) return;
+    const dims = this.parameters.dimensions;
+    const matrix = new Float32Array(entries.length * dims);
+    entries.forEach((entry, n) => {
+      this.removeFromBase(entry.chunkId);
+      this.deltaEntries.set(entry.chunkId, {
+        chunkId: entry.chunkId,
+        itemId: entry.itemId,
+        expiresAtMs: entry.expiresAtMs,
+      });
+      matrix.set(entry.vector, n * dims);
+    });
+    this.delta.add(
+      entries.map((entry) => entry.chunkId),
+      matrix,
+    );
+  }
+
+  remove(chunkId: number): void {
+    if (this.deltaEntries.delete(chunkId)) this.delta.remove([chunkId]);
+    this.removeFromBase(chunkId);
+  }
+
+  /**
+   * The `k` most similar live, unexpired chunks (cosine similarity > 0), most similar first. Both graphs are asked
+   * for more than `k` (removed and expired chunks are dropped after the graph search), and again for four times as
+   * many while fewer than `k` survive and the graphs hold more.
+   */
+  search(query: Float32Array, k: number, nowMs: number): PartitionHit[] {
+    if (this.size === 0 || k <= 0) return [];
+    const largest = Math.max(this.base?.size ?? 0, this.delta.size);
+    for (let fetch = Math.max(2 * k, k + 16); ; fetch *= 4) {
+      const hits: PartitionHit[] = [];
+      for (const match of this.base?.search(query, fetch) ?? []) {
+        if (this.removed.has(match.key)) continue;
+        const at = this.baseMetadata.indexOf(match.key);
+        if (at < 0) continue;
+        const expires = this.baseMetadata.expiresAtMs[at];
+        if (!Number.isNaN(expires) && expires <= nowMs) continue;
+        hits.push({ chunkId: match.key, itemId: this.baseMetadata.itemIds[at], score: 1 - match.distance });
+      }
+      for (const match of this.delta.search(query, fetch)) {
+        const entry = this.deltaEntries.get(match.key);
+        if (!entry || (entry.expiresAtMs !== null && entry.expiresAtMs <= nowMs)) continue;
+        hits.push({ chunkId: match.key, itemId: entry.itemId, score: 1 - match.distance });
+      }
+      if (hits.length >= k || fetch >= largest) {
+        return hits
+          .filter((hit) => hit.score > 0)
+          .sort((a, b) => b.score - a.score || a.chunkId - b.chunkId)
+          .slice(0, k);
+      }
+    }
+  }
+
+  /**
+   * Base + delta as one mutable graph with its metadata (sorted by chunk id), to be saved as the next base. The
+   * delta keeps no copy of its vectors: without a base the delta graph itself is the result; with one, a mutable
+   * copy of the base file is loaded (the caller holds a whole partition's memory meanwhile) and the delta's
+   * vectors are read again through `vectorsOf` (at most a compaction threshold of them).
+   */
+  async compacted(
+    vectorsOf: (chunkIds: number[]) => Promise<Map<number, Float32Array>>,
+  ): Promise<{ graph: AnnGraph; metadata: BaseMetadata }> {
+    const entries = [...this.deltaEntries.values()];
+    const rows: Array<[number, number, number]> = [];
+    const meta = this.baseMetadata;
+    for (let n = 0; n < meta.length; n++) {
+      if (!this.removed.has(meta.chunkIds[n]))
+        rows.push([meta.chunkIds[n], meta.itemIds[n], meta.expiresAtMs[n]]);
+    }
+    for (const entry of entries) rows.push([entry.chunkId, entry.itemId, entry.expiresAtMs ?? Number.NaN]);
+    rows.sort((a, b) => a[0] - b[0]);
+    const metadata = new BaseMetadata(
+      Float64Array.from(rows, (row) => row[0]),
+      Float64Array.from(rows, (row) => row[1]),
+      Float64Array.from(rows, (row) => row[2]),
+    );
+    if (this.baseFile === null || meta.length === 0) return { graph: this.delta, metadata };
+    const graph = AnnGraph.load(this.parameters, this.baseFile);
+    graph.remove([...this.removed]);
+    const dims = this.parameters.dimensions;
+    const ids = entries.map((entry) => entry.chunkId);
+    const vectors = await vectorsOf(ids);
+    const present = ids.filter((id) => vectors.get(id)?.length === dims);
+    const matrix = new Float32Array(present.length * dims);
+    present.forEach((id, n) => matrix.set(vectors.get(id) as Float32Array, n * dims));
+    graph.add(present, matrix);
+    return { graph, metadata };
+  }
+
+  private removeFromBase(chunkId: number): void {
+    if (this.baseMetadata.indexOf(chunkId) >= 0) this.removed.add(chunkId);
+  }
+}
