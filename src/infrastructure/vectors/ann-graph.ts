@@ -1,8 +1,9 @@
 /**
  * An approximate nearest-neighbour graph (HNSW) over chunk vectors: usearch (unum-cloud/usearch), the only file
  * importing it. Cosine distance; vectors quantized to `quantization` inside the graph (f16 by default: half of
- * f32's memory; i8, a quarter, measured at recall@10 0.93–0.96 against exact cosine where f16 gives 0.99). A graph is either mutable (in memory, add/remove) or a read-only view of a saved file
- * (memory-mapped: every process viewing the same file shares the operating system's page cache).
+ * f32's memory; i8, a quarter, measured at recall@10 0.93–0.96 against exact cosine where f16 gives 0.99). A graph
+ * is either mutable (in memory, add/remove) or a read-only view of a saved file (memory-mapped: every process
+ * viewing the same file shares the operating system's page cache).
  */
 import { Index, MetricKind, ScalarKind, exactSearch } from 'usearch';
 
