@@ -132,31 +132,31 @@ export class ProjectionRunner {
   }
 
   /**
-   * Drops the read models (and the search index for its owner) and waits until they are replayed to the head. The
-   * selected projections are reset first, then replayed together, so they read each batch of events once (they
-   * share it, see shared-batches.ts); each one's duration runs from the start of the rebuild to its reaching the head.
+   * Drops the read models (and the search index for its owner) and waits until they are replayed to the head, one
+   * projection after the other. (Resetting every selected projection first and replaying them together, sharing
+   * their batches, lost early events of a rebuild on the MongoDB lane in 2 of 3 runs: not kept until that is
+   * understood.) Each one's duration runs from its own reset to its reaching the head.
    */
   async rebuild(
     names: readonly string[] | undefined,
     timeoutMs: number,
   ): Promise<Array<{ name: string; position: number; duration_ms: number }>> {
     const selected = names ? names.map((name) => this.find(name)) : [...this.projections];
-    const started = Date.now();
-    // Never while this process's loop is inside a step of the projection: a read store may reset in several
-    // steps (MongoDB: outside a transaction), which a step must not interleave with.
-    for (const projection of selected) await this.exclusive(projection, () => this.reset(projection));
-    const head = await this.eventStore.headPosition();
-    const deadline = started + timeoutMs;
-    return Promise.all(
-      selected.map(async (projection) => {
-        if (!(await this.waitFor(head, Math.max(0, deadline - Date.now()), [projection.name]))) {
-          throw new Error(
-            `rebuild of ${projection.name} did not reach position ${head} within ${timeoutMs} ms`,
-          );
-        }
-        return { name: projection.name, position: head, duration_ms: Date.now() - started };
-      }),
-    );
+    const results: Array<{ name: string; position: number; duration_ms: number }> = [];
+    for (const projection of selected) {
+      const started = Date.now();
+      // Never while this process's loop is inside a step of the projection: a read store may reset in several
+      // steps (MongoDB: outside a transaction), which a step must not interleave with.
+      await this.exclusive(projection, () => this.reset(projection));
+      const head = await this.eventStore.headPosition();
+      if (!(await this.waitFor(head, timeoutMs, [projection.name]))) {
+        throw new Error(
+          `rebuild of ${projection.name} did not reach position ${head} within ${timeoutMs} ms`,
+        );
+      }
+      results.push({ name: projection.name, position: head, duration_ms: Date.now() - started });
+    }
+    return results;
   }
 
   async status(): Promise<ProjectionStatus[]> {
