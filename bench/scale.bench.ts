@@ -10,9 +10,11 @@
  *    request at a time (depth.ts), after a warm-up not counted; SciFact nDCG@10 and Recall@100 within the whole
  *    corpus (limit 100); the server's memory afterwards: VmRSS and VmHWM summed over its processes;
  * 3. `cairn projections:rebuild` and `cairn audit:verify` as child processes: time, and the rebuild's peak RSS;
- * 4. durable event appends against plain SQLite insert + fsync on the same disk, interleaved (appends.ts).
+ * 4. durable event appends against plain SQLite insert + fsync on the same disk, interleaved (store-figures.ts
+ *    appendRates, as the store bench measures them).
  */
 import { CommandBus } from '@nestjs/cqrs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { RegisterConnectorCommand } from '../src/commands/connectors/register-connector.command';
 import type { RegisterConnectorResult } from '../src/commands/connectors/register-connector.command';
@@ -21,13 +23,13 @@ import type { RegisterOrganizationResult } from '../src/commands/organizations/r
 import { operatorContext } from '../src/commands/shared/command-context';
 import { startBenchServer, type BenchServer } from './bench-server';
 import { ndcgAt, recallAt } from './retrieval-metrics';
-import { compareAppends } from './scale/appends';
 import { runCli } from './scale/cli-run';
 import { DEEP_LIMIT, depthRows, interleavedDepth, SEARCH_PATH } from './scale/depth';
 import { dataDirectoryBytes } from './scale/footprint';
 import { treeMemory } from './scale/process-memory';
 import { ingestSciFact, scifactTestQueries, type SciFactQueries } from './scale/scifact';
 import { ingestSynthetic } from './scale/synthetic-ingest';
+import { appendRates } from './store-figures';
 import { startServerProcess } from './server-process';
 import { SyntheticText } from './synthetic-text';
 import type { BenchRow } from './table';
@@ -261,16 +263,20 @@ export async function benchScale(dir: string): Promise<BenchRow[]> {
 
   // 4. Appends on the same disk.
   await phase(rows, 'appends', async () => {
-    const appends = await compareAppends(dir);
+    const appendsDir = join(dir, 'appends');
+    mkdirSync(appendsDir, { recursive: true });
+    const appends = await appendRates(appendsDir, 500, 4).finally(() =>
+      rmSync(appendsDir, { recursive: true, force: true }),
+    );
     return [
       {
         benchmark: 'durable event appends (one at a time, each synced)',
-        value: appends.eventAppendsPerSecond,
+        value: appends.durableAppends,
         unit: 'appends/s',
       },
       {
         benchmark: 'plain SQLite insert + fsync (same disk, interleaved)',
-        value: appends.plainInsertsPerSecond,
+        value: appends.plainInserts,
         unit: 'inserts/s',
       },
       {
