@@ -40,6 +40,28 @@ export function describeCoordinationContract(getStore: () => ReadStore, it: Cont
       expect((await store.find(c)).total).toBe(1);
     });
 
+    it("loses none of several projections' concurrent commits (each to its own checkpoint)", async () => {
+      // Several projections of one runner commit at the same time; each must keep every one of its commits.
+      const projections = Array.from({ length: 4 }, () => ({ c: unique('c'), p: unique('p') }));
+      const steps = 25;
+      const results = await Promise.all(
+        projections.map(async ({ c, p }) => {
+          const landed: boolean[] = [];
+          for (let n = 0; n < steps; n++) {
+            landed.push(
+              await store.commit(p, n, { position: n + 1, version: 1 }, puts(c, [{ id: `d${n}` }])),
+            );
+          }
+          return landed;
+        }),
+      );
+      for (const [i, { c, p }] of projections.entries()) {
+        expect(results[i].every(Boolean)).toBe(true);
+        expect(await store.getCheckpoint(p)).toMatchObject({ position: steps });
+        expect((await store.find(c)).total).toBe(steps);
+      }
+    });
+
     it('rejects an invalid op before writing anything', async () => {
       const [c, p] = [unique('c'), unique('p')];
       const bad = [
