@@ -59,6 +59,8 @@ describe('CORS', () => {
       });
       expect(response.status).toBe(200);
       expect(response.headers.get('access-control-allow-origin')).toBeNull();
+      // Its answer does not depend on the origin, so caches need not key on it.
+      expect(response.headers.get('vary')).toBeNull();
       const denied = await preflight(t.baseUrl, SEARCH, ELSEWHERE, 'POST');
       expect(denied.status).toBe(404);
       expect(denied.headers.get('access-control-allow-origin')).toBeNull();
@@ -95,6 +97,18 @@ describe('CORS', () => {
       });
       expect(local.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
       expect(local.headers.get('access-control-expose-headers')).toBe('Retry-After, WWW-Authenticate');
+    });
+
+    it('answers the MCP endpoint’s preflight for a listed origin, and varies its answers by origin', async () => {
+      const allowed = await preflight(t.baseUrl, '/mcp', APP, 'POST');
+      expect(allowed.status).toBe(204);
+      expect(allowed.headers.get('access-control-allow-origin')).toBe(APP);
+      expect(allowed.headers.get('access-control-allow-headers')).toContain('mcp-protocol-version');
+      const other = await preflight(t.baseUrl, '/mcp', ELSEWHERE, 'POST');
+      expect(other.headers.get('access-control-allow-origin')).toBeNull();
+      const plain = await fetch(`${t.baseUrl}${SEARCH}`, { method: 'POST' });
+      expect(plain.status).toBe(401);
+      expect(plain.headers.get('vary')).toContain('Origin');
     });
 
     it('the public directory stays open to any origin', async () => {
