@@ -37,6 +37,7 @@ import { exactTop10, recallAt10 } from './scale/recall';
 import { treeMemory } from './scale/process-pss';
 import { TextEmbedding } from './scale/text-embedding';
 import { TopicalText } from './scale/topical-text';
+import { profileArgs, profileDir, summarizeProfiles } from './cpu-profile';
 import { startServerProcess } from './server-process';
 import type { BenchRow } from './table';
 
@@ -122,7 +123,12 @@ async function benchDimensions(dir: string, dims: number, embeddingUrl: string):
   const indexBytes = directoryBytes(vectorIndexDir(dataDir));
 
   process.stderr.write(`scale-vectors: HTTP load…\n`);
-  const server = await startServerProcess(dataDir, { ...env, CAIRN_HTTP_WORKERS: '2' });
+  const profiles = profileDir(`scale-vectors-${dims}d`);
+  const server = await startServerProcess(
+    dataDir,
+    { ...env, CAIRN_HTTP_WORKERS: '2' },
+    profileArgs(profiles),
+  );
   try {
     const run = (durationS: number, connections: number) =>
       httpLoad({
@@ -220,6 +226,10 @@ async function benchDimensions(dir: string, dims: number, embeddingUrl: string):
     return rows;
   } finally {
     await server.stop();
+    if (profiles !== null)
+      process.stderr.write(
+        `scale-vectors: where the searches spent their time\n${summarizeProfiles(profiles)}\n`,
+      );
   }
 }
 

@@ -22,6 +22,7 @@ import { RegisterOrganizationCommand } from '../src/commands/organizations/regis
 import type { RegisterOrganizationResult } from '../src/commands/organizations/register-organization.command';
 import { operatorContext } from '../src/commands/shared/command-context';
 import { startBenchServer, type BenchServer } from './bench-server';
+import { profileArgs, profileDir, summarizeProfiles } from './cpu-profile';
 import { ndcgAt, recallAt } from './retrieval-metrics';
 import { runCli } from './scale/cli-run';
 import { DEEP_LIMIT, depthRows, interleavedDepth, SEARCH_PATH } from './scale/depth';
@@ -175,7 +176,12 @@ export async function benchScale(dir: string): Promise<BenchRow[]> {
 
   // 2. HTTP search on a server process.
   process.stderr.write(`scale: HTTP search at ${at}…\n`);
-  const cairn = await startServerProcess(dataDir, { CAIRN_HTTP_WORKERS: String(HTTP_WORKERS) });
+  const profiles = profileDir(`scale-search-${at}`);
+  const cairn = await startServerProcess(
+    dataDir,
+    { CAIRN_HTTP_WORKERS: String(HTTP_WORKERS) },
+    profileArgs(profiles),
+  );
   try {
     const synthetic = await interleavedDepth(cairn.baseUrl, org.token, queries, DURATION_S, FIRST_WARMUP_S);
     rows.push(
@@ -217,6 +223,8 @@ export async function benchScale(dir: string): Promise<BenchRow[]> {
   } finally {
     await cairn.stop();
   }
+  if (profiles !== null)
+    process.stderr.write(`scale: where the searches spent their time\n${summarizeProfiles(profiles)}\n`);
 
   // 3. Operator commands over the same data.
   await phase(rows, 'projections:rebuild', async () => {
