@@ -8,6 +8,7 @@ import { openSqlite, type SqliteDatabase } from '../../src/infrastructure/sqlite
 import { makeTempDir } from '../support/temp-dir';
 import { describeEventStoreContract } from './event-store.contract';
 import { verifyChain } from '../../src/infrastructure/event-store/hash-chain';
+import { LogChainVerifier } from '../../src/infrastructure/event-store/log-chain';
 import { WrongExpectedVersionError } from '../../src/infrastructure/event-store/wrong-expected-version.error';
 import { Collector, newEvent, newEvents, sleep } from './event-store.contract-support';
 
@@ -105,6 +106,32 @@ describe('SqliteEventStore specifics', () => {
       'Mine',
       'Between',
     ]);
+  });
+
+  it('links into the log chain again when another writer appended to another stream before the write lock', async () => {
+    const mine = openStore();
+    const other = openStore();
+    await mine.append('mine', [newEvent('First')], 'no_stream');
+    // The batch is chained and linked into the log outside the lock; another process then appends to another
+    // stream (the stream's own chain still holds, the log's last event moved).
+    const internals = mine as unknown as { appendTransaction: (...args: unknown[]) => unknown };
+    const locked = internals.appendTransaction;
+    internals.appendTransaction = (...args: unknown[]) => {
+      void other.append('theirs', [newEvent('Between')], 'no_stream');
+      return locked(...args);
+    };
+    await mine.append('mine', [newEvent('Second'), newEvent('Third')], 0);
+    internals.appendTransaction = locked;
+    await mine.append('mine', [newEvent('Fourth')], 2);
+    const log = await mine.readAll();
+    expect(log.map((event) => event.type)).toEqual(['First', 'Between', 'Second', 'Third', 'Fourth']);
+    const verifier = new LogChainVerifier();
+    expect(verifier.add(log)).toBe(true);
+    expect(verifier.result()).toMatchObject({
+      first_break: null,
+      head: { position: log[4].position, events: 5 },
+    });
+    expect(log[2].metadata.global_prev_hash).toBe(log[1].metadata.global_hash);
   });
 
   it('wakes its own subscriptions at once, without waiting for the poll interval', async () => {

@@ -34,6 +34,7 @@ export type Row = [
 export interface Statements {
   last: SqliteStatement;
   globalHead: SqliteStatement;
+  lastPosition: SqliteStatement;
   insert: SqliteStatement;
   forward: LimitedStatements;
   backward: LimitedStatements;
@@ -51,8 +52,9 @@ export function prepareEventStatements(db: SqliteDatabase): Statements {
       "SELECT revision, json_extract(metadata, '$.hash') FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1",
     ),
     globalHead: db.prepare(
-      "SELECT json_extract(metadata, '$.global_hash') FROM events ORDER BY position DESC LIMIT 1",
+      "SELECT position, json_extract(metadata, '$.global_hash') FROM events ORDER BY position DESC LIMIT 1",
     ),
+    lastPosition: db.prepare('SELECT position FROM events ORDER BY position DESC LIMIT 1'),
     insert: db.prepare(
       'INSERT INTO events (event_id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
     ),
@@ -77,9 +79,9 @@ export function prepareEventStatements(db: SqliteDatabase): Statements {
     ),
     ping: db.prepare('SELECT 1'),
   };
-  for (const name of ['last', 'streams'] as const) statements[name].raw(true);
+  for (const name of ['last', 'streams', 'globalHead'] as const) statements[name].raw(true);
   statements.head.pluck(true);
-  statements.globalHead.pluck(true);
+  statements.lastPosition.pluck(true);
   statements.ping.pluck(true);
   return statements;
 }

@@ -37,10 +37,16 @@ import { decodePayload, encodePayload } from './event-payload';
  */
 export const COMMITTED_SYNC_WITHIN_MS = 100;
 
-/** A batch chained outside the write lock, after the stream's last event as read then (null: none). */
+/**
+ * A batch chained outside the write lock, after the stream's last event as read then (null: none), and linked
+ * into the log chain after the log's last event as read then (`globalAfter`, its position; 0: none): the
+ * metadata column of each event, ready to insert.
+ */
 type ChainGuess = {
   after: { revision: number; hash: unknown } | null;
   chained: Array<ChainedEvent<StoredEvent>>;
+  globalAfter: number;
+  metadataJson: string[];
 } | null;
 
 /** A prepared event with its `data` column value (event-payload.ts), computed before the write lock is taken. */
@@ -206,14 +212,18 @@ export class SqliteEventStore implements EventStore {
   private chainGuess(stream: string, events: StoredEvent[], expected: ExpectedRevision): ChainGuess {
     const last = expected === 'no_stream' ? undefined : this.lastOf(stream);
     if (last !== undefined && typeof last.hash !== 'string') return null;
+    const chained = chainBatch(
+      stream,
+      last ? last.revision + 1 : 0,
+      (last?.hash as string | undefined) ?? GENESIS_HASH,
+      events,
+    );
+    const head = this.statements.globalHead.get() as [number, unknown] | undefined;
     return {
       after: last ?? null,
-      chained: chainBatch(
-        stream,
-        last ? last.revision + 1 : 0,
-        (last?.hash as string | undefined) ?? GENESIS_HASH,
-        events,
-      ),
+      chained,
+      globalAfter: head?.[0] ?? 0,
+      metadataJson: linkIntoLog(chained, typeof head?.[1] === 'string' ? head[1] : GENESIS_HASH),
     };
   }
 
@@ -242,24 +252,30 @@ export class SqliteEventStore implements EventStore {
       (guess.after?.revision ?? null) === actual &&
       (guess.after?.hash ?? GENESIS_HASH) === prevHash;
     const chained = guessed ? guess.chained : chainBatch(stream, firstRevision, prevHash, events);
+    // The log chain (log-chain.ts) links after the log's last event as read inside the write lock, so the global
+    // order and the links agree. The links made outside the lock hold when both guesses still hold (an event's
+    // global_hash never changes once written, so the last position tells).
+    const linkedOutside = guessed && (this.statements.lastPosition.get() ?? 0) === guess.globalAfter;
+    const metadataJson = linkedOutside ? guess.metadataJson : linkIntoLog(chained, this.globalHead());
     let position = 0;
-    // The log chain (log-chain.ts): inside the write lock, so the global order and the links agree.
-    const head = this.statements.globalHead.get() as unknown;
-    let globalPrev = typeof head === 'string' ? head : GENESIS_HASH;
-    for (const event of chained) {
-      const global_hash = linkHash(globalPrev, event.metadata.hash);
+    chained.forEach((event, n) => {
       const info = this.statements.insert.run(
         event.event_id,
         stream,
         event.revision,
         event.type,
         event.storedData,
-        JSON.stringify({ ...event.metadata, global_prev_hash: globalPrev, global_hash }),
+        metadataJson[n],
       );
-      globalPrev = global_hash;
       position = Number(info.lastInsertRowid);
-    }
+    });
     return { next_expected_revision: firstRevision + chained.length - 1, position };
+  }
+
+  /** The global_hash of the log's last event (GENESIS_HASH for none, or for one written before the log chain). */
+  private globalHead(): string {
+    const head = this.statements.globalHead.get() as [number, unknown] | undefined;
+    return typeof head?.[1] === 'string' ? head[1] : GENESIS_HASH;
   }
 
   private lastOf(stream: string): { revision: number; hash: unknown } | undefined {
@@ -276,6 +292,17 @@ export class SqliteEventStore implements EventStore {
   private assertOpen(): void {
     if (this.closed) throw new Error('SqliteEventStore is closed');
   }
+}
+
+/** Each chained event's metadata column: its metadata with its link into the log chain after `globalPrev`. */
+function linkIntoLog(chained: ReadonlyArray<ChainedEvent<StoredEvent>>, globalPrev: string): string[] {
+  let previous = globalPrev;
+  return chained.map((event) => {
+    const global_hash = linkHash(previous, event.metadata.hash);
+    const json = JSON.stringify({ ...event.metadata, global_prev_hash: previous, global_hash });
+    previous = global_hash;
+    return json;
+  });
 }
 
 /** A read's `max_count` as a row limit: null for none, 0 for an empty read. */
