@@ -4,8 +4,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** The public directory API and its pages: readable from any website, never with credentials. */
 const PUBLIC_PREFIXES = ['/api/cairn-client-pages', '/clients'];
+/** The connector REST API. */
+const CONNECTOR_REST = '/app/api/tool-connectors';
 /** The connector API (REST and MCP): only the origins CAIRN_CORS_ORIGINS lists. */
-const CONNECTOR_PREFIXES = ['/app/api/tool-connectors', '/mcp'];
+const CONNECTOR_PREFIXES = [CONNECTOR_REST, '/mcp'];
 
 const underAny = (path: string, prefixes: string[]): boolean =>
   prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
@@ -55,7 +57,8 @@ export async function registerCors(app: NestFastifyApplication, connectorOrigins
     if (policy !== CLOSED) route.config = { ...route.config, cors: policy };
   });
   await app.register(fastifyCors, CLOSED);
-  const open = [...PUBLIC_PREFIXES, ...(connectorOrigins.length > 0 ? ['/app/api/tool-connectors'] : [])];
+  // Not /mcp: its controller's route takes every method, OPTIONS included, and carries the policy already.
+  const open = [...PUBLIC_PREFIXES, ...(connectorOrigins.length > 0 ? [CONNECTOR_REST] : [])];
   for (const prefix of open) {
     fastify.options(prefix, notFound);
     fastify.options(`${prefix}/*`, notFound);

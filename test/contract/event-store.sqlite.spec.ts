@@ -26,6 +26,28 @@ describeEventStoreContract('SQLite', async () => {
   };
 });
 
+/**
+ * Runs `append` on `store` with `another` (another writer's append) run right before the store takes its write
+ * lock, after it chained and linked its batch: a writer of another process landing in between.
+ */
+async function appendAfterAnother<T>(
+  store: SqliteEventStore,
+  another: () => void,
+  append: () => Promise<T>,
+): Promise<T> {
+  const internals = store as unknown as { appendTransaction: (...args: unknown[]) => unknown };
+  const locked = internals.appendTransaction;
+  internals.appendTransaction = (...args: unknown[]) => {
+    another();
+    return locked(...args);
+  };
+  try {
+    return await append();
+  } finally {
+    internals.appendTransaction = locked;
+  }
+}
+
 describe('SqliteEventStore specifics', () => {
   let temp: ReturnType<typeof makeTempDir>;
   let dbPath: string;
@@ -81,13 +103,11 @@ describe('SqliteEventStore specifics', () => {
     await mine.append('raced', [newEvent('First')], 'no_stream');
     // Another process appending between this store's read of the stream's last event (when it hashes the batch)
     // and its write lock: simulated right before the lock is taken.
-    const internals = mine as unknown as { appendTransaction: (...args: unknown[]) => unknown };
-    const locked = internals.appendTransaction;
-    internals.appendTransaction = (...args: unknown[]) => {
-      void other.append('raced', [newEvent('Between')], 'any');
-      return locked(...args);
-    };
-    await mine.append('raced', [newEvent('Mine')], 'any');
+    await appendAfterAnother(
+      mine,
+      () => void other.append('raced', [newEvent('Between')], 'any'),
+      () => mine.append('raced', [newEvent('Mine')], 'any'),
+    );
     const events = await mine.readStream('raced');
     expect(events.map((event) => [event.type, event.revision])).toEqual([
       ['First', 0],
@@ -97,9 +117,13 @@ describe('SqliteEventStore specifics', () => {
     expect(verifyChain(events)).toBeNull();
     // Expecting the last revision as it was before the other writer appended again: a conflict, nothing of
     // this store's written.
-    await expect(mine.append('raced', [newEvent('Stale')], 2)).rejects.toBeInstanceOf(
-      WrongExpectedVersionError,
-    );
+    await expect(
+      appendAfterAnother(
+        mine,
+        () => void other.append('raced', [newEvent('Between')], 'any'),
+        () => mine.append('raced', [newEvent('Stale')], 2),
+      ),
+    ).rejects.toBeInstanceOf(WrongExpectedVersionError);
     expect((await mine.readStream('raced')).map((event) => event.type)).toEqual([
       'First',
       'Between',
@@ -114,14 +138,11 @@ describe('SqliteEventStore specifics', () => {
     await mine.append('mine', [newEvent('First')], 'no_stream');
     // The batch is chained and linked into the log outside the lock; another process then appends to another
     // stream (the stream's own chain still holds, the log's last event moved).
-    const internals = mine as unknown as { appendTransaction: (...args: unknown[]) => unknown };
-    const locked = internals.appendTransaction;
-    internals.appendTransaction = (...args: unknown[]) => {
-      void other.append('theirs', [newEvent('Between')], 'no_stream');
-      return locked(...args);
-    };
-    await mine.append('mine', [newEvent('Second'), newEvent('Third')], 0);
-    internals.appendTransaction = locked;
+    await appendAfterAnother(
+      mine,
+      () => void other.append('theirs', [newEvent('Between')], 'no_stream'),
+      () => mine.append('mine', [newEvent('Second'), newEvent('Third')], 0),
+    );
     await mine.append('mine', [newEvent('Fourth')], 2);
     const log = await mine.readAll();
     expect(log.map((event) => event.type)).toEqual(['First', 'Between', 'Second', 'Third', 'Fourth']);

@@ -34,7 +34,6 @@ export type Row = [
 export interface Statements {
   last: SqliteStatement;
   globalHead: SqliteStatement;
-  lastPosition: SqliteStatement;
   insert: SqliteStatement;
   forward: LimitedStatements;
   backward: LimitedStatements;
@@ -54,7 +53,6 @@ export function prepareEventStatements(db: SqliteDatabase): Statements {
     globalHead: db.prepare(
       "SELECT position, json_extract(metadata, '$.global_hash') FROM events ORDER BY position DESC LIMIT 1",
     ),
-    lastPosition: db.prepare('SELECT position FROM events ORDER BY position DESC LIMIT 1'),
     insert: db.prepare(
       'INSERT INTO events (event_id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
     ),
@@ -81,7 +79,6 @@ export function prepareEventStatements(db: SqliteDatabase): Statements {
   };
   for (const name of ['last', 'streams', 'globalHead'] as const) statements[name].raw(true);
   statements.head.pluck(true);
-  statements.lastPosition.pluck(true);
   statements.ping.pluck(true);
   return statements;
 }

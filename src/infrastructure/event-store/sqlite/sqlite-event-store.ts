@@ -218,12 +218,12 @@ export class SqliteEventStore implements EventStore {
       (last?.hash as string | undefined) ?? GENESIS_HASH,
       events,
     );
-    const head = this.statements.globalHead.get() as [number, unknown] | undefined;
+    const head = this.globalHead();
     return {
       after: last ?? null,
       chained,
-      globalAfter: head?.[0] ?? 0,
-      metadataJson: linkIntoLog(chained, typeof head?.[1] === 'string' ? head[1] : GENESIS_HASH),
+      globalAfter: head.position,
+      metadataJson: linkIntoLog(chained, head.hash),
     };
   }
 
@@ -255,8 +255,8 @@ export class SqliteEventStore implements EventStore {
     // The log chain (log-chain.ts) links after the log's last event as read inside the write lock, so the global
     // order and the links agree. The links made outside the lock hold when both guesses still hold (an event's
     // global_hash never changes once written, so the last position tells).
-    const linkedOutside = guessed && (this.statements.lastPosition.get() ?? 0) === guess.globalAfter;
-    const metadataJson = linkedOutside ? guess.metadataJson : linkIntoLog(chained, this.globalHead());
+    const linkedOutside = guessed && (this.statements.head.get() as number) === guess.globalAfter;
+    const metadataJson = linkedOutside ? guess.metadataJson : linkIntoLog(chained, this.globalHead().hash);
     let position = 0;
     chained.forEach((event, n) => {
       const info = this.statements.insert.run(
@@ -272,10 +272,13 @@ export class SqliteEventStore implements EventStore {
     return { next_expected_revision: firstRevision + chained.length - 1, position };
   }
 
-  /** The global_hash of the log's last event (GENESIS_HASH for none, or for one written before the log chain). */
-  private globalHead(): string {
+  /**
+   * The log's last event: its position (0: none) and global_hash (GENESIS_HASH for none, or for one written before
+   * the log chain).
+   */
+  private globalHead(): { position: number; hash: string } {
     const head = this.statements.globalHead.get() as [number, unknown] | undefined;
-    return typeof head?.[1] === 'string' ? head[1] : GENESIS_HASH;
+    return { position: head?.[0] ?? 0, hash: typeof head?.[1] === 'string' ? head[1] : GENESIS_HASH };
   }
 
   private lastOf(stream: string): { revision: number; hash: unknown } | undefined {
