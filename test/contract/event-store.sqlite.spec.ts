@@ -132,12 +132,12 @@ describe('SqliteEventStore specifics', () => {
     ]);
   });
 
-  it('links into the log chain again when another writer appended to another stream before the write lock', async () => {
+  it('links into the log chain after the last event when another writer appended to another stream before the write lock', async () => {
     const mine = openStore();
     const other = openStore();
     await mine.append('mine', [newEvent('First')], 'no_stream');
-    // The batch is chained and linked into the log outside the lock; another process then appends to another
-    // stream (the stream's own chain still holds, the log's last event moved).
+    // The batch is chained outside the lock; another process then appends to another stream (the stream's own
+    // chain still holds, the log's last event moved).
     await appendAfterAnother(
       mine,
       () => void other.append('theirs', [newEvent('Between')], 'no_stream'),
@@ -152,6 +152,26 @@ describe('SqliteEventStore specifics', () => {
       first_break: null,
       head: { position: log[4].position, events: 5 },
     });
+    expect(log[2].metadata.global_prev_hash).toBe(log[1].metadata.global_hash);
+  });
+
+  it('stores each metadata column as the JSON of its metadata with the log link last', async () => {
+    const store = openStore();
+    await store.append('s', [newEvent('A'), newEvent('B')], 'no_stream');
+    await store.append('t', [newEvent('C')], 'no_stream');
+    const rows = open[0].db
+      .prepare('SELECT metadata FROM events ORDER BY position')
+      .pluck()
+      .all() as string[];
+    const log = await store.readAll();
+    rows.forEach((raw, n) => {
+      const parsed = JSON.parse(raw) as Record<string, unknown>;
+      // Byte for byte what JSON.stringify writes for the object (no duplicate keys, nothing escaped differently).
+      expect(raw).toBe(JSON.stringify(parsed));
+      expect(Object.keys(parsed).slice(-2)).toEqual(['global_prev_hash', 'global_hash']);
+      expect(parsed).toEqual(log[n].metadata);
+    });
+    expect(log[0].metadata.global_prev_hash).toBe('0'.repeat(64));
     expect(log[2].metadata.global_prev_hash).toBe(log[1].metadata.global_hash);
   });
 

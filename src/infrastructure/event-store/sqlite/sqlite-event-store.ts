@@ -38,15 +38,14 @@ import { decodePayload, encodePayload } from './event-payload';
 export const COMMITTED_SYNC_WITHIN_MS = 100;
 
 /**
- * A batch chained outside the write lock, after the stream's last event as read then (null: none), and linked
- * into the log chain after the log's last event as read then (`globalAfter`, its position; 0: none): the
- * metadata column of each event, ready to insert.
+ * A batch chained outside the write lock, after the stream's last event as read then (null: none), with each
+ * event's metadata column up to its link into the log chain (`metadataOpen`: the JSON object without its closing
+ * brace), so that linking it in the lock is a hash and a concatenation.
  */
 type ChainGuess = {
   after: { revision: number; hash: unknown } | null;
   chained: Array<ChainedEvent<StoredEvent>>;
-  globalAfter: number;
-  metadataJson: string[];
+  metadataOpen: string[];
 } | null;
 
 /** A prepared event with its `data` column value (event-payload.ts), computed before the write lock is taken. */
@@ -218,13 +217,7 @@ export class SqliteEventStore implements EventStore {
       (last?.hash as string | undefined) ?? GENESIS_HASH,
       events,
     );
-    const head = this.globalHead();
-    return {
-      after: last ?? null,
-      chained,
-      globalAfter: head.position,
-      metadataJson: linkIntoLog(chained, head.hash),
-    };
+    return { after: last ?? null, chained, metadataOpen: chained.map(openMetadata) };
   }
 
   /** Runs inside BEGIN IMMEDIATE: nobody else can write between the read of the last revision and the insert. */
@@ -252,11 +245,15 @@ export class SqliteEventStore implements EventStore {
       (guess.after?.revision ?? null) === actual &&
       (guess.after?.hash ?? GENESIS_HASH) === prevHash;
     const chained = guessed ? guess.chained : chainBatch(stream, firstRevision, prevHash, events);
-    // The log chain (log-chain.ts) links after the log's last event as read inside the write lock, so the global
-    // order and the links agree. The links made outside the lock hold when both guesses still hold (an event's
-    // global_hash never changes once written, so the last position tells).
-    const linkedOutside = guessed && (this.statements.head.get() as number) === guess.globalAfter;
-    const metadataJson = linkedOutside ? guess.metadataJson : linkIntoLog(chained, this.globalHead().hash);
+    // The log chain (log-chain.ts) links after the log's last event as read here, inside the write lock, so the
+    // global order and the links agree. Not guessed outside the lock: reading the log's head there cost a search
+    // about 25 µs with two HTTP workers (the first read after another process's commit refreshes the connection's
+    // view of the file), more than linking here (a hash per event) holds the lock.
+    const metadataJson = linkIntoLog(
+      guessed ? guess.metadataOpen : chained.map(openMetadata),
+      chained,
+      this.globalHead().hash,
+    );
     let position = 0;
     chained.forEach((event, n) => {
       const info = this.statements.insert.run(
@@ -297,13 +294,26 @@ export class SqliteEventStore implements EventStore {
   }
 }
 
-/** Each chained event's metadata column: its metadata with its link into the log chain after `globalPrev`. */
-function linkIntoLog(chained: ReadonlyArray<ChainedEvent<StoredEvent>>, globalPrev: string): string[] {
+/** An event's metadata as JSON without its closing brace: its link into the log chain follows (linkIntoLog). */
+function openMetadata(event: ChainedEvent<StoredEvent>): string {
+  return JSON.stringify(event.metadata).slice(0, -1);
+}
+
+/**
+ * Each chained event's metadata column: its metadata with its link into the log chain after `globalPrev`, the
+ * same JSON as `JSON.stringify({ ...metadata, global_prev_hash, global_hash })` (the hashes are hex: nothing to
+ * escape).
+ */
+function linkIntoLog(
+  metadataOpen: readonly string[],
+  chained: ReadonlyArray<ChainedEvent<StoredEvent>>,
+  globalPrev: string,
+): string[] {
   let previous = globalPrev;
-  return chained.map((event) => {
-    const global_hash = linkHash(previous, event.metadata.hash);
-    const json = JSON.stringify({ ...event.metadata, global_prev_hash: previous, global_hash });
-    previous = global_hash;
+  return chained.map((event, n) => {
+    const globalHash = linkHash(previous, event.metadata.hash);
+    const json = `${metadataOpen[n]},"global_prev_hash":"${previous}","global_hash":"${globalHash}"}`;
+    previous = globalHash;
     return json;
   });
 }
