@@ -208,10 +208,12 @@ const appendMetadata = (): EventMetadata => ({
   schema_version: 1,
 });
 
-/** Stand-ins for the chain fields of the event store's metadata, so a plain row is as large as an event's. */
-const PLAIN_CHAIN_FIELDS = Object.fromEntries(
-  ['prev_hash', 'hash', 'global_prev_hash', 'global_hash'].map((field) => [field, 'f'.repeat(64)]),
-);
+/**
+ * Stand-ins for the chain fields of an event row, so a plain row is as large as an event's: the stream chain's two
+ * hashes in the metadata (hex), the log link's two in 32-byte columns.
+ */
+const PLAIN_CHAIN_FIELDS = { prev_hash: 'f'.repeat(64), hash: 'f'.repeat(64) };
+const PLAIN_LINK = Buffer.alloc(32, 0xff);
 
 export interface AppendRates {
   /** Event store appends per second: one event per transaction, acknowledged after its WAL sync. */
@@ -234,9 +236,12 @@ export async function appendRates(dir: string, perRound: number, rounds: number)
   const store = new SqliteEventStore(storeDb, { flusher: wal.flusher });
   const plainDb = openSqlite({ path: join(dir, 'plain-inserts.sqlite'), synchronous: 'FULL' });
   plainDb.exec(
-    'CREATE TABLE IF NOT EXISTS rows (id INTEGER PRIMARY KEY, stream TEXT, data TEXT, metadata TEXT)',
+    `CREATE TABLE IF NOT EXISTS rows (
+       id INTEGER PRIMARY KEY, stream TEXT, data TEXT, metadata TEXT, link_prev BLOB, link_hash BLOB)`,
   );
-  const insert = plainDb.prepare('INSERT INTO rows (stream, data, metadata) VALUES (?, ?, ?)');
+  const insert = plainDb.prepare(
+    'INSERT INTO rows (stream, data, metadata, link_prev, link_hash) VALUES (?, ?, ?, ?, ?)',
+  );
   let storeMs = 0;
   let plainMs = 0;
   let n = 0;
@@ -253,9 +258,15 @@ export async function appendRates(dir: string, perRound: number, rounds: number)
       storeMs += performance.now() - started;
       started = performance.now();
       for (let i = 0; i < perRound; i++) {
-        // The row the event store writes: the same data, metadata with its four chain hashes.
+        // The row the event store writes: the same data, metadata with its chain hashes, the log link.
         const metadata = { ...appendMetadata(), ...PLAIN_CHAIN_FIELDS };
-        insert.run(`bench-${(n + i) % 500}`, JSON.stringify({ i: n + i }), JSON.stringify(metadata));
+        insert.run(
+          `bench-${(n + i) % 500}`,
+          JSON.stringify({ i: n + i }),
+          JSON.stringify(metadata),
+          PLAIN_LINK,
+          PLAIN_LINK,
+        );
       }
       plainMs += performance.now() - started;
       n += perRound;

@@ -155,24 +155,53 @@ describe('SqliteEventStore specifics', () => {
     expect(log[2].metadata.global_prev_hash).toBe(log[1].metadata.global_hash);
   });
 
-  it('stores each metadata column as the JSON of its metadata with the log link last', async () => {
+  it('stores the log link in 32-byte columns and reads it back as hex, last in the metadata', async () => {
     const store = openStore();
     await store.append('s', [newEvent('A'), newEvent('B')], 'no_stream');
     await store.append('t', [newEvent('C')], 'no_stream');
     const rows = open[0].db
-      .prepare('SELECT metadata FROM events ORDER BY position')
-      .pluck()
-      .all() as string[];
+      .prepare('SELECT metadata, global_prev_hash, global_hash FROM events ORDER BY position')
+      .raw(true)
+      .all() as Array<[string, Buffer, Buffer]>;
     const log = await store.readAll();
-    rows.forEach((raw, n) => {
-      const parsed = JSON.parse(raw) as Record<string, unknown>;
-      // Byte for byte what JSON.stringify writes for the object (no duplicate keys, nothing escaped differently).
-      expect(raw).toBe(JSON.stringify(parsed));
-      expect(Object.keys(parsed).slice(-2)).toEqual(['global_prev_hash', 'global_hash']);
-      expect(parsed).toEqual(log[n].metadata);
+    rows.forEach(([metadata, prev, hash], n) => {
+      // The metadata column is its JSON alone: the link is not stored twice.
+      expect(Object.keys(JSON.parse(metadata) as object)).not.toContain('global_hash');
+      expect([prev.length, hash.length]).toEqual([32, 32]);
+      expect(log[n].metadata.global_prev_hash).toBe(prev.toString('hex'));
+      expect(log[n].metadata.global_hash).toBe(hash.toString('hex'));
+      expect(Object.keys(log[n].metadata).slice(-2)).toEqual(['global_prev_hash', 'global_hash']);
     });
     expect(log[0].metadata.global_prev_hash).toBe('0'.repeat(64));
     expect(log[2].metadata.global_prev_hash).toBe(log[1].metadata.global_hash);
+    const verifier = new LogChainVerifier();
+    expect(verifier.add(log)).toBe(true);
+  });
+
+  it('continues the log chain of a file written before the link had columns', async () => {
+    // A file as the previous schema wrote it: the link as hex in the metadata JSON, no link columns.
+    const legacy = openSqlite({ path: dbPath });
+    legacy.exec(`CREATE TABLE events (
+      position INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT UNIQUE NOT NULL, stream TEXT NOT NULL,
+      revision INTEGER NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL,
+      UNIQUE (stream, revision))`);
+    legacy.close();
+    const first = openStore();
+    await first.append('old', [newEvent('Old')], 'no_stream');
+    // Rewrite the row as the old schema stored it: link in the JSON, columns empty.
+    const [written] = await first.readAll();
+    open[0].db
+      .prepare(
+        'UPDATE events SET metadata = ?, global_prev_hash = NULL, global_hash = NULL WHERE position = ?',
+      )
+      .run(JSON.stringify(written.metadata), written.position);
+    await first.append('new', [newEvent('New')], 'no_stream');
+    const log = await openStore().readAll();
+    expect(log.map((event) => event.type)).toEqual(['Old', 'New']);
+    expect(log[0].metadata.global_hash).toBe(written.metadata.global_hash);
+    expect(log[1].metadata.global_prev_hash).toBe(written.metadata.global_hash);
+    const verifier = new LogChainVerifier();
+    expect(verifier.add(log)).toBe(true);
   });
 
   it('wakes its own subscriptions at once, without waiting for the poll interval', async () => {

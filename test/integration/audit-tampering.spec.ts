@@ -143,9 +143,7 @@ describe('audit:verify against tampering (invariant 8)', () => {
   it('a rewritten log that recomputed every hash: caught against the anchor', async () => {
     const res = await verifyAfter(
       (sql) =>
-        sql(
-          `UPDATE events SET metadata = json_set(metadata, '$.global_hash', '${'f'.repeat(64)}') WHERE position = ${anchor.position}`,
-        ),
+        sql(`UPDATE events SET global_hash = X'${'f'.repeat(64)}' WHERE position = ${anchor.position}`),
       '--anchor',
       JSON.stringify(anchor),
     );

@@ -11,15 +11,32 @@ CREATE TABLE IF NOT EXISTS events (
   type TEXT NOT NULL,
   data TEXT NOT NULL, -- JSON text, or a BLOB: a compressed payload (event-payload.ts)
   metadata TEXT NOT NULL,
+  global_prev_hash BLOB, -- the log chain's link (log-chain.ts), 32 bytes each; NULL in rows written before
+  global_hash BLOB,      -- these columns, whose metadata JSON holds the link as hex (or none before the chain)
   UNIQUE (stream, revision)
 );
 -- One entry per stream (its first event): listStreams without scanning every event.
 CREATE INDEX IF NOT EXISTS events_stream_starts ON events (position) WHERE revision = 0;
 `;
 
+/**
+ * Files created before the log chain had columns of its own: the columns are added (older rows keep the link in
+ * their metadata JSON, see linkOf in sqlite-event-store.ts).
+ */
+function addLogChainColumns(db: SqliteDatabase): void {
+  const has = db.prepare("SELECT 1 FROM pragma_table_info('events') WHERE name = ?").pluck();
+  // In the write lock, so two processes opening the same older file do not both add them.
+  db.transaction(() => {
+    for (const column of ['global_prev_hash', 'global_hash']) {
+      if (has.get(column) === undefined) db.exec(`ALTER TABLE events ADD COLUMN ${column} BLOB`);
+    }
+  }).immediate();
+}
+
 /** Listing streams reads this many stream starts per query. */
 export const STREAMS_PAGE = 500;
-export const COLUMNS = 'position, event_id, stream, revision, type, data, metadata';
+export const COLUMNS =
+  'position, event_id, stream, revision, type, data, metadata, global_prev_hash, global_hash';
 export type Row = [
   position: number,
   event_id: string,
@@ -28,7 +45,10 @@ export type Row = [
   type: string,
   /** JSON text, or a compressed payload (event-payload.ts). */
   data: string | Buffer,
+  /** The metadata JSON: without the log link when the columns below hold it. */
   metadata: string,
+  global_prev_hash: Buffer | null,
+  global_hash: Buffer | null,
 ];
 
 export interface Statements {
@@ -46,15 +66,18 @@ export interface Statements {
 /** Creates the table (if missing) and prepares every statement the store runs. */
 export function prepareEventStatements(db: SqliteDatabase): Statements {
   db.exec(SCHEMA);
+  addLogChainColumns(db);
   const statements: Statements = {
     last: db.prepare(
       "SELECT revision, json_extract(metadata, '$.hash') FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1",
     ),
+    // The column, or the metadata's hex for a row written before the columns.
     globalHead: db.prepare(
-      "SELECT position, json_extract(metadata, '$.global_hash') FROM events ORDER BY position DESC LIMIT 1",
+      "SELECT position, COALESCE(global_hash, json_extract(metadata, '$.global_hash')) FROM events ORDER BY position DESC LIMIT 1",
     ),
     insert: db.prepare(
-      'INSERT INTO events (event_id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
+      `INSERT INTO events (event_id, stream, revision, type, data, metadata, global_prev_hash, global_hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     forward: new LimitedStatements(
       db,

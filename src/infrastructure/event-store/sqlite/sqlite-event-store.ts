@@ -39,14 +39,20 @@ export const COMMITTED_SYNC_WITHIN_MS = 100;
 
 /**
  * A batch chained outside the write lock, after the stream's last event as read then (null: none), with each
- * event's metadata column up to its link into the log chain (`metadataOpen`: the JSON object without its closing
- * brace), so that linking it in the lock is a hash and a concatenation.
+ * event's metadata column (its link into the log chain has columns of its own), so that linking it in the lock is
+ * a hash per event.
  */
 type ChainGuess = {
   after: { revision: number; hash: unknown } | null;
   chained: Array<ChainedEvent<StoredEvent>>;
-  metadataOpen: string[];
+  metadataJson: string[];
 } | null;
+
+/** An event's link into the log chain (log-chain.ts), as stored: 32 bytes each. */
+interface StoredLink {
+  prev: Buffer;
+  hash: Buffer;
+}
 
 /** A prepared event with its `data` column value (event-payload.ts), computed before the write lock is taken. */
 type StoredEvent = PreparedEvent & { storedData: string | Buffer };
@@ -217,7 +223,7 @@ export class SqliteEventStore implements EventStore {
       (last?.hash as string | undefined) ?? GENESIS_HASH,
       events,
     );
-    return { after: last ?? null, chained, metadataOpen: chained.map(openMetadata) };
+    return { after: last ?? null, chained, metadataJson: chained.map(metadataColumn) };
   }
 
   /** Runs inside BEGIN IMMEDIATE: nobody else can write between the read of the last revision and the insert. */
@@ -249,11 +255,8 @@ export class SqliteEventStore implements EventStore {
     // global order and the links agree. Not guessed outside the lock: reading the log's head there cost a search
     // about 25 µs with two HTTP workers (the first read after another process's commit refreshes the connection's
     // view of the file), more than linking here (a hash per event) holds the lock.
-    const metadataJson = linkIntoLog(
-      guessed ? guess.metadataOpen : chained.map(openMetadata),
-      chained,
-      this.globalHead().hash,
-    );
+    const metadataJson = guessed ? guess.metadataJson : chained.map(metadataColumn);
+    const links = linkIntoLog(chained, this.globalHead().hash);
     let position = 0;
     chained.forEach((event, n) => {
       const info = this.statements.insert.run(
@@ -263,6 +266,8 @@ export class SqliteEventStore implements EventStore {
         event.type,
         event.storedData,
         metadataJson[n],
+        links[n].prev,
+        links[n].hash,
       );
       position = Number(info.lastInsertRowid);
     });
@@ -275,7 +280,11 @@ export class SqliteEventStore implements EventStore {
    */
   private globalHead(): { position: number; hash: string } {
     const head = this.statements.globalHead.get() as [number, unknown] | undefined;
-    return { position: head?.[0] ?? 0, hash: typeof head?.[1] === 'string' ? head[1] : GENESIS_HASH };
+    const hash = head?.[1];
+    return {
+      position: head?.[0] ?? 0,
+      hash: Buffer.isBuffer(hash) ? hash.toString('hex') : typeof hash === 'string' ? hash : GENESIS_HASH,
+    };
   }
 
   private lastOf(stream: string): { revision: number; hash: unknown } | undefined {
@@ -294,27 +303,19 @@ export class SqliteEventStore implements EventStore {
   }
 }
 
-/** An event's metadata as JSON without its closing brace: its link into the log chain follows (linkIntoLog). */
-function openMetadata(event: ChainedEvent<StoredEvent>): string {
-  return JSON.stringify(event.metadata).slice(0, -1);
+/** An event's metadata column: its metadata as JSON, without the log link (stored in columns of its own). */
+function metadataColumn(event: ChainedEvent<StoredEvent>): string {
+  return JSON.stringify(event.metadata);
 }
 
-/**
- * Each chained event's metadata column: its metadata with its link into the log chain after `globalPrev`, the
- * same JSON as `JSON.stringify({ ...metadata, global_prev_hash, global_hash })` (the hashes are hex: nothing to
- * escape).
- */
-function linkIntoLog(
-  metadataOpen: readonly string[],
-  chained: ReadonlyArray<ChainedEvent<StoredEvent>>,
-  globalPrev: string,
-): string[] {
+/** Each chained event's link into the log chain after `globalPrev` (hex), as stored. */
+function linkIntoLog(chained: ReadonlyArray<ChainedEvent<StoredEvent>>, globalPrev: string): StoredLink[] {
   let previous = globalPrev;
-  return chained.map((event, n) => {
-    const globalHash = linkHash(previous, event.metadata.hash);
-    const json = `${metadataOpen[n]},"global_prev_hash":"${previous}","global_hash":"${globalHash}"}`;
-    previous = globalHash;
-    return json;
+  return chained.map((event) => {
+    const hash = linkHash(previous, event.metadata.hash);
+    const link = { prev: Buffer.from(previous, 'hex'), hash: Buffer.from(hash, 'hex') };
+    previous = hash;
+    return link;
   });
 }
 
@@ -331,6 +332,21 @@ function rowLimit(maxCount: number | undefined): number | null {
  * `data` is an own enumerable property like the others (spreads, JSON and equality see it); assigning it replaces
  * the parsed value.
  */
+/**
+ * An event's metadata with its log link last, as hex (the same object whether the link was stored in its columns
+ * or, in a row written before them, in the metadata JSON).
+ */
+function withLink(
+  metadata: RecordedEvent['metadata'],
+  prev: Buffer | null,
+  hash: Buffer | null,
+): RecordedEvent['metadata'] {
+  if (prev === null || hash === null) return metadata;
+  metadata.global_prev_hash = prev.toString('hex');
+  metadata.global_hash = hash.toString('hex');
+  return metadata;
+}
+
 function toRecorded(row: Row): RecordedEvent {
   const stored = row[5];
   let data: RecordedEvent['data'] | undefined;
@@ -340,7 +356,7 @@ function toRecorded(row: Row): RecordedEvent {
     revision: row[3],
     position: row[0],
     type: row[4],
-    metadata: JSON.parse(row[6]) as RecordedEvent['metadata'],
+    metadata: withLink(JSON.parse(row[6]) as RecordedEvent['metadata'], row[7], row[8]),
   } as RecordedEvent;
   Object.defineProperty(event, 'data', {
     enumerable: true,
