@@ -1,13 +1,33 @@
 /**
  * Loaded with `node --require` into a measured child process (store-figures.ts runCli): as the process exits it
- * writes its peak resident set (VmHWM from /proc/self/status, in KiB) to CAIRN_PEAK_RSS_FILE.
+ * writes, as JSON to CAIRN_PEAK_RSS_FILE, its peak resident set (VmHWM from /proc/self/status, in KiB) and what
+ * that memory was, each sampled every SAMPLE_MS and kept at its largest: the V8 heap in use, the native buffers
+ * (`external`: Buffers and typed arrays), the anonymous resident set (RssAnon: the heaps, SQLite's page cache,
+ * the allocator's free lists) and the file-backed one (RssFile: pages of the SQLite file read through its memory
+ * map, which the kernel can drop; they count in VmHWM all the same).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 
+const SAMPLE_MS = 50;
 const reportFile = process.env.CAIRN_PEAK_RSS_FILE;
+
+function statusKib(field: string): number {
+  const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(readFileSync('/proc/self/status', 'utf8'));
+  return match === null ? 0 : Number(match[1]);
+}
+
 if (reportFile !== undefined) {
+  const peak = { heapUsedKib: 0, externalKib: 0, rssAnonKib: 0, rssFileKib: 0 };
+  const sample = (): void => {
+    const usage = process.memoryUsage();
+    peak.heapUsedKib = Math.max(peak.heapUsedKib, Math.round(usage.heapUsed / 1024));
+    peak.externalKib = Math.max(peak.externalKib, Math.round(usage.external / 1024));
+    peak.rssAnonKib = Math.max(peak.rssAnonKib, statusKib('RssAnon'));
+    peak.rssFileKib = Math.max(peak.rssFileKib, statusKib('RssFile'));
+  };
+  setInterval(sample, SAMPLE_MS).unref();
   process.on('exit', () => {
-    const match = /^VmHWM:\s+(\d+)\s+kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
-    if (match !== null) writeFileSync(reportFile, match[1]);
+    sample();
+    writeFileSync(reportFile, JSON.stringify({ vmHwmKib: statusKib('VmHWM'), ...peak }));
   });
 }

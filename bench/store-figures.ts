@@ -5,16 +5,14 @@
  *   and nothing is), and SQLite's own account of them per table (the `dbstat` virtual table; an index is counted
  *   with its table), plus the free pages.
  * - rawTextBytes(): the UTF-8 bytes of the documents' titles and text as `memory:ingest` reads them (its reader).
- * - runCli(): the compiled operator CLI as a child process, its time and its peak resident memory (VmHWM, read from
- *   /proc by the child itself as it exits, and polled from outside meanwhile; the larger is kept).
+ * - runCli() (measured-cli.ts): the compiled operator CLI as a child process, its time and its peak memory.
  * - readModelDigest(): one SHA-256 over every read-model document and every live search document, in key order,
  *   to tell whether a rebuild reproduced the live read models.
  * - appendRates(): durable single-event appends through the event store against plain SQLite insert + fsync on the
  *   same disk, interleaved rounds in one run.
  */
-import { spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventMetadata } from '../src/infrastructure/event-store/event-store.port';
 import { SqliteEventStore } from '../src/infrastructure/event-store/sqlite/sqlite-event-store';
@@ -30,9 +28,8 @@ import { StreamCommandExecutor } from '../src/commands/shared/stream-command-exe
 import type { BenchServer } from './bench-server';
 import type { SyntheticText } from './synthetic-text';
 
-/** The compiled CLI beside this file's compiled directory (dist-bench/src/cli.js). */
-export const CLI_JS = join(__dirname, '..', 'src', 'cli.js');
-const PEAK_RSS_PRELOAD = join(__dirname, 'peak-rss-preload.js');
+export { CLI_JS, runCli, type CliRun } from './measured-cli';
+
 /** Paragraphs (chunks) per synthetic document, as in the search benchmark. */
 export const CHUNKS_PER_DOCUMENT = 8;
 /** How long the read models may take to catch up after an ingest (a million chunks take tens of minutes). */
@@ -115,56 +112,6 @@ export async function rawTextBytes(paths: readonly string[]): Promise<{ document
     }
   }
   return { documents, bytes };
-}
-
-export interface CliRun {
-  /** The JSON object the command printed. */
-  result: Record<string, unknown>;
-  ms: number;
-  /** The child's peak resident set (VmHWM), bytes. */
-  peakRssBytes: number;
-}
-
-function vmHwmKib(status: string): number {
-  const match = /^VmHWM:\s+(\d+)\s+kB/m.exec(status);
-  return match === null ? 0 : Number(match[1]);
-}
-
-/** Runs `cairn ARGS…` (the compiled CLI) over `dataDir`; rejects when it exits non-zero. */
-export async function runCli(dataDir: string, args: readonly string[]): Promise<CliRun> {
-  const reportFile = join(dataDir, '..', `peak-rss-${randomUUID()}.txt`);
-  const started = performance.now();
-  const child = spawn(process.execPath, ['--require', PEAK_RSS_PRELOAD, CLI_JS, ...args], {
-    env: { ...process.env, CAIRN_DATA_DIR: dataDir, CAIRN_PEAK_RSS_FILE: reportFile },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-4000)));
-  let polledKib = 0;
-  const poll = setInterval(() => {
-    try {
-      polledKib = Math.max(polledKib, vmHwmKib(readFileSync(`/proc/${child.pid}/status`, 'utf8')));
-    } catch {
-      // the process is gone; its own report has the final figure
-    }
-  }, 20);
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  clearInterval(poll);
-  const ms = performance.now() - started;
-  if (code !== 0) throw new Error(`cairn ${args.join(' ')} exited ${code}: ${stdout}${stderr}`);
-  let reportedKib = 0;
-  try {
-    reportedKib = Number(readFileSync(reportFile, 'utf8'));
-  } catch {
-    // no report (no /proc): the polled figure stands
-  }
-  return {
-    result: JSON.parse(stdout) as Record<string, unknown>,
-    ms,
-    peakRssBytes: Math.max(polledKib, reportedKib) * 1024,
-  };
 }
 
 /**

@@ -6,8 +6,9 @@
  *    ingest's reader reads them), and per table.
  * 2. 100,000 synthetic chunks ingested through the real ingestion path (store-figures.ts ingestSynthetic); the same
  *    footprint figures; then `cairn projections:rebuild` (every projection) as a child process: its time and peak
- *    RSS (VmHWM), and whether the rebuilt read models equal the live ones (a digest of every read-model document
- *    and every search document before and after).
+ *    RSS (VmHWM) with what that memory was (peak-rss-preload.ts), and whether the rebuilt read models equal the
+ *    live ones (a digest of every read-model document and every search document before and after). With
+ *    CAIRN_BENCH_PROFILE_DIR set the rebuild runs under --cpu-prof and its busiest functions are printed.
  * 3. Durable single-event appends against plain SQLite insert + fsync on the same disk, interleaved in one run.
  */
 import { CommandBus } from '@nestjs/cqrs';
@@ -18,6 +19,7 @@ import type { RegisterOrganizationResult } from '../src/commands/organizations/r
 import { operatorContext } from '../src/commands/shared/command-context';
 import { sqliteFile } from '../src/infrastructure/stores';
 import { startBenchServer } from './bench-server';
+import { profileArgs, profileDir, summarizeProfiles } from './cpu-profile';
 import {
   appendRates,
   ingestSynthetic,
@@ -136,7 +138,10 @@ async function syntheticFootprintAndRebuild(dir: string): Promise<BenchRow[]> {
 
   const live = await readModelDigest(sqliteFile(dataDir));
   process.stderr.write('synthetic: cairn projections:rebuild…\n');
-  const rebuild = await runCli(dataDir, ['projections:rebuild']);
+  // With CAIRN_BENCH_PROFILE_DIR, the rebuild runs under --cpu-prof and its busiest functions are printed.
+  const profile = profileDir('store-rebuild');
+  const rebuild = await runCli(dataDir, ['projections:rebuild'], profileArgs(profile));
+  if (profile !== null) process.stderr.write(`${summarizeProfiles(profile)}\n`);
   const rebuilt = await readModelDigest(sqliteFile(dataDir));
   const projections = rebuild.result.rebuilt as Array<{ duration_ms: number }>;
   // The projections replay one after the other (projection-runner.ts rebuild()): the rebuild is their sum.
@@ -159,6 +164,30 @@ async function syntheticFootprintAndRebuild(dir: string): Promise<BenchRow[]> {
       target: `<= ${TARGET_REBUILD_RSS_MB}`,
       ok: rssMb <= TARGET_REBUILD_RSS_MB,
     },
+    ...(rebuild.memory === null
+      ? []
+      : [
+          {
+            benchmark: `  of which at most: V8 heap in use`,
+            value: rebuild.memory.peakHeapUsedBytes / MB,
+            unit: 'MB',
+          },
+          {
+            benchmark: `  of which at most: native buffers (external)`,
+            value: rebuild.memory.peakExternalBytes / MB,
+            unit: 'MB',
+          },
+          {
+            benchmark: `  at most: anonymous resident memory (heaps, SQLite page cache)`,
+            value: rebuild.memory.peakAnonymousBytes / MB,
+            unit: 'MB',
+          },
+          {
+            benchmark: `  at most: file-backed resident pages (SQLite file read through mmap)`,
+            value: rebuild.memory.peakFileBackedBytes / MB,
+            unit: 'MB',
+          },
+        ]),
     {
       benchmark: `${label}: rebuilt read models equal the live ones (${live.documents.toLocaleString('en-US')} documents)`,
       value: identical ? 1 : 0,
