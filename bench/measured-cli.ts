@@ -32,8 +32,10 @@ function vmHwmKib(status: string): number {
   return match === null ? 0 : Number(match[1]);
 }
 
-/** Runs `cairn ARGS…` (the compiled CLI) over `dataDir`; rejects when it exits non-zero. */
-/** `nodeArgs`: options for node before the CLI (e.g. bench/cpu-profile.ts profileArgs). */
+/**
+ * Runs `cairn ARGS…` (the compiled CLI) over `dataDir`, with `nodeArgs` before it (e.g. bench/cpu-profile.ts
+ * profileArgs); rejects when it exits non-zero.
+ */
 export async function runCli(
   dataDir: string,
   args: readonly string[],

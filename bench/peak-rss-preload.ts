@@ -11,10 +11,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 const SAMPLE_MS = 50;
 const reportFile = process.env.CAIRN_PEAK_RSS_FILE;
 
-function statusKib(field: string): number {
-  const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(readFileSync('/proc/self/status', 'utf8'));
+/** A `Field: N kB` line of /proc/self/status as read into `status`, in KiB (0 when missing). */
+function statusKib(status: string, field: string): number {
+  const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(status);
   return match === null ? 0 : Number(match[1]);
 }
+
+const readStatus = (): string => readFileSync('/proc/self/status', 'utf8');
 
 if (reportFile !== undefined) {
   const peak = { heapUsedKib: 0, externalKib: 0, rssAnonKib: 0, rssFileKib: 0 };
@@ -22,12 +25,13 @@ if (reportFile !== undefined) {
     const usage = process.memoryUsage();
     peak.heapUsedKib = Math.max(peak.heapUsedKib, Math.round(usage.heapUsed / 1024));
     peak.externalKib = Math.max(peak.externalKib, Math.round(usage.external / 1024));
-    peak.rssAnonKib = Math.max(peak.rssAnonKib, statusKib('RssAnon'));
-    peak.rssFileKib = Math.max(peak.rssFileKib, statusKib('RssFile'));
+    const status = readStatus();
+    peak.rssAnonKib = Math.max(peak.rssAnonKib, statusKib(status, 'RssAnon'));
+    peak.rssFileKib = Math.max(peak.rssFileKib, statusKib(status, 'RssFile'));
   };
   setInterval(sample, SAMPLE_MS).unref();
   process.on('exit', () => {
     sample();
-    writeFileSync(reportFile, JSON.stringify({ vmHwmKib: statusKib('VmHWM'), ...peak }));
+    writeFileSync(reportFile, JSON.stringify({ vmHwmKib: statusKib(readStatus(), 'VmHWM'), ...peak }));
   });
 }

@@ -168,22 +168,22 @@ async function syntheticFootprintAndRebuild(dir: string): Promise<BenchRow[]> {
       ? []
       : [
           {
-            benchmark: `  of which at most: V8 heap in use`,
+            benchmark: `  largest sampled every 50 ms: V8 heap in use`,
             value: rebuild.memory.peakHeapUsedBytes / MB,
             unit: 'MB',
           },
           {
-            benchmark: `  of which at most: native buffers (external)`,
+            benchmark: `  largest sampled: native buffers (external)`,
             value: rebuild.memory.peakExternalBytes / MB,
             unit: 'MB',
           },
           {
-            benchmark: `  at most: anonymous resident memory (heaps, SQLite page cache)`,
+            benchmark: `  largest sampled: anonymous resident memory (heaps, SQLite page cache)`,
             value: rebuild.memory.peakAnonymousBytes / MB,
             unit: 'MB',
           },
           {
-            benchmark: `  at most: file-backed resident pages (SQLite file read through mmap)`,
+            benchmark: `  largest sampled: file-backed resident pages (SQLite file read through mmap)`,
             value: rebuild.memory.peakFileBackedBytes / MB,
             unit: 'MB',
           },

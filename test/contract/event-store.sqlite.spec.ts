@@ -28,7 +28,7 @@ describeEventStoreContract('SQLite', async () => {
 
 /**
  * Runs `append` on `store` with `another` (another writer's append) run right before the store takes its write
- * lock, after it chained and linked its batch: a writer of another process landing in between.
+ * lock, after it chained its batch: a writer of another process landing in between.
  */
 async function appendAfterAnother<T>(
   store: SqliteEventStore,

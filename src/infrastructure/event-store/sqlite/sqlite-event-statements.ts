@@ -21,15 +21,16 @@ CREATE INDEX IF NOT EXISTS events_stream_starts ON events (position) WHERE revis
 
 /**
  * Files created before the log chain had columns of its own: the columns are added (older rows keep the link in
- * their metadata JSON, see linkOf in sqlite-event-store.ts).
+ * their metadata JSON, see withLink in sqlite-event-store.ts).
  */
 function addLogChainColumns(db: SqliteDatabase): void {
   const has = db.prepare("SELECT 1 FROM pragma_table_info('events') WHERE name = ?").pluck();
-  // In the write lock, so two processes opening the same older file do not both add them.
+  const missing = (): string[] =>
+    ['global_prev_hash', 'global_hash'].filter((column) => has.get(column) === undefined);
+  if (missing().length === 0) return;
+  // In the write lock, looked at again there, so two processes opening the same older file do not both add them.
   db.transaction(() => {
-    for (const column of ['global_prev_hash', 'global_hash']) {
-      if (has.get(column) === undefined) db.exec(`ALTER TABLE events ADD COLUMN ${column} BLOB`);
-    }
+    for (const column of missing()) db.exec(`ALTER TABLE events ADD COLUMN ${column} BLOB`);
   }).immediate();
 }
 
@@ -71,9 +72,9 @@ export function prepareEventStatements(db: SqliteDatabase): Statements {
     last: db.prepare(
       "SELECT revision, json_extract(metadata, '$.hash') FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1",
     ),
-    // The column, or the metadata's hex for a row written before the columns.
+    // The log's last link: the column, or the metadata's hex for a row written before the columns.
     globalHead: db.prepare(
-      "SELECT position, COALESCE(global_hash, json_extract(metadata, '$.global_hash')) FROM events ORDER BY position DESC LIMIT 1",
+      "SELECT COALESCE(global_hash, json_extract(metadata, '$.global_hash')) FROM events ORDER BY position DESC LIMIT 1",
     ),
     insert: db.prepare(
       `INSERT INTO events (event_id, stream, revision, type, data, metadata, global_prev_hash, global_hash)
@@ -100,8 +101,9 @@ export function prepareEventStatements(db: SqliteDatabase): Statements {
     ),
     ping: db.prepare('SELECT 1'),
   };
-  for (const name of ['last', 'streams', 'globalHead'] as const) statements[name].raw(true);
+  for (const name of ['last', 'streams'] as const) statements[name].raw(true);
   statements.head.pluck(true);
+  statements.globalHead.pluck(true);
   statements.ping.pluck(true);
   return statements;
 }

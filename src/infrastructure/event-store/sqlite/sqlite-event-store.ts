@@ -256,7 +256,7 @@ export class SqliteEventStore implements EventStore {
     // about 25 µs with two HTTP workers (the first read after another process's commit refreshes the connection's
     // view of the file), more than linking here (a hash per event) holds the lock.
     const metadataJson = guessed ? guess.metadataJson : chained.map(metadataColumn);
-    const links = linkIntoLog(chained, this.globalHead().hash);
+    const links = linkIntoLog(chained, this.globalHead());
     let position = 0;
     chained.forEach((event, n) => {
       const info = this.statements.insert.run(
@@ -274,17 +274,10 @@ export class SqliteEventStore implements EventStore {
     return { next_expected_revision: firstRevision + chained.length - 1, position };
   }
 
-  /**
-   * The log's last event: its position (0: none) and global_hash (GENESIS_HASH for none, or for one written before
-   * the log chain).
-   */
-  private globalHead(): { position: number; hash: string } {
-    const head = this.statements.globalHead.get() as [number, unknown] | undefined;
-    const hash = head?.[1];
-    return {
-      position: head?.[0] ?? 0,
-      hash: Buffer.isBuffer(hash) ? hash.toString('hex') : typeof hash === 'string' ? hash : GENESIS_HASH,
-    };
+  /** The log's last event's global_hash, as hex (GENESIS_HASH for none, or for one written before the log chain). */
+  private globalHead(): string {
+    const hash = this.statements.globalHead.get() as unknown;
+    return Buffer.isBuffer(hash) ? hash.toString('hex') : typeof hash === 'string' ? hash : GENESIS_HASH;
   }
 
   private lastOf(stream: string): { revision: number; hash: unknown } | undefined {
@@ -327,12 +320,6 @@ function rowLimit(maxCount: number | undefined): number | null {
 }
 
 /**
- * The event of a row. Its data is parsed (and decompressed) when first read: a projection that skips an event by
- * its type never pays for its payload, and a batch kept for several projections holds the stored bytes only.
- * `data` is an own enumerable property like the others (spreads, JSON and equality see it); assigning it replaces
- * the parsed value.
- */
-/**
  * An event's metadata with its log link last, as hex (the same object whether the link was stored in its columns
  * or, in a row written before them, in the metadata JSON).
  */
@@ -347,6 +334,12 @@ function withLink(
   return metadata;
 }
 
+/**
+ * The event of a row. Its data is parsed (and decompressed) when first read: a projection that skips an event by
+ * its type never pays for its payload, and a batch kept for several projections holds the stored bytes only.
+ * `data` is an own enumerable property like the others (spreads, JSON and equality see it); assigning it replaces
+ * the parsed value.
+ */
 function toRecorded(row: Row): RecordedEvent {
   const stored = row[5];
   let data: RecordedEvent['data'] | undefined;
