@@ -7,6 +7,7 @@ import { createHttpApp } from './http/create-http-app';
 import { seedDemo, printDemo } from './demo/seed-demo';
 import { AppError } from './common/errors';
 import { serveClusterMetrics } from './observability/metrics-cluster';
+import { serverStoreOptions } from './infrastructure/stores';
 import { DEMO_SEEDER_ENV, superviseHttpWorkers } from './server/http-workers';
 
 /**
@@ -21,7 +22,7 @@ async function main(): Promise<void> {
     process.exitCode = await superviseHttpWorkers({ workers: config.httpWorkers });
     return;
   }
-  const app = await createHttpApp({ config });
+  const app = await createHttpApp({ config, storeOptions: serverStoreOptions(config.httpWorkers) });
   await app.listen({ port: config.port, host: config.host });
   recordServerAddress(config, process.pid, new Date());
   const logger = new Logger('cairn');

@@ -29,10 +29,12 @@ export interface SqliteOptions {
    * command that reads the whole file (a rebuild, an audit) would hold it all.
    */
   mmapBytes?: number;
+  /** The connection's page cache, in KiB (default PAGE_CACHE_KIB; allocated as pages are read). */
+  cacheKiB?: number;
 }
 
 /** Page cache per connection, in KiB. */
-const PAGE_CACHE_KIB = 64 * 1024;
+export const PAGE_CACHE_KIB = 64 * 1024;
 /** Largest part of the file read through mmap (address space, not memory: the OS pages it in and out). */
 export const MMAP_BYTES = 4 * 1024 * 1024 * 1024;
 
@@ -47,7 +49,7 @@ export function openSqlite(options: SqliteOptions): SqliteDatabase {
   db.pragma('foreign_keys = ON');
   // SQLite's default page cache is 2 MB: a search would re-read most of its pages through system calls.
   // A larger cache (allocated as used) and reads through a memory map keep hot pages one lookup away.
-  db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+  db.pragma(`cache_size = -${options.cacheKiB ?? PAGE_CACHE_KIB}`);
   db.pragma(`mmap_size = ${options.mmapBytes ?? MMAP_BYTES}`);
   return db;
 }
