@@ -214,7 +214,7 @@ export async function benchScale(dir: string): Promise<BenchRow[]> {
         unit: 'MiB',
       },
       {
-        benchmark: `  of which file pages (RssFile: the data file's mmap)`,
+        benchmark: `  of which file pages (RssFile: code, libraries, mapped files)`,
         value: memory.fileBytes / MB,
         unit: 'MiB',
       },
