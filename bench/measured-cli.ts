@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { statusKib } from './proc-status';
 
 /** The compiled CLI beside this file's compiled directory (dist-bench/src/cli.js). */
 export const CLI_JS = join(__dirname, '..', 'src', 'cli.js');
@@ -25,11 +26,6 @@ export interface CliRun {
     peakAnonymousBytes: number;
     peakFileBackedBytes: number;
   } | null;
-}
-
-function vmHwmKib(status: string): number {
-  const match = /^VmHWM:\s+(\d+)\s+kB/m.exec(status);
-  return match === null ? 0 : Number(match[1]);
 }
 
 /**
@@ -54,7 +50,7 @@ export async function runCli(
   let polledKib = 0;
   const poll = setInterval(() => {
     try {
-      polledKib = Math.max(polledKib, vmHwmKib(readFileSync(`/proc/${child.pid}/status`, 'utf8')));
+      polledKib = Math.max(polledKib, statusKib(readFileSync(`/proc/${child.pid}/status`, 'utf8'), 'VmHWM'));
     } catch {
       // the process is gone; its own report has the final figure
     }

@@ -3,19 +3,14 @@
  * writes, as JSON to CAIRN_PEAK_RSS_FILE, its peak resident set (VmHWM from /proc/self/status, in KiB) and what
  * that memory was, each sampled every SAMPLE_MS and kept at its largest: the V8 heap in use, the native buffers
  * (`external`: Buffers and typed arrays), the anonymous resident set (RssAnon: the heaps, SQLite's page cache,
- * the allocator's free lists) and the file-backed one (RssFile: pages of the SQLite file read through its memory
- * map, which the kernel can drop; they count in VmHWM all the same).
+ * the allocator's free lists) and the file-backed one (RssFile: code, libraries and any file read through a memory
+ * map, which the kernel can drop; they count in VmHWM all the same. The CLI does not map the SQLite file).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { statusKib } from './proc-status';
 
 const SAMPLE_MS = 50;
 const reportFile = process.env.CAIRN_PEAK_RSS_FILE;
-
-/** A `Field: N kB` line of /proc/self/status as read into `status`, in KiB (0 when missing). */
-function statusKib(status: string, field: string): number {
-  const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(status);
-  return match === null ? 0 : Number(match[1]);
-}
 
 const readStatus = (): string => readFileSync('/proc/self/status', 'utf8');
 

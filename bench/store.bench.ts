@@ -183,7 +183,7 @@ async function syntheticFootprintAndRebuild(dir: string): Promise<BenchRow[]> {
             unit: 'MB',
           },
           {
-            benchmark: `  largest sampled: file-backed resident pages (SQLite file read through mmap)`,
+            benchmark: `  largest sampled: file-backed resident pages (code, libraries)`,
             value: rebuild.memory.peakFileBackedBytes / MB,
             unit: 'MB',
           },

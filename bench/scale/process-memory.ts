@@ -1,28 +1,29 @@
 /**
  * Memory of a process and its descendants from /proc (Linux): VmRSS (resident now) and VmHWM (the peak resident
  * size each process reached), summed over the tree, as a server with CAIRN_HTTP_WORKERS > 1 is a primary and
- * its workers. RSS counts file pages mapped and touched as well (SQLite reads the data file through mmap).
+ * its workers. RSS counts file pages mapped and touched as well (code, libraries; the data file in a server
+ * process alone on it, which reads it through mmap).
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { statusKib } from '../proc-status';
 
 export interface TreeMemory {
   /** Sum of VmRSS over the processes, bytes. */
   rssBytes: number;
   /** Sum of VmHWM (each process's own peak; the peaks need not have coincided), bytes. */
   peakBytes: number;
-  /** Of rssBytes: anonymous memory (heaps, caches) and file pages mapped (SQLite's mmap of the data file). */
+  /** Of rssBytes: anonymous memory (heaps, caches) and file pages mapped (code, libraries, mapped files). */
   anonBytes: number;
   fileBytes: number;
   processes: number;
 }
 
-function statusKib(pid: number, field: 'VmRSS' | 'VmHWM' | 'RssAnon' | 'RssFile'): number {
+/** The process's /proc status text ('' once it is gone). */
+function statusOf(pid: number): string {
   try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
-    return match === null ? 0 : Number(match[1]);
+    return readFileSync(`/proc/${pid}/status`, 'utf8');
   } catch {
-    return 0; // gone
+    return ''; // gone
   }
 }
 
@@ -54,10 +55,11 @@ export function treeMemory(pid: number): TreeMemory {
   let anon = 0;
   let file = 0;
   for (const each of pids) {
-    rss += statusKib(each, 'VmRSS');
-    peak += statusKib(each, 'VmHWM');
-    anon += statusKib(each, 'RssAnon');
-    file += statusKib(each, 'RssFile');
+    const status = statusOf(each);
+    rss += statusKib(status, 'VmRSS');
+    peak += statusKib(status, 'VmHWM');
+    anon += statusKib(status, 'RssAnon');
+    file += statusKib(status, 'RssFile');
   }
   const kib = 1024;
   return {

@@ -62,8 +62,8 @@ export const SHARED_FILE_CACHE_KIB = 2 * 1024;
  * page by page. That costs the next read in proportion to the pages read since the last commit (measured: 70 µs
  * after a read of 2,000 rows, 1 µs without the foreign commit; docs/operations.md#what-it-costs-a-search-measured).
  * Without the map, and with a cache the size of a few searches' pages, the discard is cheap and the pages come
- * back through reads from the OS's file cache: in the search bench with two workers, 100k chunks, 11% more
- * requests per second and a 24% lower p99.
+ * back through reads from the OS's file cache: in the search bench with two workers, 100k chunks, 13% more
+ * requests per second and a 24% lower p99 (medians of 4 runs).
  */
 export function serverStoreOptions(httpWorkers: number): OpenStoresOptions {
   return httpWorkers > 1 ? { sqliteMmapBytes: 0, sqliteCacheKiB: SHARED_FILE_CACHE_KIB } : {};

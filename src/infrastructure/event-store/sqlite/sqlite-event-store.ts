@@ -252,9 +252,9 @@ export class SqliteEventStore implements EventStore {
       (guess.after?.hash ?? GENESIS_HASH) === prevHash;
     const chained = guessed ? guess.chained : chainBatch(stream, firstRevision, prevHash, events);
     // The log chain (log-chain.ts) links after the log's last event as read here, inside the write lock, so the
-    // global order and the links agree. Not guessed outside the lock: reading the log's head there cost a search
-    // about 25 µs with two HTTP workers (the first read after another process's commit refreshes the connection's
-    // view of the file), more than linking here (a hash per event) holds the lock.
+    // global order and the links agree. Not guessed outside the lock: reading the log's head there was one more
+    // read that could be the first after another process's commit, which SQLite makes pay for its discarded cache
+    // (about 25 µs a search with two HTTP workers), more than linking here (a hash per event) holds the lock.
     const metadataJson = guessed ? guess.metadataJson : chained.map(metadataColumn);
     const links = linkIntoLog(chained, this.globalHead());
     let position = 0;
