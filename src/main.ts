@@ -19,7 +19,13 @@ async function main(): Promise<void> {
   const demo = process.argv.includes('--demo');
   if (config.httpWorkers > 1 && cluster.isPrimary) {
     if (config.metrics) serveClusterMetrics();
-    process.exitCode = await superviseHttpWorkers({ workers: config.httpWorkers });
+    // Workers run this file directly: through the CLI they would parse `cairn`'s arguments again.
+    process.exitCode = await superviseHttpWorkers({
+      workers: config.httpWorkers,
+      entry: __filename,
+      args: process.argv.slice(2),
+      startTimeoutMs: config.httpWorkerStartTimeoutMs,
+    });
     return;
   }
   const app = await createHttpApp({ config, storeOptions: serverStoreOptions(config.httpWorkers) });

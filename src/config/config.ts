@@ -62,6 +62,12 @@ export interface CairnConfig {
    */
   httpWorkers: number;
   /**
+   * With httpWorkers > 1: how long each worker may take from its fork to listening
+   * (CAIRN_HTTP_WORKER_START_TIMEOUT_MS, default 60000). A worker of the first start that is late or exits ends the
+   * whole server with exit 1; a late replacement is killed (and counts as a death).
+   */
+  httpWorkerStartTimeoutMs: number;
+  /**
    * Memory search: the weight of a title word against a body word (BM25F; the indexed title is the item's title
    * and the chunk's heading). CAIRN_SEARCH_TITLE_BOOST, 0–10, default 2; 1 scores title and body as one field.
    */
@@ -227,6 +233,14 @@ export function loadConfig(env: Env = process.env): CairnConfig {
       replies: integer(env, 'CAIRN_RATE_LIMIT_REPLIES', 30, 0, 10_000_000, errors),
     },
     httpWorkers: httpWorkers(env, errors),
+    httpWorkerStartTimeoutMs: integer(
+      env,
+      'CAIRN_HTTP_WORKER_START_TIMEOUT_MS',
+      60_000,
+      100,
+      3_600_000,
+      errors,
+    ),
     metrics: oneOf(env, 'CAIRN_METRICS', ['on', 'off'] as const, 'off', errors) === 'on',
     logLevel: oneOf(env, 'CAIRN_LOG_LEVEL', LOG_LEVELS, 'info', errors),
     searchTitleBoost: decimal(env, 'CAIRN_SEARCH_TITLE_BOOST', DEFAULT_SEARCH_TITLE_BOOST, 0, 10, errors),

@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { createConnector, createOrganization } from '../support/fixtures';
 import { ALL_MEMORY, MEMORY } from '../support/memory-fixtures';
-import { startServerProcess, stopAllServers, type ServerProcess } from '../support/server-process';
+import { CAIRN_BIN, startServerProcess, stopAllServers, type ServerProcess } from '../support/server-process';
 import { makeTempDir } from '../support/temp-dir';
 import { http, startTestApp } from '../support/test-app';
 
@@ -47,6 +47,10 @@ function postFresh(
     req.end(payload);
   });
 }
+
+/** Pids of every worker the primary forked ("worker N forked"), from its output. */
+const forkedPids = (output: string): number[] =>
+  [...output.matchAll(/worker (\d+) forked/g)].map((match) => Number(match[1]));
 
 const alive = (pid: number): boolean => {
   try {
@@ -128,5 +132,50 @@ describe('CAIRN_HTTP_WORKERS: one port served by several worker processes', () =
     } finally {
       await new Promise<void>((resolve) => blocker.close(() => resolve()));
     }
+  }, 60_000);
+
+  it('`cairn serve` (the CLI) starts 2 workers that answer a search, and stops leaving no process', async () => {
+    const server = await startServerProcess(
+      { CAIRN_DATA_DIR: temp.dir, CAIRN_HTTP_WORKERS: '2' },
+      { args: [CAIRN_BIN, 'serve'] },
+    );
+    await until(() => workerPids(server).length === 2, 'two workers listening');
+    expect(server.output()).not.toContain('usage_error');
+    const saved = await postFresh(server.baseUrl, `${MEMORY}/save`, token, {
+      kind: 'note',
+      title: 'Served by the CLI',
+      content: 'The quokka refund was approved.',
+    });
+    expect(saved.status).toBe(200);
+    for (let n = 0; n < 2; n++) {
+      const found = await postFresh(server.baseUrl, `${MEMORY}/search`, token, { query: 'quokka' });
+      expect(found.status).toBe(200);
+      expect(found.body.results?.map((r) => r.memory_item_id)).toEqual([saved.body.memory_item_id]);
+    }
+    const workers = forkedPids(server.output());
+    expect(workers).toHaveLength(2);
+    await server.stop(15_000);
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    await until(() => workers.every((pid) => !alive(pid)), 'the workers to exit', 5_000);
+  }, 60_000);
+
+  it('fails fast (exit 1, a clear error, every worker gone) when a worker does not listen in time', async () => {
+    const started = Date.now();
+    const failure: Error = await startServerProcess(
+      { CAIRN_DATA_DIR: temp.dir, CAIRN_HTTP_WORKERS: '2', CAIRN_HTTP_WORKER_START_TIMEOUT_MS: '100' },
+      { args: [CAIRN_BIN, 'serve'], readyTimeoutMs: 30_000 },
+    ).then(
+      () => new Error('the server started'),
+      (error: Error) => error,
+    );
+    const elapsed = Date.now() - started;
+    process.stdout.write(`start-timeout failure reported after ${elapsed} ms\n`);
+    expect(failure.message).toMatch(
+      /exited \(1\) before it was ready[\s\S]*cairn failed to start: worker \d+ did not listen within 100 ms/,
+    );
+    expect(elapsed).toBeLessThan(20_000);
+    const workers = forkedPids(failure.message);
+    expect(workers.length).toBeGreaterThan(0);
+    await until(() => workers.every((pid) => !alive(pid)), 'the workers to exit', 5_000);
   }, 60_000);
 });

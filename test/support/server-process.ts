@@ -11,6 +11,8 @@ import { CONNECTOR_RATE_LIMITS_OFF } from './rate-limits';
 
 /** The compiled server entry point (`npm run build`; `npm test` builds first). */
 export const MAIN_JS = join(__dirname, '..', '..', 'dist', 'main.js');
+/** The operator CLI (`node bin/cairn.js serve` starts the same server). */
+export const CAIRN_BIN = join(__dirname, '..', '..', 'bin', 'cairn.js');
 
 /** Throws a clear error when dist/ has not been built. */
 export function requireBuiltServer(): void {
@@ -81,18 +83,19 @@ async function isUp(baseUrl: string): Promise<boolean> {
 }
 
 /**
- * Spawns `node dist/main.js` on 127.0.0.1:`port` with `env` (over the test process's environment) and resolves
- * once GET /health answers 200. Rejects (and kills the child) when it exits first or does not answer in time.
+ * Spawns `node dist/main.js` (or `node <args>`) on 127.0.0.1:`port` with `env` (over the test process's
+ * environment) and resolves once GET /health answers 200. Rejects (and kills the child) when it exits first or does
+ * not answer in time.
  */
 export async function startServerProcess(
   env: Record<string, string>,
-  options: { port?: number; readyTimeoutMs?: number } = {},
+  options: { port?: number; readyTimeoutMs?: number; args?: string[] } = {},
 ): Promise<ServerProcess> {
   requireBuiltServer();
   const port = options.port ?? (await freePorts(1))[0];
   const baseUrl = `http://127.0.0.1:${port}`;
   cairnServers.add(baseUrl);
-  const child = spawn(process.execPath, [MAIN_JS], {
+  const child = spawn(process.execPath, options.args ?? [MAIN_JS], {
     env: { ...process.env, ...CONNECTOR_RATE_LIMITS_OFF, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

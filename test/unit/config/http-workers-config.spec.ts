@@ -15,3 +15,13 @@ describe('CAIRN_HTTP_WORKERS', () => {
     );
   });
 });
+
+describe('CAIRN_HTTP_WORKER_START_TIMEOUT_MS', () => {
+  it('defaults to 60 s; takes 100 ms to 1 h', () => {
+    expect(loadConfig({}).httpWorkerStartTimeoutMs).toBe(60_000);
+    expect(loadConfig({ CAIRN_HTTP_WORKER_START_TIMEOUT_MS: '100' }).httpWorkerStartTimeoutMs).toBe(100);
+    expect(() => loadConfig({ CAIRN_HTTP_WORKER_START_TIMEOUT_MS: '99' })).toThrow(
+      /CAIRN_HTTP_WORKER_START_TIMEOUT_MS must be an integer from 100 to 3600000/,
+    );
+  });
+});
