@@ -6,7 +6,9 @@ const { join } = require('node:path');
 
 const entry = join(__dirname, '..', 'dist', 'cli.js');
 if (!existsSync(entry)) {
-  process.stdout.write(
+  // `cairn mcp`'s stdout is the MCP protocol: its errors go to stderr.
+  const out = process.argv[2] === 'mcp' ? process.stderr : process.stdout;
+  out.write(
     JSON.stringify({
       ok: false,
       error: { code: 'not_built', message: 'run `npm run build` first', details: [] },

@@ -7,8 +7,8 @@ import { loadConfig } from './config/config';
 import { resolveCliPublicUrl } from './config/server-address';
 
 /**
- * `npx cairn <command>`: one JSON object on stdout, prose on stderr, non-zero exit with a JSON error on failure.
- * `serve` starts the HTTP server (src/main.ts).
+ * `cairn <command>`: one JSON object on stdout, prose on stderr, non-zero exit with a JSON error on failure.
+ * `serve` starts the HTTP server (src/main.ts); `mcp` is a stdio MCP server (its errors on stderr).
  */
 async function main(argv: string[]): Promise<void> {
   if (argv[2] === 'serve') {
@@ -18,9 +18,15 @@ async function main(argv: string[]): Promise<void> {
   }
   if (argv[2] === 'mcp') {
     // stdout carries the MCP protocol: no Nest application, no data directory.
+    // Errors go to stderr too: MCP hosts read stdout as the protocol. The process ends with the session (stdin
+    // closed) even while keep-alive connections to the server are still open.
     const { runStdioProxy } = await import('./mcp/stdio-proxy');
-    await runStdioProxy(argv.slice(3));
-    return;
+    try {
+      await runStdioProxy(argv.slice(3));
+    } catch (error) {
+      writeFailure(error, 1, process.stderr);
+    }
+    process.exit();
   }
   if (argv.length <= 2) {
     writeFailure(

@@ -24,6 +24,7 @@ import {
   ClientPageUnpublishCommand,
 } from './client-page.commands';
 import { DemoCommand } from './demo.command';
+import { McpCommand, ServeCommand } from './process.commands';
 import { MemoryArchiveCommand, MemoryIngestCommand, MemoryReviseCommand } from './memory.commands';
 import {
   OrgCreateCommand,
@@ -49,6 +50,8 @@ export class CliModule {
         StreamAuditor,
         TraceVolume,
         GroundingPolicyPreviewer,
+        ServeCommand,
+        McpCommand,
         OrgCreateCommand,
         OrgPauseAgentsCommand,
         OrgResumeAgentsCommand,

@@ -31,7 +31,7 @@ function blockedStdout(): { stream: DestinationStream; written: () => void } {
   const stream = pino.destination({ sync: false, minLength: BLOCK_BYTES });
   // A shutdown signal ends in process.kill (Nest's shutdown hooks re-raise it), which runs no exit handler: from
   // the signal on, every line is written at once and synchronously, so the shutdown's own lines are not lost.
-  const unblock = (): void => {
+  const unblock = (signal: NodeJS.Signals): void => {
     // sonic-boom reads these options from its own properties on every write; its typings do not declare them.
     Object.assign(stream, { minLength: 0, sync: true });
     try {
@@ -39,6 +39,10 @@ function blockedStdout(): { stream: DestinationStream; written: () => void } {
     } catch {
       // Not open yet (nothing buffered) or closed: nothing to write.
     }
+    // Listening to a signal replaces its default action (ending the process). When nothing else handles it (a CLI
+    // command, `cairn mcp`: no Nest shutdown hooks, no worker supervisor), this handler was the only one: the signal
+    // is raised again, now without a listener (process.once removed this one), and ends the process as it would have.
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
   };
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, unblock);
   let pending = false;

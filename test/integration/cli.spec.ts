@@ -19,6 +19,15 @@ describe('operator CLI (real processes, embedded store, no server)', () => {
     expect(res.stdout.trim().endsWith('}')).toBe(true);
   });
 
+  it('--help lists every command, serve and mcp included', async () => {
+    const help = await run('--help');
+    expect(help.code).toBe(0);
+    const listed = [...help.stdout.matchAll(/^ {2}(\S+)/gm)].map((match) => match[1]);
+    expect(listed).toEqual(
+      expect.arrayContaining(['serve', 'mcp', 'org:create', 'memory:ingest', 'audit:verify']),
+    );
+  });
+
   it('failures exit non-zero with the JSON error shape', async () => {
     const missing = await run('org:create');
     expect(missing.code).toBe(1);

@@ -1,0 +1,27 @@
+import { Command, CommandRunner } from 'nest-commander';
+
+/**
+ * `serve` and `mcp` are long-running processes, dispatched by src/cli.ts before the CLI's Nest application exists
+ * (no data directory opened, nothing on stdout but the server's logs or the MCP protocol). They are declared here
+ * only so that `cairn --help` lists them.
+ */
+abstract class DispatchedBeforeNest extends CommandRunner {
+  run(): Promise<void> {
+    return Promise.reject(new Error(`${this.constructor.name} is run by src/cli.ts, never through Nest`));
+  }
+}
+
+@Command({
+  name: 'serve',
+  arguments: '[--demo]',
+  description:
+    'Start the HTTP server (CAIRN_HTTP_WORKERS processes; --demo creates the demo organization on first start)',
+})
+export class ServeCommand extends DispatchedBeforeNest {}
+
+@Command({
+  name: 'mcp',
+  description:
+    '--url URL [--token TOKEN]: a stdio MCP server for local AI tools, forwarding to a running server’s /mcp with a connector token (--token or CAIRN_TOKEN); ends when stdin closes',
+})
+export class McpCommand extends DispatchedBeforeNest {}
