@@ -5,21 +5,42 @@ import {
   type EventStore,
   type RecordedEvent,
 } from '../infrastructure/event-store/event-store.port';
-import { verifyChain, type ChainBreak } from '../infrastructure/event-store/hash-chain';
+import { nextInChain, type ChainBreak, type StreamHead } from '../infrastructure/event-store/hash-chain';
 import { LogChainVerifier, type LogChainBreak, type LogHead } from '../infrastructure/event-store/log-chain';
 
 export interface AuditReport {
+  /** Streams found in the log (every stream with any event). */
   streams: number;
+  /** Events verified in the log pass (every event up to the head read at the start). */
   events: number;
-  /** The first broken link found (streams in order of creation), or null when every chain holds. */
+  /** Of those, the first ones, written before the log chain existed (verified by their stream chains only). */
+  events_before_log_chain: number;
+  /** The first broken link of a stream's chain (in the global order), or null when every chain holds. */
   first_break: ChainBreak | null;
   /** The first broken link of the log chain (a removed event or stream), or null. */
   log_break: LogChainBreak | null;
+  /** Events the log pass did not see, or a stream that reads otherwise than the log holds it, or null. */
+  count_mismatch: CountMismatch | null;
   /** The verified head of the log chain (null: the store keeps none, e.g. EventStoreDB). */
   log_head: LogHead | null;
   /** Against an anchor an auditor kept: null when none was given, else whether the log still holds it. */
   anchor: { position: number; global_hash: string; holds: boolean; reason: string | null } | null;
 }
+
+/**
+ * The log pass and another view of the same events disagree: the store holds rows the global order does not reach
+ * (a position moved to 0 or below), or a stream read by name is not the stream the log holds.
+ */
+export type CountMismatch =
+  | { reason: 'events_outside_the_log'; log_events: number; stored_events: number }
+  | {
+      reason: 'stream_read_differs_from_log';
+      stream: string;
+      log_events: number;
+      stream_events: number;
+      /** The first revision whose event differs (null: only the count does). */
+      revision: number | null;
+    };
 
 /** What `audit:anchor` exports and `audit:verify --anchor` checks. */
 export type LogAnchor = { position: number; global_hash: string };
@@ -38,59 +59,127 @@ export class StreamAuditor {
   }
 
   /**
-   * Every stream's chain (an edited or reordered event, a gap), then the log chain over all events in the global
-   * order (a removed tail event or stream), then the anchor when given (a truncated log).
+   * Everything up to the head as read at the start (later appends are left for the next run):
+   * 1. the log pass, every event in the global order: its stream's next revision, linked to the stream's previous
+   *    hash, its hash recomputed from its content, and the log chain's link over that hash (an edited, renumbered,
+   *    moved or removed event, a removed stream);
+   * 2. the store's own count against the log pass's (a row moved out of the global order);
+   * 3. the stream pass, every stream the log holds read by name as aggregates read it: the same events;
+   * 4. the anchor, when given (a truncated or rewritten log).
    */
-  async verify(onProgress?: (streams: number) => void, anchor?: LogAnchor): Promise<AuditReport> {
-    let streams = 0;
-    let events = 0;
-    for await (const name of this.store.listStreams()) {
-      const history = await this.store.readStream(name);
-      streams += 1;
-      events += history.length;
-      const broken = verifyChain(history);
-      if (broken)
-        return { streams, events, first_break: broken, log_break: null, log_head: null, anchor: null };
-      if (streams % 1000 === 0) onProgress?.(streams);
-    }
-    const log = await this.verifyLog(anchor);
-    return { streams, events, first_break: null, ...log };
+  async verify(onProgress?: (message: string) => void, anchor?: LogAnchor): Promise<AuditReport> {
+    const head = await this.store.headPosition();
+    const log = await this.logPass(head, anchor, onProgress);
+    const report: AuditReport = {
+      streams: log.streams.size,
+      events: log.events,
+      events_before_log_chain: log.unlinked,
+      first_break: log.first_break,
+      log_break: log.log_break,
+      count_mismatch: null,
+      log_head: log.head,
+      anchor: null,
+    };
+    if (log.first_break || log.log_break) return report;
+    report.count_mismatch =
+      (await this.countPass(head, log.events)) ?? (await this.streamPass(head, log.streams, onProgress));
+    if (report.count_mismatch) return report;
+    report.anchor = anchor ? checkAnchor(anchor, log.anchored) : null;
+    return report;
   }
 
   /** The verified head of the log chain, to keep elsewhere and verify against later. */
   async anchor(): Promise<LogHead | null> {
-    const { log_break, log_head } = await this.verifyLog();
-    if (log_break) throw new NotFoundError('the log chain is broken: run audit:verify', 'log_chain_broken');
-    return log_head;
+    const report = await this.verify();
+    if (report.first_break || report.log_break || report.count_mismatch)
+      throw new NotFoundError('the store does not verify: run audit:verify', 'log_chain_broken');
+    return report.log_head;
   }
 
-  private async verifyLog(
-    anchor?: LogAnchor,
-  ): Promise<Pick<AuditReport, 'log_break' | 'log_head' | 'anchor'>> {
+  private async logPass(head: number, anchor: LogAnchor | undefined, onProgress?: (message: string) => void) {
+    const streams = new Map<string, StreamHead>();
     const verifier = new LogChainVerifier();
-    let after = 0;
+    let events = 0;
+    let first_break: ChainBreak | null = null;
     let anchored: { global_hash: string | undefined } | null = null;
-    for (;;) {
+    let after = 0;
+    pages: for (;;) {
       const page = await this.store.readAll({ after_position: after, max_count: PAGE });
-      if (page.length === 0) break;
-      if (anchor) {
-        const hit = page.find((e) => e.position === anchor.position);
-        if (hit) anchored = { global_hash: hit.metadata.global_hash };
+      for (const event of page) {
+        if (event.position > head) break pages;
+        events += 1;
+        const next = nextInChain(streams.get(event.stream) ?? null, event, event.position);
+        if ('reason' in next) {
+          first_break = { ...next, position: event.position };
+          break pages;
+        }
+        streams.set(event.stream, next);
+        if (anchor && event.position === anchor.position)
+          anchored = { global_hash: event.metadata.global_hash };
+        if (!verifier.add(event, next.hash)) break pages;
       }
-      if (!verifier.add(page)) break;
+      if (page.length < PAGE) break;
       after = page[page.length - 1].position;
+      if (events % (PAGE * 10) === 0) onProgress?.(`verified ${events} events`);
     }
-    const { first_break, head } = verifier.result();
-    let checked: AuditReport['anchor'] = null;
-    if (anchor) {
-      const reason =
-        anchored === null
-          ? 'the anchored event is gone (the log was truncated or the event removed)'
-          : anchored.global_hash !== anchor.global_hash
-            ? 'the anchored event has another log hash (the log before it was rewritten)'
-            : null;
-      checked = { ...anchor, holds: reason === null, reason };
-    }
-    return { log_break: first_break, log_head: head, anchor: checked };
+    const { first_break: log_break, head: logHead, unlinked } = verifier.result();
+    return { streams, events, unlinked, first_break, log_break, head: logHead, anchored };
   }
+
+  /** Rows the store holds up to `head` against the events the log pass saw (stores that can count apart). */
+  private async countPass(head: number, logEvents: number): Promise<CountMismatch | null> {
+    if (!this.store.countEvents) return null;
+    const stored = await this.store.countEvents(head);
+    return stored === logEvents
+      ? null
+      : { reason: 'events_outside_the_log', log_events: logEvents, stored_events: stored };
+  }
+
+  /**
+   * Each stream the log holds, read by name: exactly the events the log pass verified for it (revisions 0..n-1,
+   * each in the global order, the last one the log's last). The log pass saw every row up to the head (the count
+   * pass) and checked each stream's revisions, so the same count means the same events.
+   */
+  private async streamPass(
+    head: number,
+    streams: ReadonlyMap<string, StreamHead>,
+    onProgress?: (message: string) => void,
+  ): Promise<CountMismatch | null> {
+    let done = 0;
+    for (const [stream, seen] of streams) {
+      const events = (await this.store.readStream(stream)).filter((event) => event.position <= head);
+      const differs = events.findIndex((event, index) => event.revision !== index || event.position <= 0);
+      const last = events[events.length - 1];
+      if (
+        differs >= 0 ||
+        events.length !== seen.events ||
+        last.position !== seen.position ||
+        last.metadata.hash !== seen.hash
+      ) {
+        return {
+          reason: 'stream_read_differs_from_log',
+          stream,
+          log_events: seen.events,
+          stream_events: events.length,
+          revision: differs >= 0 ? events[differs].revision : null,
+        };
+      }
+      done += 1;
+      if (done % 1000 === 0) onProgress?.(`read ${done} streams`);
+    }
+    return null;
+  }
+}
+
+function checkAnchor(
+  anchor: LogAnchor,
+  anchored: { global_hash: string | undefined } | null,
+): NonNullable<AuditReport['anchor']> {
+  const reason =
+    anchored === null
+      ? 'the anchored event is gone (the log was truncated or the event removed)'
+      : anchored.global_hash !== anchor.global_hash
+        ? 'the anchored event has another log hash (the log before it was rewritten)'
+        : null;
+  return { ...anchor, holds: reason === null, reason };
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'nest-commander';
-import { StreamAuditor, type LogAnchor } from '../audit/stream-auditor';
+import { StreamAuditor, type AuditReport, type LogAnchor } from '../audit/stream-auditor';
 import { TraceVolume } from '../audit/trace-volume';
 import { ConflictError, NotFoundError, ValidationFailedError } from '../common/errors';
 import { expectArgs, parseId } from './cli-args';
@@ -25,8 +25,9 @@ export class AuditStreamCommand extends JsonCommand {
 @Command({
   name: 'audit:verify',
   description:
-    'Check every stream hash chain and the log chain (removed events, streams), and with --anchor that the log still ' +
-    'holds an anchor from audit:anchor (a truncated log); fails naming the first break',
+    "Check every event's hash from its content and the log chain in the global order, each stream's revisions " +
+    '(0..n), that the store holds no event outside the log and that every stream reads as the log holds it, and ' +
+    'with --anchor that the log still holds an anchor from audit:anchor (a truncated log); fails naming the first break',
 })
 export class AuditVerifyCommand extends JsonCommand {
   constructor(private readonly auditor: StreamAuditor) {
@@ -36,37 +37,15 @@ export class AuditVerifyCommand extends JsonCommand {
   protected async execute(params: string[], options: { anchor?: LogAnchor }): Promise<object> {
     expectArgs(params, 0, 'audit:verify [--anchor FILE|JSON]');
     const report = await this.auditor.verify(
-      (streams) => process.stderr.write(`verified ${streams} streams\r`),
+      (message) => process.stderr.write(`${message}\r`),
       options.anchor,
     );
-    const broken = report.first_break;
-    if (broken) {
-      throw new ConflictError(
-        'hash_chain_broken',
-        `stream ${broken.stream} is broken at revision ${broken.revision} (${broken.reason})`,
-        [{ message: broken.reason, ...broken }],
-      );
-    }
-    const log = report.log_break;
-    if (log) {
-      throw new ConflictError(
-        'log_chain_broken',
-        `the log chain is broken at position ${log.position} (stream ${log.stream}, revision ${log.revision}: ` +
-          `${log.reason}): an event, a stream's tail or a whole stream before it was removed or rewritten`,
-        [{ message: log.reason, ...log }],
-      );
-    }
-    if (report.anchor && !report.anchor.holds) {
-      throw new ConflictError(
-        'anchor_not_held',
-        `anchor at position ${report.anchor.position}: ${report.anchor.reason}`,
-        [{ message: report.anchor.reason ?? '', position: report.anchor.position }],
-      );
-    }
+    throwOnBreak(report);
     return {
       verified: true,
       streams: report.streams,
       events: report.events,
+      events_before_log_chain: report.events_before_log_chain,
       log_head: report.log_head,
       anchor: report.anchor,
     };
@@ -78,6 +57,46 @@ export class AuditVerifyCommand extends JsonCommand {
   })
   parseAnchor(value: string): LogAnchor {
     return parseAnchor(value);
+  }
+}
+
+/** The first thing audit:verify found broken, as the error it exits 1 with. */
+function throwOnBreak(report: AuditReport): void {
+  const broken = report.first_break;
+  if (broken) {
+    throw new ConflictError(
+      'hash_chain_broken',
+      `stream ${broken.stream} is broken at revision ${broken.revision} (${broken.reason})`,
+      [{ message: broken.reason, ...broken }],
+    );
+  }
+  const log = report.log_break;
+  if (log) {
+    throw new ConflictError(
+      'log_chain_broken',
+      `the log chain is broken at position ${log.position} (stream ${log.stream}, revision ${log.revision}: ` +
+        `${log.reason}): an event, a stream's tail or a whole stream before it was removed or rewritten`,
+      [{ message: log.reason, ...log }],
+    );
+  }
+  const counts = report.count_mismatch;
+  if (counts) {
+    throw new ConflictError(
+      'event_count_mismatch',
+      counts.reason === 'events_outside_the_log'
+        ? `the store holds ${counts.stored_events} events, the log ${counts.log_events}: ` +
+            'events were moved out of the global order'
+        : `stream ${counts.stream} reads ${counts.stream_events} events, the log holds ${counts.log_events}` +
+            (counts.revision === null ? '' : ` (first difference at revision ${counts.revision})`),
+      [{ message: counts.reason, ...counts }],
+    );
+  }
+  if (report.anchor && !report.anchor.holds) {
+    throw new ConflictError(
+      'anchor_not_held',
+      `anchor at position ${report.anchor.position}: ${report.anchor.reason}`,
+      [{ message: report.anchor.reason ?? '', position: report.anchor.position }],
+    );
   }
 }
 

@@ -1,13 +1,17 @@
 import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { hashEvent, stripChain } from '../../src/infrastructure/event-store/hash-chain';
 import { decodePayload, encodePayload } from '../../src/infrastructure/event-store/sqlite/event-payload';
 import { openSqlite, type SqliteDatabase } from '../../src/infrastructure/sqlite/sqlite-connection';
 import { cairn } from '../support/cli';
+import { dropUniqueRevisions, linksInMetadata, rechain } from '../support/sqlite-tampering';
 import { makeTempDir } from '../support/temp-dir';
 
 /**
- * Invariant 8: audit:verify detects an edited, reordered or removed event, a removed stream and a truncated log
- * (against an anchor kept elsewhere), each exiting 1 and naming what broke; an untouched store verifies.
+ * Invariant 8: audit:verify detects every tampering an attacker with write access to the SQLite file (server
+ * stopped) can do, each exiting 1 and naming what broke: without an anchor wherever the log can see it, against an
+ * anchor kept elsewhere otherwise (a truncated or wholly rewritten log); an untouched store verifies. One test per
+ * kind of docs/audit.md's table.
  */
 describe('audit:verify against tampering (invariant 8)', () => {
   jest.setTimeout(60_000);
@@ -15,12 +19,14 @@ describe('audit:verify against tampering (invariant 8)', () => {
   const documents = makeTempDir('cairn-audit-documents-');
   const copies: Array<{ dir: string; cleanup: () => void }> = [];
   let anchor: { position: number; global_hash: string };
+  let org: string;
+  let item: string;
 
   beforeAll(async () => {
     const run = (...args: string[]) => cairn(base.dir, ...args);
     const first = await run('org:create', '--name', 'Alpha Dental');
     expect(first.code).toBe(0);
-    const org = String(first.json.organization_id);
+    org = String(first.json.organization_id);
     expect((await run('connector:create', org, '--name', 'C', '--capabilities', 'memory_search')).code).toBe(
       0,
     );
@@ -28,12 +34,20 @@ describe('audit:verify against tampering (invariant 8)', () => {
     // A document large enough for its event's data to be stored compressed (event-payload.ts).
     const document = join(documents.dir, 'hours.md');
     writeFileSync(document, `# Hours\n\n${'We open at nine and close at five on weekdays. '.repeat(60)}`);
-    expect((await run('memory:ingest', org, document)).code).toBe(0);
+    const ingested = await run('memory:ingest', org, document);
+    expect(ingested.code).toBe(0);
+    item = String(ingested.json.items?.[0]?.memory_item_id ?? 1);
+    // Streams of several events, interleaved with others in the log.
+    expect((await run('chatbot:pause', org, '1')).code).toBe(0);
+    writeFileSync(document, `# Hours\n\n${'We open at eight and close at six on weekdays. '.repeat(60)}`);
+    expect((await run('memory:revise', org, item, document)).code).toBe(0);
+    expect((await run('chatbot:resume', org, '1')).code).toBe(0);
     expect((await run('org:create', '--name', 'Beta Dental')).code).toBe(0);
     const anchored = await run('audit:anchor');
     expect(anchored.code).toBe(0);
     anchor = { position: anchored.json.position, global_hash: anchored.json.global_hash };
     expect((await run('org:create', '--name', 'Gamma Dental')).code).toBe(0);
+    expect((await run('chatbot:pause', org, '1')).code).toBe(0);
   });
   afterAll(() => {
     for (const copy of copies) copy.cleanup();
@@ -41,18 +55,26 @@ describe('audit:verify against tampering (invariant 8)', () => {
     documents.cleanup();
   });
 
-  /** A copy of the store with `tamper` run on its SQLite file; returns audit:verify's result on it. */
-  async function verifyAfter(
-    tamper: (sql: (statement: string) => void, db: SqliteDatabase) => void,
-    ...args: string[]
-  ) {
+  type Tamper = (sql: (statement: string) => void, db: SqliteDatabase) => void;
+
+  /** A copy of the store with `tamper` run on its SQLite file (as an attacker would, nothing running). */
+  function tampered(tamper: Tamper): string {
     const copy = makeTempDir('cairn-audit-copy-');
     copies.push(copy);
     cpSync(base.dir, copy.dir, { recursive: true });
     const db = openSqlite({ path: join(copy.dir, 'cairn.sqlite') });
     tamper((statement) => db.prepare(statement).run(), db);
     db.close();
-    return cairn(copy.dir, 'audit:verify', ...args);
+    return copy.dir;
+  }
+
+  /** A copy of the store with `tamper` run on its SQLite file; returns audit:verify's result on it. */
+  async function verifyAfter(tamper: Tamper, ...args: string[]) {
+    return cairn(tampered(tamper), 'audit:verify', ...args);
+  }
+
+  function one<T>(db: SqliteDatabase, query: string): T {
+    return db.prepare(query).get() as T;
   }
 
   it('an untouched store verifies, its log chain head and an anchor included', async () => {
@@ -149,6 +171,362 @@ describe('audit:verify against tampering (invariant 8)', () => {
     );
     expect(res.code).toBe(1);
     expect(['log_chain_broken', 'anchor_not_held']).toContain(res.json.error.code);
+  });
+
+  it("the issue's edit: revision 0 renumbered to -1, then another event's data edited: hash_chain_broken, anchors or projections:rebuild notwithstanding", async () => {
+    const dir = tampered((sql) => {
+      sql("UPDATE events SET revision = -1 WHERE stream = 'chatbot-1' AND revision = 0");
+      sql(
+        "UPDATE events SET data = json_set(data, '$.note', 'Mallory') WHERE stream = 'chatbot-1' AND revision = 1",
+      );
+    });
+    const broken = {
+      code: 'hash_chain_broken',
+      details: [{ stream: 'chatbot-1', revision: -1, reason: 'revision_gap', expected_revision: 0 }],
+    };
+    const res = await cairn(dir, 'audit:verify');
+    expect(res.code).toBe(1);
+    expect(res.json.error).toMatchObject(broken);
+    // The rebuild may carry the edit into the read models; the verify still fails.
+    expect((await cairn(dir, 'projections:rebuild')).code).toBe(0);
+    const after = await cairn(dir, 'audit:verify', '--anchor', JSON.stringify(anchor));
+    expect(after.code).toBe(1);
+    expect(after.json.error).toMatchObject(broken);
+  });
+
+  it.each([
+    [
+      'revision 0 renumbered to -1',
+      "UPDATE events SET revision = -1 WHERE stream = 'chatbot-1' AND revision = 0",
+      -1,
+      0,
+    ],
+    [
+      'revision 0 removed (the stream starts at 1)',
+      "DELETE FROM events WHERE stream = 'chatbot-1' AND revision = 0",
+      1,
+      0,
+    ],
+    [
+      'a revision skipped',
+      "UPDATE events SET revision = 5 WHERE stream = 'chatbot-1' AND revision = 3",
+      5,
+      3,
+    ],
+    [
+      'a revision duplicated',
+      "UPDATE events SET revision = 1 WHERE stream = 'chatbot-1' AND revision = 2",
+      1,
+      2,
+    ],
+  ])(
+    '%s, every hash recomputed: hash_chain_broken (revision_gap) without an anchor',
+    async (_kind, statement, revision, expected_revision) => {
+      const res = await verifyAfter((sql, db) => {
+        dropUniqueRevisions(db);
+        sql(statement);
+        rechain(db);
+      });
+      expect(res.code).toBe(1);
+      expect(res.json.error).toMatchObject({
+        code: 'hash_chain_broken',
+        details: [{ stream: 'chatbot-1', revision, reason: 'revision_gap', expected_revision }],
+      });
+    },
+  );
+
+  it('an event moved to a new stream (the stream column only): hash_chain_broken at the new stream', async () => {
+    const res = await verifyAfter((sql) =>
+      sql("UPDATE events SET stream = 'chatbot-9' WHERE stream = 'chatbot-1' AND revision = 3"),
+    );
+    expect(res.code).toBe(1);
+    expect(res.json.error).toMatchObject({
+      code: 'hash_chain_broken',
+      details: [{ stream: 'chatbot-9', revision: 3, reason: 'revision_gap', expected_revision: 0 }],
+    });
+  });
+
+  it('an event moved to another stream as its next revision: hash_chain_broken', async () => {
+    // organization-2's registration comes right after chatbot-1's revision 2 in the log.
+    const res = await verifyAfter((sql, db) => {
+      dropUniqueRevisions(db);
+      sql(
+        "UPDATE events SET stream = 'chatbot-1', revision = 3 WHERE stream = 'organization-2' AND revision = 0",
+      );
+    });
+    expect(res.code).toBe(1);
+    expect(res.json.error).toMatchObject({
+      code: 'hash_chain_broken',
+      details: [{ stream: 'chatbot-1', revision: 3, reason: 'prev_hash_mismatch' }],
+    });
+  });
+
+  it('two events of different streams swapped in the global order: log_chain_broken', async () => {
+    const res = await verifyAfter((sql, db) => {
+      const { position } = one<{ position: number }>(
+        db,
+        "SELECT position FROM events WHERE stream = 'chatbot-1' AND revision = 0",
+      );
+      sql(`UPDATE events SET position = -100 WHERE position = ${position}`);
+      sql(`UPDATE events SET position = ${position} WHERE position = ${position + 1}`);
+      sql(`UPDATE events SET position = ${position + 1} WHERE position = -100`);
+    });
+    expect(res.code).toBe(1);
+    expect(res.json.error).toMatchObject({
+      code: 'log_chain_broken',
+      details: [{ reason: 'log_link_broken' }],
+    });
+  });
+
+  it.each([
+    [
+      'the type',
+      "UPDATE events SET type = 'ChatbotDeleted' WHERE stream = 'chatbot-1' AND revision = 1",
+      'hash_mismatch',
+    ],
+    [
+      'the event id',
+      "UPDATE events SET event_id = lower(hex(randomblob(16))) WHERE stream = 'chatbot-1' AND revision = 1",
+      'hash_mismatch',
+    ],
+    [
+      'the actor',
+      "UPDATE events SET metadata = json_set(metadata, '$.actor', 'operator:mallory') WHERE stream = 'chatbot-1' AND revision = 1",
+      'hash_mismatch',
+    ],
+    [
+      'the time',
+      "UPDATE events SET metadata = json_set(metadata, '$.occurred_at', '2020-01-01T00:00:00.000Z') WHERE stream = 'chatbot-1' AND revision = 1",
+      'hash_mismatch',
+    ],
+    [
+      'the organization',
+      "UPDATE events SET metadata = json_set(metadata, '$.organization_id', '2') WHERE stream = 'chatbot-1' AND revision = 1",
+      'hash_mismatch',
+    ],
+    [
+      'the stored hash',
+      "UPDATE events SET metadata = json_set(metadata, '$.hash', lower(hex(randomblob(32)))) WHERE stream = 'chatbot-1' AND revision = 1",
+      'hash_mismatch',
+    ],
+    [
+      'the stored previous hash',
+      "UPDATE events SET metadata = json_set(metadata, '$.prev_hash', lower(hex(randomblob(32)))) WHERE stream = 'chatbot-1' AND revision = 1",
+      'prev_hash_mismatch',
+    ],
+  ])('%s of an event edited: hash_chain_broken', async (_kind, statement, reason) => {
+    const res = await verifyAfter((sql) => sql(statement));
+    expect(res.code).toBe(1);
+    expect(res.json.error).toMatchObject({
+      code: 'hash_chain_broken',
+      details: [{ stream: 'chatbot-1', revision: 1, reason }],
+    });
+  });
+
+  it.each([
+    ['log hash', 'global_hash', 'log_hash_mismatch'],
+    ['log link', 'global_prev_hash', 'log_link_broken'],
+  ])("an event's stored %s edited: log_chain_broken", async (_kind, column, reason) => {
+    const res = await verifyAfter((sql) =>
+      sql(`UPDATE events SET ${column} = randomblob(32) WHERE stream = 'chatbot-1' AND revision = 1`),
+    );
+    expect(res.code).toBe(1);
+    expect(res.json.error).toMatchObject({
+      code: 'log_chain_broken',
+      details: [{ stream: 'chatbot-1', revision: 1, reason }],
+    });
+  });
+
+  it("an event's data edited with its stream's hashes recomputed: log_chain_broken (log_hash_mismatch)", async () => {
+    const res = await verifyAfter((sql, db) => {
+      sql(
+        "UPDATE events SET data = json_set(data, '$.name', 'Mallory') WHERE stream = 'chatbot-1' AND revision = 0",
+      );
+      // The stream chain alone recomputed: every hash of chatbot-1, none of the log's links.
+      const links = db.prepare('SELECT position, global_prev_hash, global_hash FROM events').all() as Array<{
+        position: number;
+        global_prev_hash: Buffer;
+        global_hash: Buffer;
+      }>;
+      rechain(db);
+      const restore = db.prepare(
+        'UPDATE events SET global_prev_hash = ?, global_hash = ? WHERE position = ?',
+      );
+      for (const link of links) restore.run(link.global_prev_hash, link.global_hash, link.position);
+    });
+    expect(res.code).toBe(1);
+    expect(res.json.error).toMatchObject({
+      code: 'log_chain_broken',
+      details: [{ stream: 'chatbot-1', revision: 0, reason: 'log_hash_mismatch' }],
+    });
+  });
+
+  it('an event edited before the anchor with every stream hash and log link recomputed: caught only against the anchor', async () => {
+    const rewrite: Tamper = (sql, db) => {
+      sql(
+        "UPDATE events SET data = json_set(data, '$.name', 'Mallory') WHERE stream = 'chatbot-1' AND revision = 0",
+      );
+      rechain(db);
+    };
+    const withAnchor = await verifyAfter(rewrite, '--anchor', JSON.stringify(anchor));
+    expect(withAnchor.code).toBe(1);
+    expect(withAnchor.json.error).toMatchObject({
+      code: 'anchor_not_held',
+      details: [{ position: anchor.position }],
+    });
+    // A consistent history: nothing without an anchor can tell (docs/audit.md).
+    expect((await verifyAfter(rewrite)).code).toBe(0);
+  });
+
+  it("the log's first event removed: log_chain_broken at the next one", async () => {
+    const res = await verifyAfter((sql) => sql('DELETE FROM events WHERE position = 1'));
+    expect(res.code).toBe(1);
+    expect(res.json.error).toMatchObject({
+      code: 'log_chain_broken',
+      details: [{ position: 2, reason: 'log_link_broken' }],
+    });
+  });
+
+  it("the log's last event moved out of the global order (position -1): event_count_mismatch", async () => {
+    const res = await verifyAfter((sql) =>
+      sql('UPDATE events SET position = -1 WHERE position = (SELECT MAX(position) FROM events)'),
+    );
+    expect(res.code).toBe(1);
+    expect(res.json.error).toMatchObject({
+      code: 'event_count_mismatch',
+      details: [{ reason: 'events_outside_the_log' }],
+    });
+  });
+
+  it("a forged event at position 0, chained to its stream's last event: event_count_mismatch", async () => {
+    const res = await verifyAfter((_sql, db) => {
+      const last = one<{ metadata: string }>(
+        db,
+        "SELECT metadata FROM events WHERE stream = 'chatbot-1' ORDER BY revision DESC LIMIT 1",
+      );
+      const prev_hash = (JSON.parse(last.metadata) as { hash: string }).hash;
+      const metadata = stripChain(JSON.parse(last.metadata));
+      const event = {
+        event_id: 'f0f0f0f0-0000-4000-8000-000000000000',
+        stream: 'chatbot-1',
+        revision: 4,
+        type: 'ChatbotResumed',
+      };
+      const data = { organization_id: org, chatbot_id: 1 };
+      const hash = hashEvent({ ...event, data, metadata, prev_hash });
+      db.prepare(
+        'INSERT INTO events (position, event_id, stream, revision, type, data, metadata) VALUES (0, ?, ?, ?, ?, ?, ?)',
+      ).run(
+        event.event_id,
+        event.stream,
+        event.revision,
+        event.type,
+        JSON.stringify(data),
+        JSON.stringify({ ...metadata, prev_hash, hash }),
+      );
+    });
+    expect(res.code).toBe(1);
+    expect(res.json.error).toMatchObject({
+      code: 'event_count_mismatch',
+      details: [{ reason: 'events_outside_the_log', stored_events: expect.any(Number) }],
+    });
+  });
+
+  it('a forged event at the end of a stream with a consistent stream hash but no log link: log_chain_broken', async () => {
+    const res = await verifyAfter((_sql, db) => {
+      const last = one<{ metadata: string }>(
+        db,
+        "SELECT metadata FROM events WHERE stream = 'chatbot-1' ORDER BY revision DESC LIMIT 1",
+      );
+      const prev_hash = (JSON.parse(last.metadata) as { hash: string }).hash;
+      const metadata = stripChain(JSON.parse(last.metadata));
+      const event = {
+        event_id: 'f0f0f0f0-0000-4000-8000-000000000001',
+        stream: 'chatbot-1',
+        revision: 4,
+        type: 'ChatbotResumed',
+      };
+      const data = { organization_id: org, chatbot_id: 1 };
+      const hash = hashEvent({ ...event, data, metadata, prev_hash });
+      db.prepare(
+        'INSERT INTO events (event_id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
+      ).run(
+        event.event_id,
+        event.stream,
+        event.revision,
+        event.type,
+        JSON.stringify(data),
+        JSON.stringify({ ...metadata, prev_hash, hash }),
+      );
+    });
+    expect(res.code).toBe(1);
+    expect(res.json.error).toMatchObject({
+      code: 'log_chain_broken',
+      details: [{ stream: 'chatbot-1', revision: 4, reason: 'log_chain_missing' }],
+    });
+  });
+
+  it("an event's log link removed (it looks older than the log chain): log_chain_broken", async () => {
+    const res = await verifyAfter((sql) =>
+      sql(
+        "UPDATE events SET global_prev_hash = NULL, global_hash = NULL WHERE stream = 'chatbot-1' AND revision = 1",
+      ),
+    );
+    expect(res.code).toBe(1);
+    expect(res.json.error).toMatchObject({
+      code: 'log_chain_broken',
+      details: [{ stream: 'chatbot-1', revision: 1, reason: 'log_chain_missing' }],
+    });
+  });
+
+  it('every log link removed (the store looks older than the log chain): caught only against the anchor', async () => {
+    const strip: Tamper = (sql) => {
+      sql('UPDATE events SET global_prev_hash = NULL, global_hash = NULL');
+      sql("DELETE FROM events WHERE stream = 'connector-1' AND revision = 1");
+    };
+    const withAnchor = await verifyAfter(strip, '--anchor', JSON.stringify(anchor));
+    expect(withAnchor.code).toBe(1);
+    expect(withAnchor.json.error).toMatchObject({ code: 'anchor_not_held' });
+    const without = await verifyAfter(strip);
+    expect(without.code).toBe(0);
+    // Said, not hidden: every event verified by its stream chain alone.
+    expect(without.json).toMatchObject({ log_head: null, events_before_log_chain: without.json.events });
+  });
+
+  describe('rows with the log link in their metadata JSON (written before the link had columns)', () => {
+    it('verify alike, the anchor included', async () => {
+      const res = await verifyAfter((_sql, db) => linksInMetadata(db), '--anchor', JSON.stringify(anchor));
+      expect(res.code).toBe(0);
+      expect(res.json).toMatchObject({ verified: true, events_before_log_chain: 0, anchor: { holds: true } });
+    });
+
+    it('an edited event: hash_chain_broken', async () => {
+      const res = await verifyAfter((sql, db) => {
+        linksInMetadata(db);
+        sql(
+          "UPDATE events SET data = json_set(data, '$.name', 'Mallory') WHERE stream = 'chatbot-1' AND revision = 0",
+        );
+      });
+      expect(res.code).toBe(1);
+      expect(res.json.error).toMatchObject({
+        code: 'hash_chain_broken',
+        details: [{ stream: 'chatbot-1', revision: 0, reason: 'hash_mismatch' }],
+      });
+    });
+
+    it('an edited log hash in the JSON: log_chain_broken', async () => {
+      const res = await verifyAfter((sql, db) => {
+        linksInMetadata(db);
+        sql(
+          `UPDATE events SET metadata = json_set(metadata, '$.global_hash', '${'e'.repeat(64)}') WHERE stream = 'chatbot-1' AND revision = 1`,
+        );
+      });
+      expect(res.code).toBe(1);
+      expect(res.json.error).toMatchObject({
+        code: 'log_chain_broken',
+        details: [{ stream: 'chatbot-1', revision: 1, reason: 'log_hash_mismatch' }],
+      });
+    });
   });
 
   it('refuses an anchor that is not one', async () => {

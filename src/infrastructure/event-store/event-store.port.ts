@@ -115,8 +115,14 @@ export interface EventStore {
   subscribeToAll(options: SubscribeOptions): Subscription;
   /** The highest position written so far (0 when empty). */
   headPosition(): Promise<number>;
-  /** Names of all streams, in order of first appearance (for audit:verify). */
+  /** Names of all streams, in order of first appearance. */
   listStreams(): AsyncIterable<string>;
+  /**
+   * How many events the store holds up to `position`, counted apart from readAll (for audit:verify: a row moved
+   * out of the global order, which readAll cannot reach, still counts). Stores whose events cannot leave the global
+   * order omit it (EventStoreDB).
+   */
+  countEvents?(upToPosition: number): Promise<number>;
   /** Liveness of the engine connection. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -75,35 +75,65 @@ export function chainBatch<
   });
 }
 
-/** A break found by verifyChain. */
+/** A break in a stream's chain. */
 export interface ChainBreak {
   stream: string;
   revision: number;
   event_id: string;
+  /** revision_gap: the revision is not the stream's next one (a gap, a duplicate, a negative or moved event). */
   reason: 'hash_mismatch' | 'prev_hash_mismatch' | 'revision_gap';
+  /** The revision the stream's next event must have (revision_gap). */
+  expected_revision?: number;
+  /** Where the event is in the global order (breaks found in the log pass). */
+  position?: number;
+}
+
+/** An event as the chain sees it. */
+export interface ChainableEvent {
+  event_id: string;
+  stream: string;
+  revision: number;
+  type: string;
+  data: EventData;
+  metadata: RecordedMetadata;
+}
+
+/** What is known of a stream after its events so far: how many, and its last event's hash (recomputed). */
+export interface StreamHead {
+  events: number;
+  hash: string;
+  /** The last event's position in the global order (0 when not read in the global order). */
+  position: number;
+}
+
+/**
+ * Checks the next event of `head`'s stream (null: none yet) and returns its new head, or the break. The event must
+ * be the stream's next revision (0 first), link to the previous event's hash, and hash to its stored `hash` when
+ * recomputed from its content.
+ */
+export function nextInChain(
+  head: StreamHead | null,
+  event: ChainableEvent,
+  position = 0,
+): StreamHead | ChainBreak {
+  const at = { stream: event.stream, revision: event.revision, event_id: event.event_id };
+  const expected = head?.events ?? 0;
+  if (event.revision !== expected) return { ...at, reason: 'revision_gap', expected_revision: expected };
+  const previous = head?.hash ?? GENESIS_HASH;
+  if (event.metadata.prev_hash !== previous) return { ...at, reason: 'prev_hash_mismatch' };
+  const { event_id, stream, revision, type, data, metadata } = event;
+  const hash = hashEvent({ event_id, stream, revision, type, data, metadata, prev_hash: previous });
+  if (hash !== event.metadata.hash) return { ...at, reason: 'hash_mismatch' };
+  return { events: expected + 1, hash, position };
 }
 
 /** Verifies one stream's events (forward order). Returns the first broken link or null. */
-export function verifyChain(
-  events: Array<{
-    event_id: string;
-    stream: string;
-    revision: number;
-    type: string;
-    data: EventData;
-    metadata: RecordedMetadata;
-  }>,
-): ChainBreak | null {
-  let previous = GENESIS_HASH;
-  for (let index = 0; index < events.length; index++) {
-    const event = events[index];
-    const at = { stream: event.stream, revision: event.revision, event_id: event.event_id };
-    if (event.revision !== index) return { ...at, reason: 'revision_gap' };
-    if (event.metadata.prev_hash !== previous) return { ...at, reason: 'prev_hash_mismatch' };
-    const { event_id, stream, revision, type, data, metadata } = event;
-    const expected = hashEvent({ event_id, stream, revision, type, data, metadata, prev_hash: previous });
-    if (expected !== event.metadata.hash) return { ...at, reason: 'hash_mismatch' };
-    previous = event.metadata.hash;
+export function verifyChain(events: ChainableEvent[]): ChainBreak | null {
+  let head: StreamHead | null = null;
+  for (const event of events) {
+    const next = nextInChain(head, event);
+    if ('reason' in next) return next;
+    head = next;
   }
   return null;
 }

@@ -29,34 +29,38 @@ export interface LogHead {
   events: number;
 }
 
-/** Verifies the log chain page by page, in the global order. */
+/**
+ * Verifies the log chain one event at a time, in the global order. Each link is checked against the event's hash as
+ * recomputed from its content by the caller (hash-chain.ts nextInChain), never the stored string alone, so the log
+ * chain covers every event's content even when its stream is never read as a stream.
+ */
 export class LogChainVerifier {
   private previous: string | null = null;
   private head: LogHead | null = null;
   private broken: LogChainBreak | null = null;
+  /** Events before the first one with a link (written before the log chain existed). */
+  private unlinked = 0;
 
-  /** Feeds the next events (global order); false once broken. */
-  add(events: readonly RecordedEvent[]): boolean {
-    for (const event of events) {
-      if (this.broken) return false;
-      const { global_prev_hash: prev, global_hash: hash } = event.metadata;
-      const at = { position: event.position, stream: event.stream, revision: event.revision };
-      if (hash === undefined || prev === undefined) {
-        if (this.previous !== null) this.broken = { ...at, reason: 'log_chain_missing' };
-        continue;
-      }
-      if (prev !== (this.previous ?? GENESIS_HASH)) this.broken = { ...at, reason: 'log_link_broken' };
-      else if (linkHash(prev, event.metadata.hash) !== hash)
-        this.broken = { ...at, reason: 'log_hash_mismatch' };
-      else {
-        this.previous = hash;
-        this.head = { position: event.position, global_hash: hash, events: (this.head?.events ?? 0) + 1 };
-      }
+  /** Checks the next event (global order) whose content hashes to `hash`; false once broken. */
+  add(event: RecordedEvent, hash: string): boolean {
+    if (this.broken) return false;
+    const { global_prev_hash: prev, global_hash: link } = event.metadata;
+    const at = { position: event.position, stream: event.stream, revision: event.revision };
+    if (link === undefined || prev === undefined) {
+      if (this.previous !== null) this.broken = { ...at, reason: 'log_chain_missing' };
+      else this.unlinked += 1;
+      return this.broken === null;
+    }
+    if (prev !== (this.previous ?? GENESIS_HASH)) this.broken = { ...at, reason: 'log_link_broken' };
+    else if (linkHash(prev, hash) !== link) this.broken = { ...at, reason: 'log_hash_mismatch' };
+    else {
+      this.previous = link;
+      this.head = { position: event.position, global_hash: link, events: (this.head?.events ?? 0) + 1 };
     }
     return this.broken === null;
   }
 
-  result(): { first_break: LogChainBreak | null; head: LogHead | null } {
-    return { first_break: this.broken, head: this.head };
+  result(): { first_break: LogChainBreak | null; head: LogHead | null; unlinked: number } {
+    return { first_break: this.broken, head: this.head, unlinked: this.unlinked };
   }
 }

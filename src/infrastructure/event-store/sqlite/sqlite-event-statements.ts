@@ -60,6 +60,7 @@ export interface Statements {
   backward: LimitedStatements;
   all: LimitedStatements;
   head: SqliteStatement;
+  count: SqliteStatement;
   streams: SqliteStatement;
   ping: SqliteStatement;
 }
@@ -96,6 +97,8 @@ export function prepareEventStatements(db: SqliteDatabase): Statements {
       true,
     ),
     head: db.prepare('SELECT COALESCE(MAX(position), 0) FROM events'),
+    // Every row at or below the position, a position of 0 or less included (readAll starts after 0).
+    count: db.prepare('SELECT COUNT(*) FROM events WHERE position <= ?'),
     streams: db.prepare(
       `SELECT stream, position FROM events WHERE revision = 0 AND position > ? ORDER BY position ASC LIMIT ${STREAMS_PAGE}`,
     ),
@@ -103,6 +106,7 @@ export function prepareEventStatements(db: SqliteDatabase): Statements {
   };
   for (const name of ['last', 'streams'] as const) statements[name].raw(true);
   statements.head.pluck(true);
+  statements.count.pluck(true);
   statements.globalHead.pluck(true);
   statements.ping.pluck(true);
   return statements;

@@ -173,6 +173,11 @@ export class SqliteEventStore implements EventStore {
     return this.statements.head.get() as number;
   }
 
+  async countEvents(upToPosition: number): Promise<number> {
+    this.assertOpen();
+    return this.statements.count.get(upToPosition) as number;
+  }
+
   async *listStreams(): AsyncIterable<string> {
     this.assertOpen();
     let after = 0;

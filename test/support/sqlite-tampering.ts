@@ -1,0 +1,67 @@
+/** Tampering an attacker with write access to the SQLite file does (test/integration/audit-tampering.spec.ts). */
+import { GENESIS_HASH, hashEvent, stripChain } from '../../src/infrastructure/event-store/hash-chain';
+import { linkHash } from '../../src/infrastructure/event-store/log-chain';
+import { decodePayload } from '../../src/infrastructure/event-store/sqlite/event-payload';
+import type { SqliteDatabase } from '../../src/infrastructure/sqlite/sqlite-connection';
+
+/**
+ * What an attacker who knows the algorithm does after an edit: every stream chain and every log link recomputed
+ * in the global order (each stream's events chained in the order the log holds them), so that every stored hash
+ * is the hash of its content.
+ */
+export function rechain(db: SqliteDatabase): void {
+  type StoredRow = {
+    position: number;
+    event_id: string;
+    stream: string;
+    revision: number;
+    type: string;
+    data: string | Buffer;
+    metadata: string;
+  };
+  const rows = db
+    .prepare(
+      'SELECT position, event_id, stream, revision, type, data, metadata FROM events ORDER BY position',
+    )
+    .all() as StoredRow[];
+  const heads = new Map<string, string>();
+  const update = db.prepare(
+    'UPDATE events SET metadata = ?, global_prev_hash = ?, global_hash = ? WHERE position = ?',
+  );
+  let globalPrev = GENESIS_HASH;
+  for (const row of rows) {
+    const metadata = stripChain(JSON.parse(row.metadata));
+    const prev_hash = heads.get(row.stream) ?? GENESIS_HASH;
+    const data = JSON.parse(decodePayload(row.data));
+    const { event_id, stream, revision, type } = row;
+    const hash = hashEvent({ event_id, stream, revision, type, data, metadata, prev_hash });
+    heads.set(row.stream, hash);
+    const global = linkHash(globalPrev, hash);
+    update.run(
+      JSON.stringify({ ...metadata, prev_hash, hash }),
+      Buffer.from(globalPrev, 'hex'),
+      Buffer.from(global, 'hex'),
+      row.position,
+    );
+    globalPrev = global;
+  }
+}
+
+/** Recreates the table without UNIQUE (stream, revision), as an attacker may (rows and positions kept). */
+export function dropUniqueRevisions(db: SqliteDatabase): void {
+  db.exec(`CREATE TABLE events_copy (
+    position INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT UNIQUE NOT NULL, stream TEXT NOT NULL,
+    revision INTEGER NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL,
+    global_prev_hash BLOB, global_hash BLOB);
+    INSERT INTO events_copy SELECT * FROM events;
+    DROP TABLE events;
+    ALTER TABLE events_copy RENAME TO events;`);
+}
+
+/** Every row as the previous schema wrote it: the log link as hex in the metadata JSON, no link columns. */
+export function linksInMetadata(db: SqliteDatabase): void {
+  db.exec(`UPDATE events SET
+    metadata = json_set(metadata, '$.global_prev_hash', lower(hex(global_prev_hash)),
+                                  '$.global_hash', lower(hex(global_hash))),
+    global_prev_hash = NULL, global_hash = NULL`);
+}
