@@ -1,15 +1,22 @@
 import type { ReadDocument, ReadStore, WriteOp } from '../infrastructure/read-store/read-store.port';
-import type { SearchDocument } from '../infrastructure/search/search-index.port';
+import type { SearchDocument, SearchWrite } from '../infrastructure/search/search-index.port';
 import type { ProjectionContext } from './projection';
 
 /**
  * Collects one batch's writes; reads see the batch's own pending writes first. Writes to the same document
  * coalesce: only each document's final state is committed (a batch is applied atomically, so intermediate
  * states are never visible anyway).
+ *
+ * Search writes keep their event order: consecutive writes of one kind to the same document coalesce into the
+ * first one's place (its final state), but an upsert and a delete of it stay two writes, in order. So the search
+ * index sees the same sequence of document creations and removals however the events are cut into batches, and
+ * numbers its documents the same way (a rebuild reproduces the live index).
  */
 export class BufferedProjectionContext implements ProjectionContext {
-  readonly searchUpserts = new Map<string, SearchDocument>();
-  readonly searchDeletes = new Map<string, { id: string; version: number }>();
+  /** The batch's search writes, in event order. */
+  readonly searchWrites: SearchWrite[] = [];
+  /** Per document, the index in `searchWrites` of its last write. */
+  private readonly lastSearchWrite = new Map<string, number>();
   private readonly pending = new Map<string, ReadDocument | null>();
   private version = 0;
 
@@ -28,7 +35,7 @@ export class BufferedProjectionContext implements ProjectionContext {
 
   /** How many writes the batch holds (documents and search documents, each counted once). */
   get writes(): number {
-    return this.pending.size + this.searchUpserts.size + this.searchDeletes.size;
+    return this.pending.size + this.searchWrites.length;
   }
 
   /** The global position of the event being applied; search writes carry it as their version. */
@@ -54,13 +61,22 @@ export class BufferedProjectionContext implements ProjectionContext {
   }
 
   indexDocument(doc: Omit<SearchDocument, 'version'>): void {
-    this.searchDeletes.delete(doc.id);
-    this.searchUpserts.set(doc.id, { ...doc, version: this.version });
+    this.searchWrite({ kind: 'upsert', document: { ...doc, version: this.version } }, doc.id);
   }
 
   removeDocument(id: string): void {
-    this.searchUpserts.delete(id);
-    this.searchDeletes.set(id, { id, version: this.version });
+    this.searchWrite({ kind: 'delete', id, version: this.version }, id);
+  }
+
+  /** Replaces the document's last write when it is of the same kind, else appends. */
+  private searchWrite(write: SearchWrite, id: string): void {
+    const last = this.lastSearchWrite.get(id);
+    if (last !== undefined && this.searchWrites[last].kind === write.kind) {
+      this.searchWrites[last] = write;
+      return;
+    }
+    this.lastSearchWrite.set(id, this.searchWrites.length);
+    this.searchWrites.push(write);
   }
 
   private check(collection: string): void {

@@ -266,19 +266,18 @@ export class ProjectionRunner {
       });
     }
     if (projection.usesSearchIndex) {
-      if (context.searchUpserts.size > 0) await this.searchIndex.upsert([...context.searchUpserts.values()]);
-      if (context.searchDeletes.size > 0) await this.searchIndex.delete([...context.searchDeletes.values()]);
+      if (context.searchWrites.length > 0) await this.searchIndex.write(context.searchWrites);
       // Visible before the checkpoint says so (read-your-writes) once the batch reaches the head; a rebuild's or
       // catch-up's earlier full batches leave it to the index's own refresh (Elasticsearch: within about 1 s),
       // instead of waiting for a refresh per batch.
-      if (context.searchUpserts.size + context.searchDeletes.size > 0) this.unrefreshed.add(projection.name);
+      if (context.searchWrites.length > 0) this.unrefreshed.add(projection.name);
       const reached = events[events.length - 1].position;
       if ((atHead && applied === batch.length) || reached >= (await this.eventStore.headPosition())) {
         await this.refreshSearch(projection);
       }
     }
     const last = events[events.length - 1].position;
-    const wrote = context.ops.length > 0 || context.searchUpserts.size > 0 || context.searchDeletes.size > 0;
+    const wrote = context.ops.length > 0 || context.searchWrites.length > 0;
     if (!wrote && last - stored < CHECKPOINT_DEFER_EVENTS) {
       const since = this.deferred.get(projection.name)?.since ?? Date.now();
       this.deferred.set(projection.name, { stored, position: last, since });

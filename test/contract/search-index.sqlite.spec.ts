@@ -61,6 +61,23 @@ describe('SQLite search index: posting lists cached in memory', () => {
     expect(await ids(server, 'glacier')).toEqual([]);
   });
 
+  it('sees a change of fields alone (same text) written by another connection after it cached the row', async () => {
+    const audience = async (value: string) =>
+      (
+        await server.search({
+          organization_id: 'org-1',
+          text: 'tundra',
+          limit: 10,
+          filters: { audience: value },
+        })
+      ).map((hit) => hit.id);
+    await cli.upsert([{ ...doc('f', 'tundra lichen'), fields: { audience: 'internal' } }]);
+    expect(await audience('internal')).toEqual(['f']); // row and postings cached now
+    await cli.upsert([{ ...doc('f', 'tundra lichen', 2), fields: { audience: 'customer_safe' } }]);
+    expect(await audience('internal')).toEqual([]);
+    expect(await audience('customer_safe')).toEqual(['f']);
+  });
+
   it('sees a reset by another connection (the rebuilt index starts empty)', async () => {
     await cli.upsert([doc('d', 'basalt column')]);
     expect(await ids(server, 'basalt')).toEqual(['d']);
@@ -102,5 +119,46 @@ describe('SQLite search index: looked-up rows cached in memory, bounded', () => 
       expect(await search()).toHaveLength(10);
       expect(await search({ audience: 'customer_safe' })).toEqual(all.filter((_, n) => n % 2 === 0).sort());
     }
+  });
+});
+
+describe('SQLite search index: an index of an earlier layout', () => {
+  const temp = makeTempDir('cairn-search-layout-');
+  const path = join(temp.dir, 'cairn.sqlite');
+  afterAll(() => temp.cleanup());
+
+  it('is reindexed when opened: documents kept, every generation a digest of its rows, searches answer', async () => {
+    const db = openSqlite({ path });
+    const index = new SqliteSearchIndex(db);
+    const doc = (id: string, organization: string, body: string) => ({
+      id,
+      organization_id: organization,
+      title: id,
+      body,
+      fields: { n: id },
+      version: 1,
+    });
+    await index.upsert([
+      doc('a', 'org-a', 'scree slope'),
+      doc('b', 'org-b', 'scree field'),
+      doc('c', 'org-a', 'talus'),
+    ]);
+    const generations = () =>
+      db.prepare('SELECT organization_id, generation FROM search_index_organizations ORDER BY org_key').all();
+    const current = generations();
+    // As layout 3 left it: a random generation, no row hashes.
+    db.exec(`UPDATE search_index_meta SET value = '3.1' WHERE key = 'version';
+      UPDATE search_index_organizations SET generation = 'q1w2e3r4t5y6u7i8o9p0';
+      UPDATE search_index_documents SET row_hash = NULL`);
+    await index.close();
+    const reopened = new SqliteSearchIndex(db);
+    expect(generations()).toEqual(current);
+    expect((await reopened.search({ organization_id: 'org-a', text: 'scree' })).map((hit) => hit.id)).toEqual(
+      ['a'],
+    );
+    await reopened.delete([{ id: 'a', version: 2 }]);
+    expect(await reopened.search({ organization_id: 'org-a', text: 'scree' })).toEqual([]);
+    await reopened.close();
+    db.close();
   });
 });

@@ -48,7 +48,17 @@ export interface SearchHit {
   highlights: string[];
 }
 
+/** One write of an ordered batch (`SearchIndex.write`). */
+export type SearchWrite =
+  { kind: 'upsert'; document: SearchDocument } | { kind: 'delete'; id: string; version: number };
+
 export interface SearchIndex {
+  /**
+   * Applies upserts and deletes in the order given (the order of the events that made them), with the same
+   * version rules as `upsert` and `delete`. The embedded index numbers documents in this order, so replaying the
+   * same events writes the same tables however they are cut into batches.
+   */
+  write(writes: SearchWrite[]): Promise<void>;
   /** Creates or updates documents; a document whose stored version is newer is left alone. */
   upsert(documents: SearchDocument[]): Promise<void>;
   /** Deletes documents; a delete older than the stored version is ignored. Unknown ids are fine. */

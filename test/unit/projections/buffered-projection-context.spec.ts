@@ -24,15 +24,33 @@ describe('BufferedProjectionContext', () => {
     expect(() => context.put('other', { id: 'x' })).toThrow(/does not own/);
   });
 
-  it('stamps search writes with the position of the event being applied; the last write per id wins', () => {
+  it('stamps search writes with the position of the event being applied and keeps them in event order', () => {
     const context = new BufferedProjectionContext(store, new Set(['docs']));
+    const doc = (id: string, title: string) => ({ id, organization_id: '1', title, body: 'b', fields: {} });
     context.at(10);
-    context.indexDocument({ id: 'c1', organization_id: '1', title: 't', body: 'b', fields: {} });
+    context.indexDocument(doc('c1', 'first'));
     context.at(11);
-    context.removeDocument('c1');
+    context.indexDocument(doc('c2', 't'));
+    context.indexDocument(doc('c1', 'second'));
     context.at(12);
-    context.indexDocument({ id: 'c2', organization_id: '1', title: 't', body: 'b', fields: {} });
-    expect([...context.searchUpserts.values()].map((d) => [d.id, d.version])).toEqual([['c2', 12]]);
-    expect([...context.searchDeletes.values()]).toEqual([{ id: 'c1', version: 11 }]);
+    context.removeDocument('c1');
+    context.removeDocument('c3');
+    context.at(13);
+    context.removeDocument('c1');
+    context.indexDocument(doc('c1', 'third'));
+    const writes = context.searchWrites.map((w) =>
+      w.kind === 'upsert'
+        ? ['upsert', w.document.id, w.document.version, w.document.title]
+        : ['delete', w.id, w.version],
+    );
+    // Consecutive writes of one kind to a document coalesce in the first one's place; an upsert and a delete stay.
+    expect(writes).toEqual([
+      ['upsert', 'c1', 11, 'second'],
+      ['upsert', 'c2', 11, 't'],
+      ['delete', 'c1', 13],
+      ['delete', 'c3', 12],
+      ['upsert', 'c1', 13, 'third'],
+    ]);
+    expect(context.writes).toBe(5);
   });
 });

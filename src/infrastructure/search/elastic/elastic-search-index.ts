@@ -21,7 +21,7 @@
  *   query_string syntax), see textQuery().
  */
 import { Client, errors, estypes } from '@elastic/elasticsearch';
-import type { SearchDocument, SearchHit, SearchIndex, SearchQuery } from '../search-index.port';
+import type { SearchDocument, SearchHit, SearchIndex, SearchQuery, SearchWrite } from '../search-index.port';
 import {
   type FieldCondition,
   normalizeQuery,
@@ -181,14 +181,32 @@ export class ElasticSearchIndex implements SearchIndex {
     await this.client.indices.deleteIndexTemplate({ name: `${this.previous}-template` }, { ignore: [404] });
   }
 
+  /** Each document's last write only: with external versions, the earlier ones would change nothing left. */
+  async write(writes: SearchWrite[]): Promise<void> {
+    const last = new Map<string, SearchWrite>();
+    for (const write of writes) {
+      const id = write.kind === 'upsert' ? write.document.id : write.id;
+      last.delete(id);
+      last.set(id, write);
+    }
+    const upserts: SearchDocument[] = [];
+    const deletes: Array<{ id: string; version: number }> = [];
+    for (const write of last.values()) {
+      if (write.kind === 'upsert') upserts.push(write.document);
+      else deletes.push({ id: write.id, version: write.version });
+    }
+    if (upserts.length > 0) await this.upsert(upserts);
+    if (deletes.length > 0) await this.delete(deletes);
+  }
+
   async upsert(documents: SearchDocument[]): Promise<void> {
     validateDocuments(documents);
-    await this.write(documents.map((document) => stored(document, false)));
+    await this.bulkWrite(documents.map((document) => stored(document, false)));
   }
 
   async delete(items: Array<{ id: string; version: number }>): Promise<void> {
     validateDeletes(items);
-    await this.write(
+    await this.bulkWrite(
       items.map(({ id, version }) =>
         stored({ id, organization_id: '', title: '', body: '', fields: {}, version }, true),
       ),
@@ -304,7 +322,7 @@ export class ElasticSearchIndex implements SearchIndex {
     await this.client.indices.deleteIndexTemplate({ name: `${this.index}-template` }, { ignore: [404] });
   }
 
-  private async write(documents: StoredDocument[]): Promise<void> {
+  private async bulkWrite(documents: StoredDocument[]): Promise<void> {
     for (let start = 0; start < documents.length; start += BULK_BATCH) {
       const batch = documents.slice(start, start + BULK_BATCH);
       const operations = batch.flatMap((document) => [

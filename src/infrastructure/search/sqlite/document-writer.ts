@@ -8,13 +8,23 @@
  *   version is pinned by the schema, see search-schema.ts), and it keeps its document number.
  * - Changes are collected per bucket of posting lists and each touched bucket is read, merged and written once
  *   per batch, in key order. Buckets of partitions that did not exist before the batch are not read at all.
+ * - Writes are applied in the order given: a new document takes the next rowid and its organization's next
+ *   document number, so the same writes in the same order number the same documents, however they are batched.
+ *   Each organization's generation moves with its rows' hashes (generation-hash.ts), never at random.
  */
-import { randomBytes } from 'node:crypto';
 import type { SqliteDatabase } from '../../sqlite/sqlite-connection';
-import type { SearchDocument } from '../search-index.port';
+import type { SearchDocument, SearchWrite } from '../search-index.port';
 import { analyzeDocument } from './analyzer';
-import { bucketOf, FIELDS_PER_CHANGE, mergeBucket, partitionOf, type TermChanges } from './postings';
-import { DOCS, ORGS, POSTINGS } from './search-schema';
+import { GenerationHash, rowHash } from './generation-hash';
+import {
+  bucketOf,
+  FIELDS_PER_CHANGE,
+  mergeBucket,
+  partitionOf,
+  postingRow,
+  type TermChanges,
+} from './postings';
+import { DOCS, EMPTY_GENERATION, ORGS, POSTINGS } from './search-schema';
 
 interface StoredRow {
   doc_rowid: number;
@@ -26,6 +36,7 @@ interface StoredRow {
   doc_no: number | null;
   title_length: number;
   body_length: number;
+  row_hash: Buffer | null;
 }
 
 interface OrgRow {
@@ -34,12 +45,15 @@ interface OrgRow {
   title_tokens: number;
   body_tokens: number;
   next_doc_no: number;
+  generation: string;
 }
 
 /** Term → its changes, for the terms of one bucket of one partition. */
 type BucketChanges = Map<string, TermChanges>;
 
 interface OrgState extends OrgRow {
+  /** The generation as the batch changes it. */
+  hash: GenerationHash;
   /** Partitions above this one did not exist when the batch began. */
   lastStoredPart: number;
   /** Pending changes by term. */
@@ -48,25 +62,26 @@ interface OrgState extends OrgRow {
 
 const REINDEX_PAGE = 5_000;
 const COLUMNS =
-  'organization_id, title, body, fields, version, deleted, org_key, doc_no, title_length, body_length';
+  'organization_id, title, body, fields, version, deleted, org_key, doc_no, title_length, body_length, row_hash';
 
 function prepareStatements(db: SqliteDatabase) {
   const rowColumns =
-    'doc_rowid, organization_id, title, body, version, deleted, doc_no, title_length, body_length';
+    'doc_rowid, organization_id, title, body, version, deleted, doc_no, title_length, body_length, row_hash';
   return {
     row: db.prepare<[string], StoredRow>(`SELECT ${rowColumns} FROM ${DOCS} WHERE id = ?`),
     insert: db.prepare(
-      `INSERT INTO ${DOCS} (id, ${COLUMNS}) VALUES (?, ?, ?, ?, jsonb(?), ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO ${DOCS} (id, ${COLUMNS}) VALUES (?, ?, ?, ?, jsonb(?), ?, ?, ?, ?, ?, ?, ?)`,
     ),
     update: db.prepare(
-      `UPDATE ${DOCS} SET (${COLUMNS}) = (?, ?, ?, jsonb(?), ?, ?, ?, ?, ?, ?) WHERE doc_rowid = ?`,
+      `UPDATE ${DOCS} SET (${COLUMNS}) = (?, ?, ?, jsonb(?), ?, ?, ?, ?, ?, ?, ?) WHERE doc_rowid = ?`,
     ),
-    touch: db.prepare(`UPDATE ${DOCS} SET fields = jsonb(?), version = ? WHERE doc_rowid = ?`),
+    touch: db.prepare(`UPDATE ${DOCS} SET fields = jsonb(?), version = ?, row_hash = ? WHERE doc_rowid = ?`),
     org: db.prepare<[string], OrgRow>(
-      `SELECT org_key, documents, title_tokens, body_tokens, next_doc_no FROM ${ORGS} WHERE organization_id = ?`,
+      `SELECT org_key, documents, title_tokens, body_tokens, next_doc_no, generation FROM ${ORGS} WHERE organization_id = ?`,
     ),
     insertOrg: db.prepare(
-      `INSERT INTO ${ORGS} (organization_id, documents, title_tokens, body_tokens, next_doc_no) VALUES (?, 0, 0, 0, 0)`,
+      `INSERT INTO ${ORGS} (organization_id, documents, title_tokens, body_tokens, next_doc_no, generation)
+       VALUES (?, 0, 0, 0, 0, '${EMPTY_GENERATION}')`,
     ),
     updateOrg: db.prepare(
       `UPDATE ${ORGS} SET documents = ?, title_tokens = ?, body_tokens = ?, next_doc_no = ?, generation = ? WHERE org_key = ?`,
@@ -75,12 +90,12 @@ function prepareStatements(db: SqliteDatabase) {
       `SELECT data FROM ${POSTINGS} WHERE org_key = ? AND part = ? AND bucket = ?`,
     ),
     putBucket: db.prepare(
-      `INSERT INTO ${POSTINGS} (org_key, part, bucket, data) VALUES (?, ?, ?, ?)
-       ON CONFLICT (org_key, part, bucket) DO UPDATE SET data = excluded.data`,
+      `INSERT INTO ${POSTINGS} (row, org_key, part, bucket, data) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (row) DO UPDATE SET data = excluded.data`,
     ),
     dropBucket: db.prepare(`DELETE FROM ${POSTINGS} WHERE org_key = ? AND part = ? AND bucket = ?`),
-    livePage: db.prepare<[number, number], StoredRow & { fields: string }>(
-      `SELECT ${rowColumns}, json(fields) AS fields FROM ${DOCS} WHERE deleted = 0 AND doc_rowid > ? ORDER BY doc_rowid LIMIT ?`,
+    livePage: db.prepare<[number, number], StoredRow & { id: string; fields: string }>(
+      `SELECT ${rowColumns}, id, json(fields) AS fields FROM ${DOCS} WHERE deleted = 0 AND doc_rowid > ? ORDER BY doc_rowid LIMIT ?`,
     ),
   };
 }
@@ -94,47 +109,49 @@ export class DocumentWriter {
     this.statements = prepareStatements(db);
   }
 
-  /** Upserts, in order (a later write of the same id sees the earlier one). */
-  upsert(documents: readonly SearchDocument[]): void {
+  /** Upserts and deletes, in order (a later write of the same id sees the earlier one). */
+  apply(writes: readonly SearchWrite[]): void {
     const batch = new Batch(this.statements);
-    for (const d of documents) {
-      const row = this.statements.row.get(d.id);
-      if (row !== undefined && row.version > d.version) continue;
-      const fields = JSON.stringify(d.fields);
-      const live = row !== undefined && row.deleted === 0;
-      if (live && row.organization_id === d.organization_id && row.title === d.title && row.body === d.body) {
-        this.statements.touch.run(fields, d.version, row.doc_rowid);
-        // No posting changes, but a new generation: caches of looked-up rows (their fields) are per generation.
-        batch.touch(d.organization_id);
-        continue;
-      }
-      let docNo: number | null = null;
-      if (live) {
-        batch.unindex(row);
-        if (row.organization_id === d.organization_id) docNo = row.doc_no;
-      }
-      const indexed = batch.index(d.organization_id, docNo, d.title, d.body);
-      const values = [d.organization_id, d.title, d.body, fields, d.version, 0, ...indexed] as const;
-      if (row === undefined) this.statements.insert.run(d.id, ...values);
-      else this.statements.update.run(...values, row.doc_rowid);
+    for (const write of writes) {
+      if (write.kind === 'upsert') this.upsertOne(batch, write.document);
+      else this.deleteOne(batch, write);
     }
     batch.flush();
   }
 
-  delete(items: ReadonlyArray<{ id: string; version: number }>): void {
-    const batch = new Batch(this.statements);
-    for (const item of items) {
-      const row = this.statements.row.get(item.id);
-      const tombstone = ['', '', '{}', item.version, 1, null, null, 0, 0] as const;
-      if (row === undefined) {
-        this.statements.insert.run(item.id, '', ...tombstone);
-        continue;
-      }
-      if (row.version > item.version) continue;
-      if (row.deleted === 0) batch.unindex(row);
-      this.statements.update.run(row.organization_id, ...tombstone, row.doc_rowid);
+  private upsertOne(batch: Batch, d: SearchDocument): void {
+    const row = this.statements.row.get(d.id);
+    if (row !== undefined && row.version > d.version) return;
+    const fields = JSON.stringify(d.fields);
+    const live = row !== undefined && row.deleted === 0;
+    if (live && row.organization_id === d.organization_id && row.title === d.title && row.body === d.body) {
+      // No posting changes, but a new row hash (fields, version), hence a new generation: caches of looked-up
+      // rows (their fields) are per generation.
+      const hash = batch.touch(row, d.id, d.version, fields);
+      this.statements.touch.run(fields, d.version, hash, row.doc_rowid);
+      return;
     }
-    batch.flush();
+    let docNo: number | null = null;
+    if (live) {
+      batch.unindex(row);
+      if (row.organization_id === d.organization_id) docNo = row.doc_no;
+    }
+    const indexed = batch.index(d.organization_id, docNo, d.id, d.version, d.title, d.body, fields);
+    const values = [d.organization_id, d.title, d.body, fields, d.version, 0, ...indexed] as const;
+    if (row === undefined) this.statements.insert.run(d.id, ...values);
+    else this.statements.update.run(...values, row.doc_rowid);
+  }
+
+  private deleteOne(batch: Batch, item: { id: string; version: number }): void {
+    const row = this.statements.row.get(item.id);
+    const tombstone = ['', '', '{}', item.version, 1, null, null, 0, 0, null] as const;
+    if (row === undefined) {
+      this.statements.insert.run(item.id, '', ...tombstone);
+      return;
+    }
+    if (row.version > item.version) return;
+    if (row.deleted === 0) batch.unindex(row);
+    this.statements.update.run(row.organization_id, ...tombstone, row.doc_rowid);
   }
 
   /** Indexes every live document anew (the postings and organizations tables are empty). */
@@ -144,8 +161,8 @@ export class DocumentWriter {
       const rows = this.statements.livePage.all(after, REINDEX_PAGE);
       const batch = new Batch(this.statements);
       for (const row of rows) {
-        const indexed = batch.index(row.organization_id, null, row.title, row.body);
-        const { organization_id, title, body, fields, version } = row;
+        const { organization_id, id, title, body, fields, version } = row;
+        const indexed = batch.index(organization_id, null, id, version, title, body, fields);
         this.statements.update.run(
           organization_id,
           title,
@@ -170,15 +187,23 @@ class Batch {
 
   constructor(private readonly statements: Statements) {}
 
-  /** Adds a document's postings; returns [org_key, doc_no, title_length, body_length] for its row. */
+  /**
+   * Adds a document's postings and its row hash; returns [org_key, doc_no, title_length, body_length, row_hash]
+   * for its row.
+   */
   index(
     organizationId: string,
     docNo: number | null,
+    id: string,
+    version: number,
     title: string,
     body: string,
-  ): [number, number, number, number] {
+    fields: string,
+  ): [number, number, number, number, Buffer] {
     const org = this.org(organizationId);
     const no = docNo ?? org.next_doc_no++;
+    const hash = rowHash(no, id, version, title, body, fields);
+    org.hash.toggle(hash);
     const a = analyzeDocument(title, body);
     for (const entry of a.entries) {
       this.change(org, entry.term).push(no, entry.titleCount, entry.bodyCount, a.titleLength, a.bodyLength);
@@ -186,18 +211,23 @@ class Batch {
     org.documents += 1;
     org.title_tokens += a.titleLength;
     org.body_tokens += a.bodyLength;
-    return [org.org_key, no, a.titleLength, a.bodyLength];
+    return [org.org_key, no, a.titleLength, a.bodyLength, hash];
   }
 
-  /** Marks the organization changed (a fresh generation at flush) without changing its postings. */
-  touch(organizationId: string): void {
-    this.org(organizationId);
+  /** A live document's new version and fields (same postings): its new row hash, swapped into the generation. */
+  touch(row: StoredRow, id: string, version: number, fields: string): Buffer {
+    const org = this.org(row.organization_id);
+    const hash = rowHash(row.doc_no as number, id, version, row.title, row.body, fields);
+    org.hash.toggle(storedHash(row));
+    org.hash.toggle(hash);
+    return hash;
   }
 
   /** Removes a live document's postings (found by analyzing its stored text again). */
   unindex(row: StoredRow): void {
     if (row.doc_no === null) return;
     const org = this.org(row.organization_id);
+    org.hash.toggle(storedHash(row));
     for (const { term } of analyzeDocument(row.title, row.body).entries)
       this.change(org, term).push(row.doc_no, -1, 0, 0, 0);
     org.documents -= 1;
@@ -215,18 +245,18 @@ class Batch {
         for (const bucket of [...buckets.keys()].sort((a, b) => a - b)) {
           const stored = part > org.lastStoredPart ? undefined : s.bucket.get(org.org_key, part, bucket);
           const data = mergeBucket(stored?.data, buckets.get(bucket) as BucketChanges);
-          if (data !== null) s.putBucket.run(org.org_key, part, bucket, data);
+          if (data !== null)
+            s.putBucket.run(postingRow(org.org_key, part, bucket), org.org_key, part, bucket, data);
           else if (stored !== undefined) s.dropBucket.run(org.org_key, part, bucket);
         }
       }
-      // A fresh generation: in-memory posting and row caches of every process stop using what they hold.
-      const generation = randomBytes(12).toString('base64url');
+      // Any changed row changed the generation: posting and row caches of every process drop what they hold.
       s.updateOrg.run(
         org.documents,
         org.title_tokens,
         org.body_tokens,
         org.next_doc_no,
-        generation,
+        org.hash.toString(),
         org.org_key,
       );
     }
@@ -241,7 +271,7 @@ class Batch {
       row = this.statements.org.get(organizationId) as OrgRow;
     }
     const lastStoredPart = row.next_doc_no === 0 ? -1 : partitionOf(row.next_doc_no - 1);
-    state = { ...row, lastStoredPart, changes: new Map() };
+    state = { ...row, hash: new GenerationHash(row.generation), lastStoredPart, changes: new Map() };
     this.orgs.set(organizationId, state);
     return state;
   }
@@ -251,6 +281,12 @@ class Batch {
     if (changes === undefined) org.changes.set(term, (changes = []));
     return changes;
   }
+}
+
+/** A live row's stored hash (every live row has one: layouts without it are reindexed when opened). */
+function storedHash(row: StoredRow): Buffer {
+  if (row.row_hash === null) throw new Error(`search index row ${row.doc_rowid} is live without a row hash`);
+  return row.row_hash;
 }
 
 /** Splits each term's changes by partition, then groups the terms by bucket: partition → bucket → term. */

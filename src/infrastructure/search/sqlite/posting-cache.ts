@@ -2,11 +2,11 @@
  * Scored posting lists (TermScores, bm25.ts) kept in memory between queries, least recently used first out,
  * bounded in bytes. An entry is one term of one organization under one title weight.
  *
- * A term's blocks are valid for one `generation` of its organization: every write that can change the
- * organization's postings stores a fresh random generation in its row (document-writer.ts), in the same
- * transaction, and a query reads that row in its read transaction before it asks the cache. So a process never
- * scores with postings older than its snapshot, whichever process wrote them (a rebuild recreates the rows with
- * fresh generations too). The organization's statistics (which the scores depend on) change only with such
+ * A term's blocks are valid for one `generation` of its organization: a digest of its document rows
+ * (generation-hash.ts), which every write that changes any of them changes in the same transaction
+ * (document-writer.ts), and a query reads that row in its read transaction before it asks the cache. So a process
+ * never scores with postings older than its snapshot, whichever process wrote them (after a reset, equal rows
+ * have the same generation and the same postings again). The organization's statistics (which the scores depend on) change only with such
  * writes, so they are fixed within a generation as well.
  */
 import type { TermScores } from './bm25';

@@ -58,6 +58,20 @@ export function partitionOf(docNo: number): number {
   return Math.floor(docNo / PARTITION_SIZE);
 }
 
+/** Partition numbers stay below 2^20 (document numbers are u32), buckets below 2^11: 31 bits a key's tail. */
+const ROW_TAIL = 2 ** 31;
+const PART_STRIDE = BUCKETS;
+
+/**
+ * The rowid of the postings row of (organization, partition, bucket): in key order, the same whatever order the
+ * rows were written in. A number while it is a safe integer (organization keys below 2^22), a bigint beyond.
+ */
+export function postingRow(orgKey: number, part: number, bucket: number): number | bigint {
+  const tail = part * PART_STRIDE + bucket;
+  const row = orgKey * ROW_TAIL + tail;
+  return Number.isSafeInteger(row) ? row : BigInt(orgKey) * BigInt(ROW_TAIL) + BigInt(tail);
+}
+
 /** FNV-1a over the term's UTF-16 code units. Part of the stored layout: changing it needs a layout version. */
 export function bucketOf(term: string): number {
   let hash = 0x811c9dc5;

@@ -1,7 +1,7 @@
 /**
  * Looked-up document rows (id, title, parsed fields) kept in memory between queries, by document number, for one
  * generation of one organization at a time (search-schema.ts: every write that changes any of an organization's
- * documents, fields included, stores a fresh generation in the same transaction). A query reads the generation
+ * documents, fields included, changes its generation in the same transaction). A query reads the generation
  * in its read transaction before it asks, so it never sees a row older than its snapshot.
  *
  * Bounded in rows: when full it starts over (the rows a workload keeps asking for come back in one lookup each).

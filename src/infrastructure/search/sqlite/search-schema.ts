@@ -3,23 +3,29 @@
  *
  * - `search_index_documents`: every document plus tombstones (deleted = 1, content cleared, version kept). A live
  *   document has its organization's key and a document number, unique within the organization (its postings
- *   name it), and its title and body lengths in tokens.
+ *   name it), its title and body lengths in tokens, and its row hash (generation-hash.ts).
  * - `search_index_organizations`: per organization its key, live document count, total title and body tokens
- *   (BM25's N and average length) and the next document number.
+ *   (BM25's N and average length), the next document number and its `generation`: a digest of its live rows
+ *   (generation-hash.ts) that every write changing any of them changes; in-memory posting and row caches are
+ *   valid for one generation (posting-cache.ts, row-cache.ts).
  * - `search_index_postings`: the posting lists, one BLOB per (organization, partition, bucket of terms), see
- *   postings.ts. Keyed partition first, so the rows a batch of new documents writes (all in the newest
- *   partition) are neighbours in the index.
+ *   postings.ts. Its rowid is computed from that key (`postingRow`), so the rows a batch of new documents writes
+ *   (all in the newest partition) are neighbours, and the table's rows do not depend on the order they were
+ *   first written in.
  * - `fields` is stored as JSONB (compact); lookups read it back as JSON text, parsed once per cached row.
  * - `search_index_meta`: the layout and analyzer versions the postings were built with.
- * - `generation` (organizations): a random value replaced by every write that changes any of the organization's
- *   documents; in-memory posting and row caches are valid for one generation (posting-cache.ts, row-cache.ts).
  *
- * Layout 1 (an FTS5 table kept by triggers, no meta table) and any other layout or analyzer version keep their
- * documents: the postings are dropped and rebuilt from the documents table when the index is opened (one
- * IMMEDIATE transaction, so one process does it; about as long as indexing the documents anew). Nothing has to
- * be replayed from events. Layout 2 (no generation column) only gains the column.
+ * Every value is derived from the writes, in their order (document rowids and numbers are handed out in the
+ * order documents first appear), never from the time or chance: replaying the same events writes the same rows.
+ *
+ * Layouts 1 to 3 (1: an FTS5 table kept by triggers, no meta table; 2 and 3: random generations, postings rowids
+ * in the order written) and any other layout or analyzer version keep their documents: the postings are dropped
+ * and rebuilt from the documents table when the index is opened (one IMMEDIATE transaction, so one process does
+ * it; about as long as indexing the documents anew), the documents numbered in rowid order. Nothing has to be
+ * replayed from events.
  */
 import type { SqliteDatabase } from '../../sqlite/sqlite-connection';
+import { emptyGeneration } from './generation-hash';
 
 export const DOCS = 'search_index_documents';
 export const ORGS = 'search_index_organizations';
@@ -27,15 +33,19 @@ export const POSTINGS = 'search_index_postings';
 const META = 'search_index_meta';
 
 /** Bump when the tables change; bump ANALYZER_VERSION when analysis (hence every posting) changes. */
-const LAYOUT_VERSION = 3;
+const LAYOUT_VERSION = 4;
 const ANALYZER_VERSION = 1;
 const VERSION = `${LAYOUT_VERSION}.${ANALYZER_VERSION}`;
+
+/** The generation of an organization without documents (generation-hash.ts). */
+export const EMPTY_GENERATION = emptyGeneration(VERSION);
 
 const DOCUMENT_COLUMNS = `
   org_key INTEGER,
   doc_no INTEGER,
   title_length INTEGER NOT NULL DEFAULT 0,
-  body_length INTEGER NOT NULL DEFAULT 0`;
+  body_length INTEGER NOT NULL DEFAULT 0,
+  row_hash BLOB`;
 
 const INDEX_TABLES = `
 CREATE TABLE IF NOT EXISTS ${META} (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -47,7 +57,7 @@ CREATE TABLE IF NOT EXISTS ${ORGS} (
   title_tokens INTEGER NOT NULL,
   body_tokens INTEGER NOT NULL,
   next_doc_no INTEGER NOT NULL,
-  generation TEXT NOT NULL DEFAULT ''
+  generation TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS ${POSTINGS} (
   row INTEGER PRIMARY KEY,
@@ -124,7 +134,7 @@ function migrateDocuments(db: SqliteDatabase): void {
     if (!columns.has(name)) db.exec(`ALTER TABLE ${DOCS} ADD COLUMN ${definition.trim()}`);
   }
   db.exec(`UPDATE ${DOCS} SET org_key = NULL, doc_no = NULL, title_length = 0, body_length = 0,
-    fields = jsonb(fields)`);
+    row_hash = NULL, fields = jsonb(fields)`);
 }
 
 /**
@@ -141,11 +151,6 @@ export function ensureSearchSchema(db: SqliteDatabase, reindex: () => void): voi
     }
     const stored = storedVersion(db);
     if (stored === VERSION) return;
-    if (stored === `2.${ANALYZER_VERSION}`) {
-      db.exec(`ALTER TABLE ${ORGS} ADD COLUMN generation TEXT NOT NULL DEFAULT ''`);
-      recordVersion(db);
-      return;
-    }
     if (stored !== undefined && isNewer(stored)) {
       // Rebuilding would downgrade a newer build's index (and that build would rebuild it again).
       throw new Error(

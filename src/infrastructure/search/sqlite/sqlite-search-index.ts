@@ -15,7 +15,14 @@
  *   most WRITE_BATCH documents, yielding to the event loop between batches.
  */
 import type { SqliteDatabase, SqliteTransaction } from '../../sqlite/sqlite-connection';
-import type { FilterValue, SearchDocument, SearchHit, SearchIndex, SearchQuery } from '../search-index.port';
+import type {
+  FilterValue,
+  SearchDocument,
+  SearchHit,
+  SearchIndex,
+  SearchQuery,
+  SearchWrite,
+} from '../search-index.port';
 import { Bm25Accumulator, type RankedMatches, termScores } from './bm25';
 import { DocumentWriter } from './document-writer';
 import { BodyReader } from './body-reader';
@@ -164,18 +171,19 @@ export class SqliteSearchIndex implements SearchIndex {
     return Promise.resolve();
   }
 
+  async write(writes: SearchWrite[]): Promise<void> {
+    validateDocuments(writes.flatMap((w) => (w.kind === 'upsert' ? [w.document] : [])));
+    validateDeletes(writes.flatMap((w) => (w.kind === 'delete' ? [w] : [])));
+    const apply = this.db.transaction((batch: SearchWrite[]) => this.writer.apply(batch));
+    await this.inBatches(writes, (batch) => apply.immediate(batch));
+  }
+
   async upsert(documents: SearchDocument[]): Promise<void> {
-    validateDocuments(documents);
-    const write = this.db.transaction((batch: SearchDocument[]) => this.writer.upsert(batch));
-    await this.inBatches(documents, (batch) => write.immediate(batch));
+    await this.write(documents.map((document) => ({ kind: 'upsert', document })));
   }
 
   async delete(items: Array<{ id: string; version: number }>): Promise<void> {
-    validateDeletes(items);
-    const write = this.db.transaction((batch: Array<{ id: string; version: number }>) =>
-      this.writer.delete(batch),
-    );
-    await this.inBatches(items, (batch) => write.immediate(batch));
+    await this.write(items.map(({ id, version }) => ({ kind: 'delete', id, version })));
   }
 
   async search(query: SearchQuery): Promise<SearchHit[]> {
