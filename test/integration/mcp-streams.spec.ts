@@ -79,7 +79,12 @@ describe('MCP event streams and budgets', () => {
       const started = Date.now();
       const stream = await openStream(t, token, abort.signal);
       expect(stream.status).toBe(200);
-      await stream.text(); // resolves when the server ends the stream
+      // Resolves when the server ends the stream; gives up (and fails) after 6 s.
+      const ended = await Promise.race([
+        stream.text().then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), 6000).unref()),
+      ]);
+      expect(ended).toBe(true);
       const lasted = Date.now() - started;
       expect(lasted).toBeGreaterThanOrEqual(950);
       expect(lasted).toBeLessThan(6000);
