@@ -85,7 +85,7 @@ export interface CairnConfig {
   vectorEfSearch: number;
   /** How long the HTTP server waits for a client (docs/hardening.md#slow-and-idle-connections). */
   httpTimeouts: HttpTimeouts;
-  /** MCP `GET /mcp` event streams (docs/mcp.md#event-streams). */
+  /** MCP `GET /mcp` event streams (docs/mcp.md#event-streams-budgets-and-browsers). */
   mcpStreams: McpStreamLimits;
 }
 

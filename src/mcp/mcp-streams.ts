@@ -4,7 +4,7 @@ import type { CairnConfig } from '../config/config';
 import { CONFIG } from '../core.module';
 
 /**
- * The open `GET /mcp` event streams of this process, per connector token (docs/mcp.md#event-streams): at most
+ * The open `GET /mcp` event streams of this process, per connector token (docs/mcp.md#event-streams-budgets-and-browsers): at most
  * `mcpStreams.perToken` at once. Each process counts its own (with CAIRN_HTTP_WORKERS, per worker).
  */
 @Injectable()
