@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchClientPages } from './client-pages.bench';
 import { benchEventCore } from './event-core.bench';
+import { benchIdleConnections } from './idle-connections.bench';
 import { benchReplies } from './replies.bench';
 import { benchScale } from './scale.bench';
 import { benchScaleVectors } from './scale-vectors.bench';
@@ -24,6 +25,11 @@ const BENCHMARKS: Array<{
   { name: 'replies', label: 'assistant replies', run: benchReplies },
   { name: 'client-pages', label: 'public client pages', run: benchClientPages },
   { name: 'store', label: 'store footprint, rebuild and durable appends', run: benchStore },
+  {
+    name: 'idle-connections',
+    label: '1,000 connections that never finish their headers',
+    run: benchIdleConnections,
+  },
   { name: 'scale', label: 'a million chunks', run: benchScale, onRequest: true },
   {
     name: 'scale-vectors',
@@ -36,7 +42,7 @@ const BENCHMARKS: Array<{
 /**
  * `npm run bench [-- NAME...]`: the named benchmarks (default: every one but `scale` and `scale-vectors`) on
  * temporary data, then one table.
- * Names: event-core, search, search-depth, replies, client-pages, store, scale, scale-vectors.
+ * Names: event-core, search, search-depth, replies, client-pages, store, idle-connections, scale, scale-vectors.
  */
 async function main(): Promise<void> {
   const names = process.argv.slice(2);

@@ -126,6 +126,21 @@ export class RateLimitedError extends AppError {
   }
 }
 
+/**
+ * 429: a connector token already holds as many open MCP event streams (`GET /mcp`) as one process allows; one
+ * must close first. No `Retry-After`: when that happens is the client's doing.
+ */
+export class TooManyStreamsError extends AppError {
+  readonly status = 429;
+  constructor(limit: number) {
+    super(
+      'too_many_streams',
+      `this token already holds ${limit} open MCP event streams (GET /mcp), the most allowed; close one first`,
+      [{ message: `at most ${limit} open streams per token`, limit }],
+    );
+  }
+}
+
 /** 503: a dependency (store, engine) is not reachable right now. */
 export class ServiceUnavailableError extends AppError {
   readonly status = 503;

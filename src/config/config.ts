@@ -89,6 +89,31 @@ export interface CairnConfig {
    */
   vectorQuantization: 'i8' | 'f16' | 'f32';
   vectorEfSearch: number;
+  /** How long the HTTP server waits for a client (docs/hardening.md#slow-and-idle-connections). */
+  httpTimeouts: HttpTimeouts;
+  /** MCP `GET /mcp` event streams (docs/mcp.md#event-streams-budgets-and-browsers). */
+  mcpStreams: McpStreamLimits;
+}
+
+/** The HTTP server's deadlines; a client past one gets 408 and its connection is closed. */
+export interface HttpTimeouts {
+  /** From a request's first byte to the end of its headers (CAIRN_HTTP_HEADERS_TIMEOUT_MS, default 10000). */
+  headersMs: number;
+  /**
+   * From a request's first byte to the end of its body (CAIRN_HTTP_REQUEST_TIMEOUT_MS, default 30000, at least
+   * the headers timeout). Receiving only: a reply that takes minutes to compute, or an event stream, is not cut.
+   */
+  requestMs: number;
+  /** An idle connection between two requests (CAIRN_HTTP_KEEP_ALIVE_TIMEOUT_MS, default 72000). */
+  keepAliveMs: number;
+}
+
+/** Open `GET /mcp` event streams, counted per connector token in each process. */
+export interface McpStreamLimits {
+  /** At most this many per token; the next one is 429 `too_many_streams` (CAIRN_MCP_STREAMS_PER_TOKEN, 10). */
+  perToken: number;
+  /** A stream is closed after this long without a message (CAIRN_MCP_STREAM_IDLE_MS, default 300000). */
+  idleMs: number;
 }
 
 export const DEFAULT_SEARCH_TITLE_BOOST = 2;
@@ -202,6 +227,22 @@ function httpWorkers(env: Env, errors: ErrorDetail[]): number {
   return value;
 }
 
+/** CAIRN_HTTP_*_TIMEOUT_MS; Node refuses a headers timeout longer than the request timeout, so does this. */
+function httpTimeouts(env: Env, errors: ErrorDetail[]): HttpTimeouts {
+  const timeouts: HttpTimeouts = {
+    headersMs: integer(env, 'CAIRN_HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000, errors),
+    requestMs: integer(env, 'CAIRN_HTTP_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000, errors),
+    keepAliveMs: integer(env, 'CAIRN_HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 600_000, errors),
+  };
+  if (timeouts.headersMs > timeouts.requestMs) {
+    errors.push({
+      field: 'CAIRN_HTTP_HEADERS_TIMEOUT_MS',
+      message: `CAIRN_HTTP_HEADERS_TIMEOUT_MS (${timeouts.headersMs}) must not exceed CAIRN_HTTP_REQUEST_TIMEOUT_MS (${timeouts.requestMs})`,
+    });
+  }
+  return timeouts;
+}
+
 /** Reads and validates the environment; throws ValidationFailedError listing every problem at once. */
 export function loadConfig(env: Env = process.env): CairnConfig {
   const errors: ErrorDetail[] = [];
@@ -248,6 +289,11 @@ export function loadConfig(env: Env = process.env): CairnConfig {
     corsOrigins: origins(env, 'CAIRN_CORS_ORIGINS', errors),
     vectorQuantization: oneOf(env, 'CAIRN_VECTOR_QUANTIZATION', ['i8', 'f16', 'f32'] as const, 'f16', errors),
     vectorEfSearch: integer(env, 'CAIRN_VECTOR_EF_SEARCH', 256, 16, 4096, errors),
+    httpTimeouts: httpTimeouts(env, errors),
+    mcpStreams: {
+      perToken: integer(env, 'CAIRN_MCP_STREAMS_PER_TOKEN', 10, 1, 1000, errors),
+      idleMs: integer(env, 'CAIRN_MCP_STREAM_IDLE_MS', 300_000, 1000, 86_400_000, errors),
+    },
   };
   if (errors.length > 0) {
     throw new ValidationFailedError(

@@ -29,8 +29,17 @@ export function corsPolicy(path: string, connectorOrigins: string[]): FastifyCor
       origin: connectorOrigins,
       credentials: false, // bearer tokens travel in Authorization, never in cookies
       methods: ['GET', 'POST', 'DELETE'],
-      allowedHeaders: ['authorization', 'content-type', 'accept', 'mcp-protocol-version', 'last-event-id'],
-      exposedHeaders: ['Retry-After', 'WWW-Authenticate'],
+      allowedHeaders: [
+        'authorization',
+        'content-type',
+        'accept',
+        'x-request-id',
+        'mcp-protocol-version',
+        'mcp-session-id',
+        'last-event-id',
+      ],
+      // What a browser script may read of an answer (MCP's too: its controller copies these headers, see there).
+      exposedHeaders: ['Retry-After', 'WWW-Authenticate', 'X-Request-Id', 'Mcp-Session-Id'],
       maxAge: 600,
     };
   }

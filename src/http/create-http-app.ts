@@ -14,6 +14,7 @@ import { warnAboutConfiguration } from '../observability/startup-checks';
 import { registerCors } from './cors';
 import { registerJsonBodyParser } from './json-body-parser';
 import { setupOpenApi } from './openapi';
+import { httpServerTimeouts } from './server-timeouts';
 import { strictValidationPipe } from './validation';
 
 type NestLevels = Array<'log' | 'error' | 'warn' | 'debug' | 'verbose' | 'fatal'>;
@@ -50,6 +51,7 @@ export async function createHttpApp(
     trustProxy: false,
     return503OnClosing: true,
     genReqId: requestIdOf,
+    ...httpServerTimeouts(options.config.httpTimeouts),
   });
   const fastify = adapter.getInstance();
   registerHttpObservability(fastify, { metrics: options.config.metrics });

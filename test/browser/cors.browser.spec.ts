@@ -1,12 +1,14 @@
 /**
  * Cross-origin reads in a real headless Chromium (playwright-core, JavaScript on): a page served by another origin
- * fetches Cairn's public directory (allowed for any origin), and cannot read the connector API (not CORS-open).
+ * fetches Cairn's public directory (allowed for any origin), and cannot read the connector API (not CORS-open);
+ * with its origin in CAIRN_CORS_ORIGINS it reads an MCP answer and its X-Request-Id.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { chromiumPath, describeWithChromium } from '../support/chromium';
 import { publishClient } from '../support/client-page-fixtures';
+import { createConnector, createOrganization } from '../support/fixtures';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const executablePath = chromiumPath();
@@ -68,6 +70,45 @@ describeWithChromium('cross-origin directory reads')(
       }, `${app.baseUrl}/app/api/tool-connectors/v1/memory/search`);
       expect(connector).toBe('blocked: TypeError');
       await page.close();
+    });
+
+    it('with its origin in CAIRN_CORS_ORIGINS, the page reads an MCP answer and its X-Request-Id', async () => {
+      const listed = await startTestApp({ CAIRN_CORS_ORIGINS: new URL(siteUrl).origin });
+      try {
+        const { organization_id } = await createOrganization(listed.commands, 'Browser MCP');
+        const { token } = await createConnector(listed.commands, organization_id, ['memory_search']);
+        const page = await browser.newPage();
+        await page.goto(siteUrl);
+        const answer = await page.evaluate(
+          async ({ url, bearer }) => {
+            const response = await fetch(url, {
+              method: 'POST',
+              headers: {
+                authorization: `Bearer ${bearer}`,
+                accept: 'application/json, text/event-stream',
+                'content-type': 'application/json',
+                'x-request-id': 'browser-mcp-1',
+              },
+              body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+            });
+            const body = (await response.json()) as { result: { tools: Array<{ name: string }> } };
+            return {
+              status: response.status,
+              requestId: response.headers.get('x-request-id'),
+              tools: body.result.tools.map((tool) => tool.name),
+            };
+          },
+          { url: `${listed.baseUrl}/mcp`, bearer: token },
+        );
+        expect(answer).toEqual({
+          status: 200,
+          requestId: 'browser-mcp-1',
+          tools: expect.arrayContaining(['memory_search']),
+        });
+        await page.close();
+      } finally {
+        await listed.close();
+      }
     });
   },
 );

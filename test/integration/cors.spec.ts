@@ -96,7 +96,9 @@ describe('CORS', () => {
         headers: { origin: 'http://localhost:5173' },
       });
       expect(local.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
-      expect(local.headers.get('access-control-expose-headers')).toBe('Retry-After, WWW-Authenticate');
+      expect(local.headers.get('access-control-expose-headers')).toBe(
+        'Retry-After, WWW-Authenticate, X-Request-Id, Mcp-Session-Id',
+      );
     });
 
     it('answers the MCP endpoint’s preflight for a listed origin, and varies its answers by origin', async () => {
@@ -109,6 +111,66 @@ describe('CORS', () => {
       const plain = await fetch(`${t.baseUrl}${SEARCH}`, { method: 'POST' });
       expect(plain.status).toBe(401);
       expect(plain.headers.get('vary')).toContain('Origin');
+    });
+
+    it('MCP answers (POST, GET stream, DELETE, errors) carry the CORS headers and X-Request-Id', async () => {
+      const { organization_id } = await createOrganization(t.commands, 'Cors MCP');
+      const { token } = await createConnector(t.commands, organization_id, ['memory_search']);
+      const mcp = (method: string, extra: Record<string, string>, body?: unknown, signal?: AbortSignal) =>
+        fetch(`${t.baseUrl}/mcp`, {
+          method,
+          headers: {
+            origin: APP,
+            authorization: `Bearer ${token}`,
+            accept: 'application/json, text/event-stream',
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...extra,
+          },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          ...(signal ? { signal } : {}),
+        });
+      const expectCors = (response: Response): void => {
+        expect(response.headers.get('access-control-allow-origin')).toBe(APP);
+        expect(response.headers.get('vary')).toContain('Origin');
+        expect(response.headers.get('access-control-expose-headers')).toBe(
+          'Retry-After, WWW-Authenticate, X-Request-Id, Mcp-Session-Id',
+        );
+      };
+      const list = await mcp(
+        'POST',
+        { 'x-request-id': 'mcp-list-1' },
+        { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      );
+      expect(list.status).toBe(200);
+      expectCors(list);
+      expect(list.headers.get('x-request-id')).toBe('mcp-list-1');
+      expect(await list.json()).toMatchObject({
+        result: { tools: expect.arrayContaining([expect.objectContaining({ name: 'memory_search' })]) },
+      });
+
+      const abort = new AbortController();
+      const stream = await mcp('GET', { accept: 'text/event-stream' }, undefined, abort.signal);
+      expect(stream.status).toBe(200);
+      expectCors(stream);
+      expect(stream.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      abort.abort();
+
+      const removed = await mcp('DELETE', {});
+      expectCors(removed);
+      expect(removed.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      // An error the SDK writes (a POST that accepts no event stream: 406) and one Cairn writes (no token: 401).
+      const unacceptable = await mcp(
+        'POST',
+        { accept: 'application/json' },
+        { jsonrpc: '2.0', id: 2, method: 'ping' },
+      );
+      expect(unacceptable.status).toBe(406);
+      expectCors(unacceptable);
+      expect(unacceptable.headers.get('x-request-id')).not.toBeNull();
+      const anonymous = await fetch(`${t.baseUrl}/mcp`, { method: 'POST', headers: { origin: APP } });
+      expect(anonymous.status).toBe(401);
+      expectCors(anonymous);
+      expect(anonymous.headers.get('x-request-id')).not.toBeNull();
     });
 
     it('the public directory stays open to any origin', async () => {

@@ -5,7 +5,8 @@ import { createReplyTenant } from '../support/reply-tenant';
 /** MCP tools count against the same per-token budget as the REST endpoints they stand for. */
 describe('MCP tools and connector rate limits', () => {
   it('a search tool past the search budget is a rate_limited tool error, like the REST 429', async () => {
-    const { t, close } = await startModelApp({ CAIRN_RATE_LIMIT_SEARCH: '2' });
+    // Three: the client's `initialize` counts too (test/integration/mcp-streams.spec.ts), then two searches.
+    const { t, close } = await startModelApp({ CAIRN_RATE_LIMIT_SEARCH: '3' });
     try {
       const tenant = await createReplyTenant(t, 'MCP limits');
       const mcp = await connectMcp(t.baseUrl, tenant.token);

@@ -47,8 +47,11 @@ export async function startModelApp(
 }
 
 /** A model server, a real app wired to it, one organization with one assistant. */
-export async function startReplyHarness(orgName = 'Replies'): Promise<ReplyHarness> {
-  const { model, t, close } = await startModelApp();
+export async function startReplyHarness(
+  orgName = 'Replies',
+  env: Record<string, string> = {},
+): Promise<ReplyHarness> {
+  const { model, t, close } = await startModelApp(env);
   const organizationId = (await createOrganization(t.commands, orgName)).organization_id;
   const { chatbot_id: chatbotId } = await t.commands.execute<CreateChatbotCommand, { chatbot_id: number }>(
     new CreateChatbotCommand(organizationId, 'Front desk', null, operatorContext('test')),

@@ -53,6 +53,11 @@ function toAppError(error: unknown): AppError | null {
   if (error instanceof AppError) return error;
   if (error instanceof HttpException) return fromHttpException(error);
   const fastify = error as { code?: unknown; statusCode?: unknown; message?: unknown } | null;
+  // Node's IncomingMessage error when the connection ends mid-body (the client left, or the request timeout hit):
+  // nobody reads the answer, but it is not an error of ours to log.
+  if (fastify?.code === 'ECONNRESET' && fastify.message === 'aborted') {
+    return new MalformedRequestError('the connection closed before the request body ended');
+  }
   if (fastify && typeof fastify.code === 'string' && fastify.code.startsWith('FST_')) {
     return fromFastify(fastify.code, typeof fastify.statusCode === 'number' ? fastify.statusCode : 500);
   }
