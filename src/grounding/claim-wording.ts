@@ -12,6 +12,7 @@
  */
 import { tokenize } from '../infrastructure/search/sqlite/analyzer';
 import { withoutFigures } from './claim-figures';
+import { injectionViews } from '../safety/confusable-fold';
 
 export type WordingProblem = 'instruction' | 'negation' | 'wording';
 
@@ -58,7 +59,8 @@ export function citedWording(citedTexts: readonly string[]): CitedWording {
 /** The first wording problem of `claim` against what it cites (read once by citedWording), or null. */
 export function wordingProblemIn(claim: string, cited: () => CitedWording): WordingProblem | null {
   const text = claim.normalize('NFKC');
-  if (INSTRUCTION.some((pattern) => pattern.test(text))) return 'instruction';
+  const views = injectionViews(text); // confusables folded, invisibles removed, spacing and leetspeak read
+  if (views.some((view) => INSTRUCTION.some((pattern) => pattern.test(view)))) return 'instruction';
   if (NEGATION.test(text) && !cited().negates) return 'negation';
   const claimTerms = contentTerms(text);
   if (claimTerms.size === 0) return null;

@@ -1,25 +1,39 @@
 /**
  * Links inside free text (ARCHITECTURE invariant 5: only public http/https URLs leave the service, in source links,
  * answer text, excerpts, context packages and tool output alike). One policy: every URL found is judged by
- * `unsafeLinkReason` (commands/replies/source-links.ts), the same function that filters `source_links`.
+ * `unsafeLinkReason` (commands/replies/source-links.ts), the same function that filters `source_links`, which parses
+ * with the WHATWG URL parser (`new URL()`, what browsers implement).
  *
- * Pure. The text is read the way a client might render it: Unicode NFKC (fullwidth `ｈｔｔｐ：／／`), invisible and
- * bidi-control characters removed (`ht\u200Btp://`), HTML character references decoded (`javascript&#58;`), and a
- * percent-encoded scheme separator (`http%3A%2F%2F`) recognized. In that view a candidate is:
- * - a scheme followed by `//` (or `\\`, or `%2F%2F`): any hierarchical URL, known scheme or not;
- * - a scheme that is never a public link followed by a non-space (`javascript:`, `data:`, `file:`, `vbscript:`,
- *   `blob:`, `about:`, `jar:`, `intent:`, `mailto:`…): withheld as `scheme`;
- * - a schemeless address: `www.…`, `localhost…`, an IPv4 or bracketed IPv6 literal, or a dotted host name with a
- *   port or path (`metadata.google.internal/computeMetadata`, `intranet.acme.corp:8080`), or a dotted name under an
- *   internal suffix (`wiki.corp`); judged as `http://` + candidate.
+ * Pure. The text is read the way a browser might render it: Unicode NFKC (fullwidth `ｈｔｔｐ：／／`), invisible and
+ * bidi-control characters removed (`ht\u200Btp://`), HTML character references decoded once, named ones included
+ * (`&colon;`, `&Tab;`, `&NewLine;`, `&#58;`), and a percent-encoded separator (`http%3A%2F%2F`) recognized. A
+ * candidate is judged with tabs and newlines removed, as a browser removes them inside a URL. In that view:
+ * - the value of a URL attribute (`href`, `src`, `action`, `formaction`, `poster`, `background`, `cite`, `ping`,
+ *   `xlink:href`, quoted) and a markdown `<…>` destination are parsed whole: with a scheme or a leading `//`/`\\`
+ *   they are judged, a relative path (the page's own) is not a link;
+ * - a special scheme (`http`, `https`, `ws`, `wss`, `ftp`, any case, tabs and newlines between its letters and its
+ *   slashes) followed by a non-space, with or without slashes: `http:0x7f000001` and `https:/host` are read as
+ *   `http(s)://…`, as a browser does;
+ * - any other scheme followed by `//` (or `\\`, or `%2F%2F`);
+ * - a scheme that is never a public link (`javascript:`, `vbscript:`, `data:`, `file:`, `blob:`, `about:`, `jar:`,
+ *   `intent:`, `mailto:`, `tel:`…, any case, tabs or newlines between its letters) followed by a non-space
+ *   (`javascript:` and `vbscript:` also after tabs or newlines): withheld as `scheme`;
+ * - a scheme-relative `//host`, `\\host`, `/\host` (the page's scheme is added): judged as `http:` + it;
+ * - a schemeless address: `www.…`, `localhost…`, an IPv4 or bracketed IPv6 literal, a dotted name with a port or
+ *   path (`metadata.google.internal/computeMetadata`, `intranet.acme.corp:8080`), or a bare dotted name under a
+ *   top-level domain (ICANN section of the Public Suffix List, tldts) or an internal suffix (`wiki.corp`): judged as
+ *   `http://` + candidate. "file.txt", "e.g.", "node.js" and "v1.2" end in no top-level domain: prose, not links.
+ *   A bare public name (`evil-example.com/login`) is a public link and stays: the link policy withholds
+ *   non-public links; whether a claim may state that URL is the grounding check's question.
  * A withheld candidate is replaced by WITHHELD_LINK_MARKER. When nothing is withheld the text comes back unchanged
  * (byte for byte); when something is, the normalized view with the markers is returned, so no encoding of the
- * withheld URL survives next to the marker.
+ * withheld URL survives next to the marker. Every pattern is linear-time (invariant 11).
  *
  * What it cannot do: judge a public-looking name that resolves to a private address (no DNS), or a URL spelled
  * out in words ("h t t p colon slash slash …").
  */
 import { decodeHTML } from 'entities';
+import { parse as parseDomain } from 'tldts';
 import { unsafeLinkReason } from '../commands/replies/source-links';
 
 export const WITHHELD_LINK_MARKER = '[link withheld]';
@@ -34,37 +48,62 @@ export interface LinkScan {
 // Zero-width, soft hyphen, word joiner, BOM, bidi controls, interlinear annotation, Mongolian vowel separator.
 const INVISIBLE =
   /[\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF\uFFF9-\uFFFB]|\u034F|\u115F|\u1160|\u17B4|\u17B5/gu;
-const NEVER_PUBLIC_SCHEMES =
-  'javascript|vbscript|data|file|blob|about|jar|intent|mailto|tel|sms|callto|view-source|chrome|ms-settings|filesystem';
+const NEVER_PUBLIC_SCHEMES = words(
+  'javascript vbscript data file blob about jar intent mailto tel sms callto view-source chrome ms-settings filesystem',
+);
+/** Schemes that run script: a tab or newline after their colon is removed by a browser, so it still is one. */
+const SCRIPT_SCHEMES = words('javascript vbscript');
+/** WHATWG special schemes: `http:host` and `http:/host` mean `http://host`. */
+const SPECIAL_SCHEMES = words('http https ws wss ftp');
 const INTERNAL_TLDS =
   'local|localdomain|internal|intranet|private|corp|home|lan|arpa|svc|localhost|onion|test|invalid';
+/** Browsers remove ASCII tab, LF and CR anywhere inside a URL. */
+const GAP = '[\\t\\n\\r]*';
+const SLASH = '(?:[/\\\\]|%2[Ff]|%5[Cc])';
+const COLON = '(?::|%3[Aa])';
 const TAIL = `[^\\s<>"'\`]*`;
+const LABEL = '[A-Za-z0-9-]{1,63}';
+/** A scheme name as a browser reads it: any case, tabs and newlines between its letters. */
+const spelled = (name: string): string => [...name].map((char) => char.replace(/[.+-]/, '\\$&')).join(GAP);
 const CANDIDATE = new RegExp(
   [
-    // scheme://… (also \\ and percent-encoded separators)
-    `(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,31}(?::|%3[Aa])(?:[/\\\\]|%2[Ff]|%5[Cc]){2}${TAIL}`,
-    // never-public schemes without slashes
-    `(?<![A-Za-z0-9+.-])(?:${NEVER_PUBLIC_SCHEMES})(?::|%3[Aa]|&colon;)(?=\\S)${TAIL}`,
+    // A special scheme with any (or no) slashes, tabs and newlines inside: `http:0x7f000001`, `ht\ttp:\n//`.
+    `(?<![A-Za-z0-9+.-])(?:${SPECIAL_SCHEMES.map(spelled).join('|')})${GAP}${COLON}(?:(?:${GAP}${SLASH})+${GAP})?(?=[^\\s<>"'\`])${TAIL}`,
+    // Any other scheme followed by // (or \\, or %2F%2F).
+    `(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,31}${COLON}${SLASH}{2}${TAIL}`,
+    // A script scheme, tabs and newlines inside and after its colon: `java\tscript:`, `JaVaScRiPt:\nalert(1)`.
+    `(?<![A-Za-z0-9+.-])(?:${SCRIPT_SCHEMES.map(spelled).join('|')})${GAP}${COLON}${GAP}(?=\\S)${TAIL}`,
+    // Any other never-public scheme followed by a non-space.
+    `(?<![A-Za-z0-9+.-])(?:${NEVER_PUBLIC_SCHEMES.map(spelled).join('|')})${GAP}${COLON}(?=\\S)${TAIL}`,
+    // Scheme-relative: //host, \\host, /\host (a browser adds the page's scheme).
+    `(?<![A-Za-z0-9+.:/\\\\%-])${SLASH}{2}(?=[A-Za-z0-9[])${TAIL}`,
     // www.…, localhost…
     `(?<![A-Za-z0-9.@-])(?:www\\.[A-Za-z0-9-]|localhost\\b)${TAIL}`,
-    // IPv4 literal (with optional port/path)
-    `(?<![A-Za-z0-9.@-])\\d{1,3}(?:\\.\\d{1,3}){3}(?::\\d{1,5})?(?:/${TAIL})?(?![\\d.]*\\d)`,
+    // A dotted name or number, with an optional port and path (which bare names count is decided in code).
+    `(?<![A-Za-z0-9.@/-])${LABEL}(?:\\.${LABEL})+(?::\\d{1,5})?(?:/${TAIL})?`,
     // [IPv6] literal
     `\\[[0-9A-Fa-f:.]{2,45}\\](?::\\d{1,5})?(?:/${TAIL})?`,
-    // dotted host with a port or a path
-    `(?<![A-Za-z0-9.@/-])[A-Za-z0-9-]{1,63}(?:\\.[A-Za-z0-9-]{1,63})+(?::\\d{1,5}(?:/${TAIL})?|/${TAIL})`,
-    // dotted host under an internal suffix
-    `(?<![A-Za-z0-9.@/-])[A-Za-z0-9-]{1,63}(?:\\.[A-Za-z0-9-]{1,63})*\\.(?:${INTERNAL_TLDS})\\b`,
   ].join('|'),
-  'g',
+  'gi',
 );
+/** An HTML attribute that holds a URL, and a markdown `<…>` link destination: what a browser parses whole. */
+const URL_ATTRIBUTE =
+  /(?<![\w:-])(?:href|src|action|formaction|poster|background|cite|ping|xlink:href)\s*=\s*(?:"([^"]{0,8192})"|'([^']{0,8192})')|\]\(\s*<([^<>\n]{0,8192})>/gi;
 /** Cheap pre-check: a text without any of these cannot hold a candidate. */
-const MAYBE = /[:.%&[]|localhost/i;
+const MAYBE = /[:.%&[/\\]|localhost/i;
 // eslint-disable-next-line no-control-regex -- the printable ASCII range is the point
 const NON_ASCII = /[^\x00-\x7F]/;
 
 const TRAILING = /[.,;:!?)\]}'"»”’]+$/u;
-const NEVER_PUBLIC_SCHEME = new RegExp(`^(?:${NEVER_PUBLIC_SCHEMES})$`, 'i');
+const NEVER_PUBLIC_SCHEME = new RegExp(`^(?:${NEVER_PUBLIC_SCHEMES.join('|')})$`, 'i');
+const SPECIAL_SCHEME = new RegExp(`^(?:${SPECIAL_SCHEMES.join('|')})$`, 'i');
+const INTERNAL_TLD = new RegExp(`\\.(?:${INTERNAL_TLDS})$`, 'i');
+// eslint-disable-next-line no-control-regex -- a browser strips C0 controls and spaces around a URL
+const URL_EDGES = /^[\x00-\x20]+|[\x00-\x20]+$/g;
+
+function words(list: string): string[] {
+  return list.trim().split(/\s+/);
+}
 
 /** The client's view of a text: NFKC, invisible characters removed, HTML character references decoded. */
 export function linkView(text: string): string {
@@ -81,39 +120,69 @@ function decodePercent(text: string): string {
   }
 }
 
-/** Why the URL candidate must not leave, or null when it is a public http(s) URL (or not a URL at all). */
-function candidateReason(raw: string): string | null {
-  const candidate = decodePercent(raw).replace(/&colon;/gi, ':');
+/**
+ * Why a URL as a browser would read it must not leave, or null when it is a public http(s) URL or no URL.
+ * `bare` is a candidate found in prose without a scheme or slashes: judged as `http://` + it.
+ */
+function candidateReason(raw: string, bare: boolean): string | null {
+  const candidate = decodePercent(raw).replace(/[\t\n\r]/g, '');
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]{0,31}):/.exec(candidate);
   if (scheme && NEVER_PUBLIC_SCHEME.test(scheme[1])) return 'scheme';
+  if (scheme && SPECIAL_SCHEME.test(scheme[1])) return unsafeLinkReason(candidate);
   if (scheme && /^[A-Za-z][A-Za-z0-9+.-]*:[/\\]{2}/.test(candidate)) return unsafeLinkReason(candidate);
+  if (/^[/\\]{2}/.test(candidate)) return unsafeLinkReason(`http:${candidate}`);
   // A dotted number that is not a four-part IPv4 address (a version "1.2", a ratio "0.5/1") is no link.
   const host = /^[^:/?#]*/.exec(candidate)?.[0] ?? '';
   if (/^[\d.]+$/.test(host) && !/^\d{1,3}(?:\.\d{1,3}){3}$/.test(host)) return null;
+  // A bare dotted name ("file.txt", "e.g.") is a link only under a real top-level domain or an internal one.
+  if (bare && candidate === host && !/^[\d.]+$/.test(host)) {
+    if (!INTERNAL_TLD.test(host) && !parseDomain(host).isIcann) return null;
+  }
   // Schemeless: judged as the http URL a client would make of it.
   const reason = unsafeLinkReason(`http://${candidate}`);
   return reason === 'unparseable' ? null : reason;
 }
 
+/** Why a URL attribute's value must not leave, parsed whole as a browser does (any relative path is the page's). */
+function attributeReason(value: string): string | null {
+  const url = value.replace(URL_EDGES, '').replace(/[\t\n\r]/g, '');
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(url) || /^[/\\]{2}/.test(url)) return candidateReason(url, false);
+  return null;
+}
+
 const count = (text: string, char: string): number => text.split(char).length - 1;
+
+function withholdCandidate(match: string, withheld: string[]): string {
+  let end = match.length - (TRAILING.exec(match)?.[0].length ?? 0);
+  // A closing parenthesis that closes one opened inside the URL belongs to it (`…/Foo_(bar)`, `alert(1)`).
+  let open = count(match.slice(0, end), '(') - count(match.slice(0, end), ')');
+  while (match[end] === ')' && open > 0) {
+    end += 1;
+    open -= 1;
+  }
+  const core = match.slice(0, end);
+  const trailing = match.slice(end);
+  if (core === '') return match;
+  const bare = !/[:/\\%]/.test(core);
+  const reason = candidateReason(core, bare);
+  if (reason === null) return match;
+  withheld.push(reason);
+  return `${WITHHELD_LINK_MARKER}${trailing}`;
+}
 
 /** Withholds every non-public link of a text (see the file comment). */
 export function withholdUnsafeLinks(text: string): LinkScan {
   if (!MAYBE.test(text) && !NON_ASCII.test(text)) return { text, withheld: [] };
-  const view = linkView(text);
   const withheld: string[] = [];
-  const redacted = view.replace(CANDIDATE, (match: string) => {
-    let end = match.length - (TRAILING.exec(match)?.[0].length ?? 0);
-    // A closing parenthesis that closes one opened inside the URL belongs to it (`…/Foo_(bar)`, `alert(1)`).
-    while (match[end] === ')' && count(match.slice(0, end), '(') > count(match.slice(0, end), ')')) end += 1;
-    const core = match.slice(0, end);
-    const trailing = match.slice(end);
-    if (core === '') return match;
-    const reason = candidateReason(core);
-    if (reason === null) return match;
-    withheld.push(reason);
-    return `${WITHHELD_LINK_MARKER}${trailing}`;
-  });
+  const redacted = linkView(text)
+    .replace(URL_ATTRIBUTE, (whole: string, ...groups: unknown[]) => {
+      const value = [groups[0], groups[1], groups[2]].find((group) => typeof group === 'string') as string;
+      const reason = attributeReason(value);
+      if (reason === null) return whole;
+      withheld.push(reason);
+      return whole.replace(value, WITHHELD_LINK_MARKER);
+    })
+    .replace(CANDIDATE, (match: string) => withholdCandidate(match, withheld));
   return withheld.length === 0 ? { text, withheld } : { text: redacted, withheld };
 }
 
