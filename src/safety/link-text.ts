@@ -120,17 +120,24 @@ function decodePercent(text: string): string {
   }
 }
 
+/** A link candidate as a browser would read it: the absolute URL it makes, and whether `http://` was added. */
+interface BrowserUrl {
+  url: string;
+  schemeless: boolean;
+}
+
 /**
- * Why a URL as a browser would read it must not leave, or null when it is a public http(s) URL or no URL.
- * `bare` is a candidate found in prose without a scheme or slashes: judged as `http://` + it.
+ * The absolute URL a browser makes of a candidate, or null when it is no link. `bare` is a candidate found in prose
+ * without a scheme or slashes: read as `http://` + it when it ends in a top-level or internal domain.
  */
-function candidateReason(raw: string, bare: boolean): string | null {
+function browserUrl(raw: string, bare: boolean): BrowserUrl | null {
   const candidate = decodePercent(raw).replace(/[\t\n\r]/g, '');
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]{0,31}):/.exec(candidate);
-  if (scheme && NEVER_PUBLIC_SCHEME.test(scheme[1])) return 'scheme';
-  if (scheme && SPECIAL_SCHEME.test(scheme[1])) return unsafeLinkReason(candidate);
-  if (scheme && /^[A-Za-z][A-Za-z0-9+.-]*:[/\\]{2}/.test(candidate)) return unsafeLinkReason(candidate);
-  if (/^[/\\]{2}/.test(candidate)) return unsafeLinkReason(`http:${candidate}`);
+  if (scheme && (NEVER_PUBLIC_SCHEME.test(scheme[1]) || SPECIAL_SCHEME.test(scheme[1])))
+    return { url: candidate, schemeless: false };
+  if (scheme && /^[A-Za-z][A-Za-z0-9+.-]*:[/\\]{2}/.test(candidate))
+    return { url: candidate, schemeless: false };
+  if (/^[/\\]{2}/.test(candidate)) return { url: `http:${candidate}`, schemeless: false };
   // A dotted number that is not a four-part IPv4 address (a version "1.2", a ratio "0.5/1") is no link.
   const host = /^[^:/?#]*/.exec(candidate)?.[0] ?? '';
   if (/^[\d.]+$/.test(host) && !/^\d{1,3}(?:\.\d{1,3}){3}$/.test(host)) return null;
@@ -138,21 +145,28 @@ function candidateReason(raw: string, bare: boolean): string | null {
   if (bare && candidate === host && !/^[\d.]+$/.test(host)) {
     if (!INTERNAL_TLD.test(host) && !parseDomain(host).isIcann) return null;
   }
-  // Schemeless: judged as the http URL a client would make of it.
-  const reason = unsafeLinkReason(`http://${candidate}`);
-  return reason === 'unparseable' ? null : reason;
+  return { url: `http://${candidate}`, schemeless: true };
 }
 
-/** Why a URL attribute's value must not leave, parsed whole as a browser does (any relative path is the page's). */
-function attributeReason(value: string): string | null {
+/** Why a URL as a browser reads it must not leave, or null when it is a public http(s) URL (or no URL at all). */
+function linkReason({ url, schemeless }: BrowserUrl): string | null {
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]{0,31}):/.exec(url);
+  if (scheme && NEVER_PUBLIC_SCHEME.test(scheme[1])) return 'scheme';
+  const reason = unsafeLinkReason(url);
+  return schemeless && reason === 'unparseable' ? null : reason;
+}
+
+/** A URL attribute's value parsed whole, as a browser does; a relative path (the page's own) is no link. */
+function attributeUrl(value: string): BrowserUrl | null {
   const url = value.replace(URL_EDGES, '').replace(/[\t\n\r]/g, '');
-  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(url) || /^[/\\]{2}/.test(url)) return candidateReason(url, false);
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(url) || /^[/\\]{2}/.test(url)) return browserUrl(url, false);
   return null;
 }
 
 const count = (text: string, char: string): number => text.split(char).length - 1;
 
-function withholdCandidate(match: string, withheld: string[]): string {
+/** A candidate match without the punctuation that ends the sentence around it. */
+function splitTrailing(match: string): [core: string, trailing: string] {
   let end = match.length - (TRAILING.exec(match)?.[0].length ?? 0);
   // A closing parenthesis that closes one opened inside the URL belongs to it (`…/Foo_(bar)`, `alert(1)`).
   let open = count(match.slice(0, end), '(') - count(match.slice(0, end), ')');
@@ -160,29 +174,58 @@ function withholdCandidate(match: string, withheld: string[]): string {
     end += 1;
     open -= 1;
   }
-  const core = match.slice(0, end);
-  const trailing = match.slice(end);
-  if (core === '') return match;
-  const bare = !/[:/\\%]/.test(core);
-  const reason = candidateReason(core, bare);
-  if (reason === null) return match;
-  withheld.push(reason);
-  return `${WITHHELD_LINK_MARKER}${trailing}`;
+  return [match.slice(0, end), match.slice(end)];
+}
+
+/** A link found in a text: as written in the text's browser view, and as the browser would read it. */
+export interface FoundLink {
+  /** The candidate in the normalized view (see linkView). */
+  text: string;
+  /** The absolute URL a browser makes of it (before `new URL()` normalizes it). */
+  url: string;
+  /** Why it must not leave (unsafeLinkReason's reason), or null when it is a public http(s) URL. */
+  reason: string | null;
+}
+
+/** Every candidate of `text`, in the order the two passes meet them; `replace` says which to replace by the marker. */
+function scan(text: string, replace: (link: FoundLink) => boolean): string {
+  return linkView(text)
+    .replace(URL_ATTRIBUTE, (whole: string, ...groups: unknown[]) => {
+      const value = [groups[0], groups[1], groups[2]].find((group) => typeof group === 'string') as string;
+      const url = attributeUrl(value);
+      if (url === null || !replace({ text: value, url: url.url, reason: linkReason(url) })) return whole;
+      return whole.replace(value, WITHHELD_LINK_MARKER);
+    })
+    .replace(CANDIDATE, (match: string) => {
+      const [core, trailing] = splitTrailing(match);
+      const url = core === '' ? null : browserUrl(core, !/[:/\\%]/.test(core));
+      if (url === null || !replace({ text: core, url: url.url, reason: linkReason(url) })) return match;
+      return `${WITHHELD_LINK_MARKER}${trailing}`;
+    });
+}
+
+/**
+ * Every link a browser would find in `text`, public or not, each once: for checks that compare the links of two
+ * texts (the figure check's URLs). A relative path in an attribute is not listed.
+ */
+export function findLinks(text: string): FoundLink[] {
+  if (!MAYBE.test(text) && !NON_ASCII.test(text)) return [];
+  const links: FoundLink[] = [];
+  scan(text, (link) => {
+    links.push(link);
+    return true; // replaced, so an attribute's value is not found again by the second pass
+  });
+  return links;
 }
 
 /** Withholds every non-public link of a text (see the file comment). */
 export function withholdUnsafeLinks(text: string): LinkScan {
   if (!MAYBE.test(text) && !NON_ASCII.test(text)) return { text, withheld: [] };
   const withheld: string[] = [];
-  const redacted = linkView(text)
-    .replace(URL_ATTRIBUTE, (whole: string, ...groups: unknown[]) => {
-      const value = [groups[0], groups[1], groups[2]].find((group) => typeof group === 'string') as string;
-      const reason = attributeReason(value);
-      if (reason === null) return whole;
-      withheld.push(reason);
-      return whole.replace(value, WITHHELD_LINK_MARKER);
-    })
-    .replace(CANDIDATE, (match: string) => withholdCandidate(match, withheld));
+  const redacted = scan(text, ({ reason }) => {
+    if (reason !== null) withheld.push(reason);
+    return reason !== null;
+  });
   return withheld.length === 0 ? { text, withheld } : { text: redacted, withheld };
 }
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { WITHHELD_LINK_MARKER, withholdUnsafeLinks } from '../../../src/safety/link-text';
+import { WITHHELD_LINK_MARKER, findLinks, withholdUnsafeLinks } from '../../../src/safety/link-text';
 
 const M = WITHHELD_LINK_MARKER;
 
@@ -252,5 +252,19 @@ describe('invariant 11: the link finder is linear-time', () => {
     withholdUnsafeLinks(`${body} :`);
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     expect(ms).toBeLessThan(5_000);
+  });
+});
+
+describe('findLinks: the same candidates, public or not, for checks that compare links', () => {
+  it('lists each link once with the URL a browser makes of it and its reason', () => {
+    const links = findLinks(
+      'Log in at evil-example.com/login, see <a href="//10.0.0.5/x">map</a> or <a href="/faq">FAQ</a>, ' +
+        'e.g. file.txt, and https&colon;//www.acme.com/refunds.',
+    );
+    expect(links.map(({ url, reason }) => [url, reason])).toEqual([
+      ['http://10.0.0.5/x', 'private'],
+      ['http://evil-example.com/login', null],
+      ['https://www.acme.com/refunds', null],
+    ]);
   });
 });
