@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { streams as streamNames } from '../events/domain-event';
 import {
   EVENT_STORE,
   type EventStore,
@@ -9,22 +8,46 @@ import {
 import { verifyChain, type ChainBreak } from '../infrastructure/event-store/hash-chain';
 import type { ReplyView } from '../projections/replies.projection';
 import { GetReplyViewQuery } from '../queries/replies/reply-views.query';
+import {
+  citedRevision,
+  feedbackBindings,
+  quotaBindings,
+  requestBindings,
+  type Binding,
+  type BindingRole,
+  type CitedRevision,
+} from './reply-bindings';
 
 export interface BoundStream {
   stream: string;
   /** Why it is bound to the reply. */
-  role: string;
+  role: BindingRole;
   /** Whether the whole stream's hash chain verified (events listed may be only those of this reply). */
   chain_verified: boolean;
   chain_break: ChainBreak | null;
+  /** A stream the reply's records name that reads empty (deleted), or a cited revision the item lacks. */
+  missing: boolean;
+  /** Why it is missing: the stream reads empty, or the cited item revision is not in it (null: not missing). */
+  missing_reason: 'stream_missing' | 'cited_revision_missing' | null;
+  /** A cited memory item: the revision the reply cited, where it is in the stream, and where the item is now. */
+  cited?: CitedRevision;
   /** The stream's events that concern this reply, with their metadata (hash, prev_hash, occurred_at, actor…). */
   events: RecordedEvent[];
 }
 
+export interface ReplyAudit {
+  reply: ReplyView;
+  /** Every bound stream exists, its chain verifies, and every cited revision is in its item's stream. */
+  verified: boolean;
+  streams: BoundStream[];
+}
+
 /**
- * `audit:reply ORG REPLY_ID`: every event of every stream bound to one reply, found from its receipt view so an
- * auditor needs no stream names: the request stream, the identity claims, the conversation's events of this reply,
- * the recall trace its evidence came from, its feedback, and its quota slot. Each stream's whole chain is verified.
+ * `audit:reply ORG REPLY_ID`: every stream that bears on one reply, found from its receipt view and its request
+ * stream's events so an auditor needs no stream names (reply-bindings.ts): the request, its identity claims, the
+ * thread binding, the conversation's events of this reply, the recall trace, the tool runs, the feedback (and its
+ * claim streams), the correction proposals the feedback created, each cited memory item (the cited revision marked)
+ * and the quota slot. Each stream's whole chain is verified.
  */
 @Injectable()
 export class ReplyAuditor {
@@ -33,61 +56,55 @@ export class ReplyAuditor {
     @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {}
 
-  async reply(
-    organizationId: number,
-    replyId: number,
-  ): Promise<{ reply: ReplyView; streams: BoundStream[] }> {
+  async reply(organizationId: number, replyId: number): Promise<ReplyAudit> {
     const reply = await this.queries.execute<GetReplyViewQuery, ReplyView>(
       new GetReplyViewQuery(organizationId, { reply_id: replyId }),
     );
-    const mine = (e: RecordedEvent) => e.data.reply_id === replyId;
-    const bound: Array<[string, string, (e: RecordedEvent) => boolean]> = [
-      [reply.request_stream, 'request', () => true],
-      ...reply.claim_streams.map((s): [string, string, (e: RecordedEvent) => boolean] => [
-        s,
-        'identity claim',
-        () => true,
-      ]),
-      ...(reply.conversation_id !== null
-        ? [
-            [streamNames.conversation(reply.conversation_id), 'conversation', mine] as [
-              string,
-              string,
-              typeof mine,
-            ],
-          ]
-        : []),
-      ...(reply.trace_id !== null
-        ? [
-            [streamNames.recallTrace(reply.trace_id), 'recall trace', () => true] as [
-              string,
-              string,
-              typeof mine,
-            ],
-          ]
-        : []),
-      ...reply.feedback.map((f): [string, string, typeof mine] => [f.stream, 'feedback', () => true]),
+    const read = new Map<string, RecordedEvent[]>();
+    const history = async (stream: string) => {
+      if (!read.has(stream)) read.set(stream, await this.store.readStream(stream));
+      return read.get(stream) as RecordedEvent[];
+    };
+    const requestEvents = await history(reply.request_stream);
+    for (const feedback of reply.feedback) await history(feedback.stream);
+    const bindings: Binding[] = [
+      { stream: reply.request_stream, role: 'request', keep: () => true, required: true },
+      ...reply.claim_streams.map((stream): Binding => ({
+        stream,
+        role: 'identity claim',
+        keep: () => true,
+        required: true,
+      })),
+      ...requestBindings(reply, requestEvents),
+      ...feedbackBindings(reply, (stream) => read.get(stream) ?? []),
+      ...quotaBindings(reply),
     ];
-    const quota = await this.quotaStreams(organizationId, reply.requested_at);
-    for (const stream of quota) bound.push([stream, 'quota', mine]);
-    const out: BoundStream[] = [];
-    for (const [stream, role, keep] of bound) {
-      const history = await this.store.readStream(stream);
-      const events = history.filter(keep);
-      if (events.length === 0) continue;
-      const chain_break = verifyChain(history);
-      out.push({ stream, role, chain_verified: chain_break === null, chain_break, events });
+    const streams: BoundStream[] = [];
+    for (const binding of bindings) {
+      const events = await history(binding.stream);
+      if (events.length === 0 && !binding.required) continue;
+      const kept = events.filter(binding.keep);
+      if (kept.length === 0 && !binding.required) continue;
+      const chain_break = verifyChain(events);
+      const cited = binding.cited ? citedRevision(binding.cited, events) : undefined;
+      const missing_reason =
+        events.length === 0
+          ? 'stream_missing'
+          : cited !== undefined && cited.cited_event_revision === null
+            ? 'cited_revision_missing'
+            : null;
+      streams.push({
+        stream: binding.stream,
+        role: binding.role,
+        chain_verified: chain_break === null,
+        chain_break,
+        missing: missing_reason !== null,
+        missing_reason,
+        ...(cited ? { cited } : {}),
+        events: kept,
+      });
     }
-    return { reply, streams: out };
-  }
-
-  /** The quota streams of the month the reply was requested in and the next (an attempt may cross midnight). */
-  private async quotaStreams(organizationId: number, requestedAt: string): Promise<string[]> {
-    const at = new Date(requestedAt);
-    const months = [0, 1].map((add) => {
-      const d = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + add, 1));
-      return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
-    });
-    return months.map((period) => streamNames.replyQuota(organizationId, period));
+    const verified = streams.every((s) => s.chain_verified && !s.missing);
+    return { reply, verified, streams };
   }
 }

@@ -7,6 +7,13 @@ import {
 } from '../infrastructure/event-store/event-store.port';
 import { nextInChain, type ChainBreak, type StreamHead } from '../infrastructure/event-store/hash-chain';
 import { LogChainVerifier, type LogChainBreak, type LogHead } from '../infrastructure/event-store/log-chain';
+import {
+  compareHeads,
+  headEntries,
+  headsDigest,
+  type StreamHeadEntry,
+  type StreamHeadsBreak,
+} from './stream-heads';
 
 export interface AuditReport {
   /** Streams found in the log (every stream with any event). */
@@ -24,7 +31,16 @@ export interface AuditReport {
   /** The verified head of the log chain (null: the store keeps none, e.g. EventStoreDB). */
   log_head: LogHead | null;
   /** Against an anchor an auditor kept: null when none was given, else whether the log still holds it. */
-  anchor: { position: number; global_hash: string; holds: boolean; reason: string | null } | null;
+  anchor: AnchorCheck | null;
+}
+
+export interface AnchorCheck {
+  position: number;
+  global_hash: string | null;
+  holds: boolean;
+  reason: string | null;
+  /** The first stream whose head at the anchor's position differs from the anchored one (stream-heads.ts). */
+  stream_break: StreamHeadsBreak | null;
 }
 
 /**
@@ -42,8 +58,27 @@ export type CountMismatch =
       revision: number | null;
     };
 
-/** What `audit:anchor` exports and `audit:verify --anchor` checks. */
-export type LogAnchor = { position: number; global_hash: string };
+/**
+ * What `audit:anchor` exports and `audit:verify --anchor` checks: the log chain's head (`global_hash`; null on a
+ * store without a log chain, as EventStoreDB) and every stream's head up to `position` (or only their digest).
+ */
+export type LogAnchor = {
+  position: number;
+  global_hash: string | null;
+  stream_heads?: StreamHeadEntry[];
+  stream_heads_sha256?: string;
+};
+
+/** What `audit:anchor` prints. */
+export interface AnchorExport {
+  position: number;
+  global_hash: string | null;
+  /** Events the log chain covers (0 without one). */
+  events: number;
+  streams: number;
+  stream_heads_sha256: string;
+  stream_heads: StreamHeadEntry[];
+}
 
 const PAGE = 1000;
 
@@ -84,20 +119,40 @@ export class StreamAuditor {
     report.count_mismatch =
       (await this.countPass(head, log.events)) ?? (await this.streamPass(head, log.streams, onProgress));
     if (report.count_mismatch) return report;
-    report.anchor = anchor ? checkAnchor(anchor, log.anchored) : null;
+    report.anchor = anchor ? checkAnchor(anchor, log.anchored, log.atAnchor) : null;
     return report;
   }
 
-  /** The verified head of the log chain, to keep elsewhere and verify against later. */
-  async anchor(): Promise<LogHead | null> {
-    const report = await this.verify();
-    if (report.first_break || report.log_break || report.count_mismatch)
-      throw new NotFoundError('the store does not verify: run audit:verify', 'log_chain_broken');
-    return report.log_head;
+  /**
+   * The verified heads to keep elsewhere and verify against later: the log chain's head (when the store keeps one)
+   * and every stream's last revision, hash and position; null for an empty store.
+   */
+  async anchor(): Promise<AnchorExport | null> {
+    const head = await this.store.headPosition();
+    const log = await this.logPass(head, undefined);
+    const broken =
+      log.first_break ??
+      log.log_break ??
+      (await this.countPass(head, log.events)) ??
+      (await this.streamPass(head, log.streams));
+    if (broken) throw new NotFoundError('the store does not verify: run audit:verify', 'log_chain_broken');
+    if (log.events === 0) return null;
+    const stream_heads = headEntries(log.streams);
+    return {
+      position: log.last_position,
+      global_hash: log.head?.global_hash ?? null,
+      events: log.head?.events ?? 0,
+      streams: stream_heads.length,
+      stream_heads_sha256: headsDigest(stream_heads),
+      stream_heads,
+    };
   }
 
   private async logPass(head: number, anchor: LogAnchor | undefined, onProgress?: (message: string) => void) {
     const streams = new Map<string, StreamHead>();
+    /** Each stream's head as of the anchor's position. */
+    const atAnchor = new Map<string, StreamHead>();
+    let last_position = 0;
     const verifier = new LogChainVerifier();
     let events = 0;
     let first_break: ChainBreak | null = null;
@@ -114,6 +169,8 @@ export class StreamAuditor {
           break pages;
         }
         streams.set(event.stream, next);
+        if (anchor && event.position <= anchor.position) atAnchor.set(event.stream, next);
+        last_position = event.position;
         if (anchor && event.position === anchor.position)
           anchored = { global_hash: event.metadata.global_hash };
         if (!verifier.add(event, next.hash)) break pages;
@@ -123,7 +180,17 @@ export class StreamAuditor {
       if (events % (PAGE * 10) === 0) onProgress?.(`verified ${events} events`);
     }
     const { first_break: log_break, head: logHead, unlinked } = verifier.result();
-    return { streams, events, unlinked, first_break, log_break, head: logHead, anchored };
+    return {
+      streams,
+      events,
+      unlinked,
+      first_break,
+      log_break,
+      head: logHead,
+      anchored,
+      atAnchor,
+      last_position,
+    };
   }
 
   /** Rows the store holds up to `head` against the events the log pass saw (stores that can count apart). */
@@ -171,15 +238,45 @@ export class StreamAuditor {
   }
 }
 
+/**
+ * The anchor against the log: its log chain head still held (stores with a log chain), and every stream's head at
+ * its position the one anchored. A stream break is reported first: it names the stream.
+ */
 function checkAnchor(
   anchor: LogAnchor,
   anchored: { global_hash: string | undefined } | null,
-): NonNullable<AuditReport['anchor']> {
-  const reason =
-    anchored === null
-      ? 'the anchored event is gone (the log was truncated or the event removed)'
-      : anchored.global_hash !== anchor.global_hash
-        ? 'the anchored event has another log hash (the log before it was rewritten)'
-        : null;
-  return { ...anchor, holds: reason === null, reason };
+  atAnchor: ReadonlyMap<string, StreamHead>,
+): AnchorCheck {
+  const stream_break = compareHeads(anchor, atAnchor);
+  const logReason =
+    anchor.global_hash === null
+      ? null
+      : anchored === null
+        ? 'the anchored event is gone (the log was truncated or the event removed)'
+        : anchored.global_hash !== anchor.global_hash
+          ? 'the anchored event has another log hash (the log before it was rewritten)'
+          : null;
+  const reason = stream_break ? `${stream_break.reason}: ${streamBreakText(stream_break)}` : logReason;
+  return {
+    position: anchor.position,
+    global_hash: anchor.global_hash,
+    holds: reason === null,
+    reason,
+    stream_break,
+  };
+}
+
+function streamBreakText(b: StreamHeadsBreak): string {
+  switch (b.reason) {
+    case 'stream_missing':
+      return `stream ${b.stream} held revision ${b.anchored_revision} at the anchor and is gone`;
+    case 'stream_truncated':
+      return `stream ${b.stream} held revision ${b.anchored_revision} at the anchor, now ${b.log_revision}`;
+    case 'stream_rewritten':
+      return `stream ${b.stream}'s head at the anchor has another hash or position (rewritten or re-created)`;
+    case 'stream_added':
+      return `stream ${b.stream} appears before the anchor's position but was not anchored`;
+    case 'stream_heads_differ':
+      return "the streams' heads at the anchor differ from the anchored digest";
+  }
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'nest-commander';
 import { StreamAuditor, type AuditReport, type LogAnchor } from '../audit/stream-auditor';
+import type { StreamHeadEntry } from '../audit/stream-heads';
 import { TraceVolume } from '../audit/trace-volume';
 import { ConflictError, NotFoundError, ValidationFailedError } from '../common/errors';
 import { expectArgs, parseId } from './cli-args';
@@ -92,18 +93,19 @@ function throwOnBreak(report: AuditReport): void {
     );
   }
   if (report.anchor && !report.anchor.holds) {
-    throw new ConflictError(
-      'anchor_not_held',
-      `anchor at position ${report.anchor.position}: ${report.anchor.reason}`,
-      [{ message: report.anchor.reason ?? '', position: report.anchor.position }],
-    );
+    const { position, reason, stream_break } = report.anchor;
+    throw new ConflictError('anchor_not_held', `anchor at position ${position}: ${reason}`, [
+      { message: reason ?? '', position, ...(stream_break ?? {}) },
+    ]);
   }
 }
 
 @Command({
   name: 'audit:anchor',
   description:
-    'The verified head of the log chain → {position, global_hash, events, anchored_at}: keep it elsewhere',
+    'The verified heads → {position, global_hash, events, streams, stream_heads_sha256, stream_heads, ' +
+    "anchored_at}: the log chain head (null on EventStoreDB) and every stream's last revision, hash and position; " +
+    'keep it elsewhere',
 })
 export class AuditAnchorCommand extends JsonCommand {
   constructor(private readonly auditor: StreamAuditor) {
@@ -113,8 +115,7 @@ export class AuditAnchorCommand extends JsonCommand {
   protected async execute(params: string[]): Promise<object> {
     expectArgs(params, 0, 'audit:anchor');
     const head = await this.auditor.anchor();
-    if (head === null)
-      throw new NotFoundError('the store keeps no log chain yet (no events)', 'log_chain_empty');
+    if (head === null) throw new NotFoundError('the store holds no events yet', 'log_chain_empty');
     return { ...head, anchored_at: new Date().toISOString() };
   }
 }
@@ -122,7 +123,12 @@ export class AuditAnchorCommand extends JsonCommand {
 function parseAnchor(value: string): LogAnchor {
   const invalid = () =>
     new ValidationFailedError('--anchor must be the JSON of audit:anchor, or a file holding it', [
-      { field: '--anchor', message: '{"position": N, "global_hash": "<64 hex>"}' },
+      {
+        field: '--anchor',
+        message:
+          '{"position": N, "global_hash": "<64 hex>" | null, "stream_heads": [[stream, revision, hash, position]…]' +
+          ' and/or "stream_heads_sha256": "<64 hex>"}',
+      },
     ]);
   let raw: unknown;
   try {
@@ -130,18 +136,46 @@ function parseAnchor(value: string): LogAnchor {
   } catch {
     throw invalid();
   }
-  const anchor = raw as Partial<LogAnchor>;
+  if (typeof raw !== 'object' || raw === null) throw invalid();
+  const anchor = raw as Partial<Record<keyof LogAnchor, unknown>>;
+  const hex = (v: unknown): v is string => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v);
+  const position = anchor.position;
+  const global_hash = anchor.global_hash ?? null;
+  const heads = anchor.stream_heads;
+  const digest = anchor.stream_heads_sha256;
   if (
-    typeof anchor !== 'object' ||
-    anchor === null ||
-    !Number.isSafeInteger(anchor.position) ||
-    (anchor.position as number) < 1 ||
-    typeof anchor.global_hash !== 'string' ||
-    !/^[0-9a-f]{64}$/.test(anchor.global_hash)
+    typeof position !== 'number' ||
+    !Number.isSafeInteger(position) ||
+    position < 1 ||
+    (global_hash !== null && !hex(global_hash)) ||
+    (heads !== undefined && !isHeadEntries(heads)) ||
+    (digest !== undefined && !hex(digest)) ||
+    (global_hash === null && heads === undefined && digest === undefined)
   ) {
     throw invalid();
   }
-  return { position: anchor.position as number, global_hash: anchor.global_hash };
+  return {
+    position,
+    global_hash,
+    ...(heads !== undefined ? { stream_heads: heads as StreamHeadEntry[] } : {}),
+    ...(digest !== undefined ? { stream_heads_sha256: digest as string } : {}),
+  };
+}
+
+function isHeadEntries(value: unknown): boolean {
+  const count = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (e: unknown) =>
+        Array.isArray(e) &&
+        e.length === 4 &&
+        typeof e[0] === 'string' &&
+        count(e[1]) &&
+        typeof e[2] === 'string' &&
+        count(e[3]),
+    )
+  );
 }
 
 @Command({

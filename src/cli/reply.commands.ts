@@ -1,7 +1,7 @@
 import { QueryBus } from '@nestjs/cqrs';
 import { Command, Option } from 'nest-commander';
-import { ReplyAuditor } from '../audit/reply-auditor';
-import { ValidationFailedError } from '../common/errors';
+import { ReplyAuditor, type BoundStream } from '../audit/reply-auditor';
+import { ConflictError, ValidationFailedError } from '../common/errors';
 import type { ReplyView } from '../projections/replies.projection';
 import { GetReplyViewQuery, ListReplyViewsQuery } from '../queries/replies/reply-views.query';
 import { expectArgs, oneOf, parseCount, parseId } from './cli-args';
@@ -99,7 +99,9 @@ export class RepliesListCommand extends JsonCommand {
   name: 'audit:reply',
   arguments: '<ORG> <REPLY_ID>',
   description:
-    'Every event of every stream bound to one reply, with hashes and chain checks → {reply, streams}',
+    'Every stream bound to one reply (request, claims, thread, conversation, trace, tool runs, feedback, ' +
+    'proposals, cited items at the cited revision, quota) with hashes and chain checks → {reply, verified, streams}; ' +
+    'exits 1 naming each stream that is missing or broken',
 })
 export class AuditReplyCommand extends JsonCommand {
   constructor(private readonly auditor: ReplyAuditor) {
@@ -108,10 +110,29 @@ export class AuditReplyCommand extends JsonCommand {
 
   protected async execute(params: string[]): Promise<object> {
     expectArgs(params, 2, 'audit:reply ORG REPLY_ID');
-    const { reply, streams } = await this.auditor.reply(
+    const { reply, verified, streams } = await this.auditor.reply(
       parseId(params[0], 'ORG'),
       parseId(params[1], 'REPLY_ID'),
     );
-    return { reply: view(reply), streams };
+    if (!verified) throw replyAuditFailed(streams);
+    return { reply: view(reply), verified, streams };
   }
+}
+
+/** audit:reply's failure: every bound stream that is missing, broken, or lacks the cited revision. */
+function replyAuditFailed(streams: BoundStream[]): ConflictError {
+  const failed = streams.filter((s) => !s.chain_verified || s.missing);
+  return new ConflictError(
+    'reply_audit_failed',
+    `${failed.length} stream(s) bound to the reply are missing or broken: ` +
+      failed.map((s) => `${s.stream} (${s.role})`).join(', '),
+    failed.map(({ stream, role, missing, missing_reason, chain_break, cited }) => ({
+      message: chain_break?.reason ?? missing_reason ?? 'stream_missing',
+      stream,
+      role,
+      missing,
+      chain_break,
+      ...(cited ? { cited } : {}),
+    })),
+  );
 }

@@ -19,6 +19,8 @@ describe('audit:verify against tampering (invariant 8)', () => {
   const documents = makeTempDir('cairn-audit-documents-');
   const copies: Array<{ dir: string; cleanup: () => void }> = [];
   let anchor: { position: number; global_hash: string };
+  /** audit:anchor's whole output (every stream's head too), in a file as an auditor keeps it. */
+  let anchorFile: string;
   let org: string;
   let item: string;
 
@@ -46,6 +48,8 @@ describe('audit:verify against tampering (invariant 8)', () => {
     const anchored = await run('audit:anchor');
     expect(anchored.code).toBe(0);
     anchor = { position: anchored.json.position, global_hash: anchored.json.global_hash };
+    anchorFile = join(documents.dir, 'anchor.json');
+    writeFileSync(anchorFile, anchored.stdout);
     expect((await run('org:create', '--name', 'Gamma Dental')).code).toBe(0);
     expect((await run('chatbot:pause', org, '1')).code).toBe(0);
   });
@@ -491,6 +495,38 @@ describe('audit:verify against tampering (invariant 8)', () => {
     expect(without.code).toBe(0);
     // Said, not hidden: every event verified by its stream chain alone.
     expect(without.json).toMatchObject({ log_head: null, events_before_log_chain: without.json.events });
+  });
+
+  it('a whole stream removed, every hash and link recomputed: the anchored stream heads name it', async () => {
+    const res = await verifyAfter(
+      (sql, db) => {
+        sql("DELETE FROM events WHERE stream = 'chatbot-1'");
+        rechain(db);
+      },
+      '--anchor',
+      anchorFile,
+    );
+    expect(res.code).toBe(1);
+    expect(res.json.error).toMatchObject({
+      code: 'anchor_not_held',
+      details: [{ reason: 'stream_missing', stream: 'chatbot-1', anchored_revision: 2, log_revision: null }],
+    });
+  });
+
+  it('no log chain (as on EventStoreDB) and a stream shortened: the anchored stream heads name it', async () => {
+    const res = await verifyAfter(
+      (sql) => {
+        sql('UPDATE events SET global_prev_hash = NULL, global_hash = NULL');
+        sql("DELETE FROM events WHERE stream = 'connector-1' AND revision = 1");
+      },
+      '--anchor',
+      anchorFile,
+    );
+    expect(res.code).toBe(1);
+    expect(res.json.error).toMatchObject({
+      code: 'anchor_not_held',
+      details: [{ reason: 'stream_truncated', stream: 'connector-1', anchored_revision: 1, log_revision: 0 }],
+    });
   });
 
   describe('rows with the log link in their metadata JSON (written before the link had columns)', () => {

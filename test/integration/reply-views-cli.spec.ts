@@ -107,6 +107,7 @@ describe('reply receipt views and audit:reply (CLI against a live server)', () =
     expect(audit.code).toBe(0);
     const roles = audit.json.streams.map((s: { role: string }) => s.role).sort();
     expect(roles).toEqual([
+      'cited memory item',
       'conversation',
       'feedback',
       'identity claim',
@@ -114,6 +115,7 @@ describe('reply receipt views and audit:reply (CLI against a live server)', () =
       'quota',
       'recall trace',
       'request',
+      'thread binding',
     ]);
     for (const stream of audit.json.streams) {
       expect(stream.chain_verified).toBe(true);

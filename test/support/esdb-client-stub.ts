@@ -11,6 +11,7 @@ import {
   MaxAppendSizeExceededError,
   NO_STREAM,
   START,
+  StreamDeletedError,
   StreamNotFoundError,
   WrongExpectedVersionError,
 } from '@eventstore/db-client';
@@ -49,6 +50,11 @@ export class EsdbClientStub {
   /** Subscriptions end with this error after delivering this many events (then clear). */
   dropAfter: { events: number; error: Error } | undefined;
   private nextPosition = 1000n;
+  /** Streams deleted as the server does: soft (reads as not found, $all keeps the events until a scavenge), hard
+   * (a tombstone: reads fail with StreamDeletedError), or truncated before a revision ($tb). */
+  private readonly softDeleted = new Set<string>();
+  private readonly tombstoned = new Set<string>();
+  private readonly truncatedBefore = new Map<string, bigint>();
   disposed = false;
 
   asClient(): EsdbClient {
@@ -111,8 +117,40 @@ export class EsdbClientStub {
     });
   }
 
+  /** `deleteStream`: soft (the default) or hard (tombstone). */
+  deleteStream(stream: string, hard = false): void {
+    (hard ? this.tombstoned : this.softDeleted).add(stream);
+  }
+
+  /** `$tb` metadata: reads start at `before`; $all keeps the older events until a scavenge. */
+  truncateStream(stream: string, before: bigint): void {
+    this.truncatedBefore.set(stream, before);
+  }
+
+  /** A scavenge: events of deleted streams and before a `$tb` leave $all for good (positions unchanged). */
+  scavenge(): void {
+    const kept = this.log.filter(
+      (event) =>
+        !this.softDeleted.has(event.streamId) &&
+        !this.tombstoned.has(event.streamId) &&
+        event.revision >= (this.truncatedBefore.get(event.streamId) ?? 0n),
+    );
+    this.log.splice(0, this.log.length, ...kept);
+    // A scavenged soft-deleted stream's name is free again: a later append re-creates it.
+    this.softDeleted.clear();
+  }
+
+  /** Appends raw records as they were (ids, data, metadata), at new positions: a stream re-created by copy. */
+  rewrite(events: EsdbRecordedEvent[]): void {
+    for (const { revision: _r, position: _p, ...event } of events) this.record(event);
+  }
+
   readStream(stream: string, options: ReadOptions = {}): AsyncIterable<{ event: EsdbRecordedEvent }> {
-    const events = this.log.filter((event) => event.streamId === stream);
+    if (this.tombstoned.has(stream)) return this.failing(StreamDeletedError.fromStreamName(stream));
+    const before = this.truncatedBefore.get(stream) ?? 0n;
+    const events = this.softDeleted.has(stream)
+      ? []
+      : this.log.filter((event) => event.streamId === stream && event.revision >= before);
     if (events.length === 0) return this.failing(new StreamNotFoundError(undefined, stream));
     const backward = options.direction === BACKWARDS;
     const from = options.fromRevision;
