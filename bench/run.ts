@@ -6,6 +6,7 @@ import { benchEventCore } from './event-core.bench';
 import { benchReplies } from './replies.bench';
 import { benchScale } from './scale.bench';
 import { benchScaleVectors } from './scale-vectors.bench';
+import { benchScanner } from './scanner.bench';
 import { benchSearch } from './search.bench';
 import { benchSearchDepth } from './scale/search-depth.bench';
 import { benchStore } from './store.bench';
@@ -24,6 +25,7 @@ const BENCHMARKS: Array<{
   { name: 'replies', label: 'assistant replies', run: benchReplies },
   { name: 'client-pages', label: 'public client pages', run: benchClientPages },
   { name: 'store', label: 'store footprint, rebuild and durable appends', run: benchStore },
+  { name: 'scanner', label: 'secret scanner on adversarial input', run: benchScanner },
   { name: 'scale', label: 'a million chunks', run: benchScale, onRequest: true },
   {
     name: 'scale-vectors',
@@ -36,7 +38,7 @@ const BENCHMARKS: Array<{
 /**
  * `npm run bench [-- NAME...]`: the named benchmarks (default: every one but `scale` and `scale-vectors`) on
  * temporary data, then one table.
- * Names: event-core, search, search-depth, replies, client-pages, store, scale, scale-vectors.
+ * Names: event-core, search, search-depth, replies, client-pages, store, scanner, scale, scale-vectors.
  */
 async function main(): Promise<void> {
   const names = process.argv.slice(2);
