@@ -70,6 +70,9 @@ export function adversarialInputs(length: number): Record<string, string> {
     oddHex: ['', 'ab', 'a'],
     beginLabel: ['-----BEGIN ', 'A ', ''],
     machine: ['machine ', 'a ', ''],
+    htpasswdFlags: ['htpasswd ', '-b ', ''],
+    mysqlFlags: ['mysql ', '-x ', ''],
+    oracleSlashes: ['', 'a/bcde@', ''],
   };
   for (const [name, [prefix, unit, suffix]] of Object.entries(prefixed)) {
     inputs[name] = prefix + run(unit, length - prefix.length - suffix.length) + suffix;
