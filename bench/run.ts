@@ -7,6 +7,7 @@ import { benchIdleConnections } from './idle-connections.bench';
 import { benchReplies } from './replies.bench';
 import { benchScale } from './scale.bench';
 import { benchScaleVectors } from './scale-vectors.bench';
+import { benchScanner } from './scanner.bench';
 import { benchSearch } from './search.bench';
 import { benchSearchDepth } from './scale/search-depth.bench';
 import { benchStore } from './store.bench';
@@ -30,6 +31,7 @@ const BENCHMARKS: Array<{
     label: '1,000 connections that never finish their headers',
     run: benchIdleConnections,
   },
+  { name: 'scanner', label: 'secret scanner on adversarial input', run: benchScanner },
   { name: 'scale', label: 'a million chunks', run: benchScale, onRequest: true },
   {
     name: 'scale-vectors',
@@ -42,7 +44,8 @@ const BENCHMARKS: Array<{
 /**
  * `npm run bench [-- NAME...]`: the named benchmarks (default: every one but `scale` and `scale-vectors`) on
  * temporary data, then one table.
- * Names: event-core, search, search-depth, replies, client-pages, store, idle-connections, scale, scale-vectors.
+ * Names: event-core, search, search-depth, replies, client-pages, store, idle-connections, scanner, scale,
+ * scale-vectors.
  */
 async function main(): Promise<void> {
   const names = process.argv.slice(2);

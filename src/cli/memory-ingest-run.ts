@@ -1,6 +1,6 @@
 import type { CommandBus } from '@nestjs/cqrs';
 import { MultiBar, type SingleBar } from 'cli-progress';
-import { ConflictError, ValidationFailedError } from '../common/errors';
+import { ConflictError, UnsafeContentError, ValidationFailedError } from '../common/errors';
 import { IngestDocumentCommand, type IngestDocumentResult } from '../commands/memory/ingest-document.command';
 import { listFiles, readFile, type ReadOptions, type SourceFile } from '../ingestion/readers/read-documents';
 import type { ReadSkip } from '../ingestion/readers/reader-types';
@@ -19,9 +19,18 @@ export interface IngestedItem {
   document_key: string;
 }
 
+/** A document the unsafe-content scanner refused: where, and what was found (never the value). */
+export interface RefusedDocument {
+  path: string;
+  document_key: string;
+  flags: Array<{ field: string; kind: string; rule: string; line: number; column: number }>;
+}
+
 export interface IngestReport {
   items: IngestedItem[];
   skipped: Array<{ path: string; reason: string; message: string }>;
+  /** Documents refused for unsafe content (secrets, keys, card numbers…) not allowed with `--allow-flag`. */
+  refused: RefusedDocument[];
   totals: {
     files: number;
     documents: number;
@@ -29,6 +38,7 @@ export interface IngestReport {
     revised: number;
     unchanged: number;
     skipped: number;
+    refused: number;
     /** Chunks of every ingested document's current revision. */
     chunks: number;
     /** Chunks appended by this run (created and revised documents). */
@@ -52,6 +62,7 @@ export class MemoryIngestRun {
   private readonly report: IngestReport = {
     items: [],
     skipped: [],
+    refused: [],
     totals: {
       files: 0,
       documents: 0,
@@ -59,6 +70,7 @@ export class MemoryIngestRun {
       revised: 0,
       unchanged: 0,
       skipped: 0,
+      refused: 0,
       chunks: 0,
       chunks_written: 0,
       duration_ms: 0,
@@ -73,6 +85,8 @@ export class MemoryIngestRun {
     private readonly executor: StreamCommandExecutor,
     private readonly events: EventStore,
     private readonly stores: Pick<Stores, 'relaxDurability'>,
+    /** Unsafe-content flags (kinds or rules) the operator accepts (`--allow-flag`); recorded in the event. */
+    private readonly allowFlags: readonly string[] = [],
   ) {}
 
   async run(
@@ -111,7 +125,8 @@ export class MemoryIngestRun {
     totals.chunks_per_second = Math.round((totals.chunks_written * 1000) / Math.max(totals.duration_ms, 1));
     process.stderr.write(
       `ingested ${totals.documents} document(s): ${totals.created} created, ${totals.revised} revised, ` +
-        `${totals.unchanged} unchanged, ${totals.skipped} skipped; ${totals.chunks_written} chunk(s) written ` +
+        `${totals.unchanged} unchanged, ${totals.skipped} skipped, ${totals.refused} refused as unsafe; ` +
+        `${totals.chunks_written} chunk(s) written ` +
         `in ${(totals.duration_ms / 1000).toFixed(1)} s (${totals.chunks_per_second} chunks/s)\n`,
     );
     return this.report;
@@ -126,9 +141,16 @@ export class MemoryIngestRun {
     let result: IngestDocumentResult;
     try {
       result = await this.commands.execute<IngestDocumentCommand, IngestDocumentResult>(
-        new IngestDocumentCommand(organizationId, document, context, { waitForReadModels: false }),
+        new IngestDocumentCommand(organizationId, document, context, {
+          waitForReadModels: false,
+          allowFlags: this.allowFlags,
+        }),
       );
     } catch (error) {
+      if (error instanceof UnsafeContentError) {
+        this.refuse(path, document.document_key, error);
+        return;
+      }
       if (error instanceof ValidationFailedError) {
         const problems = error.details.map((detail) => `${detail.field ?? ''} ${detail.message}`.trim());
         this.skip({ path, reason: 'invalid_document', message: problems.join('; ') || error.message });
@@ -161,6 +183,21 @@ export class MemoryIngestRun {
     const count = ++this.report.totals.skipped;
     if (count <= SKIP_LINES) this.log(`skipped ${entry.path}: ${entry.reason} (${entry.message})`);
     else if (count === SKIP_LINES + 1) this.log('more files were skipped: see "skipped" in the result');
+  }
+
+  /** Reported in `refused` and on stderr (file, field, line, column, kind and rule; never the value). */
+  private refuse(path: string, document_key: string, error: UnsafeContentError): void {
+    const flags = error.details.map((detail) => ({
+      field: String(detail.field ?? ''),
+      kind: String(detail.kind),
+      rule: String(detail.rule),
+      line: Number(detail.line),
+      column: Number(detail.column),
+    }));
+    this.report.refused.push({ path, document_key, flags });
+    this.report.totals.refused++;
+    const found = flags.map((f) => `${f.kind}/${f.rule} at ${f.field} line ${f.line}:${f.column}`).join(', ');
+    this.log(`refused ${path}: unsafe content (${found}); allow with --allow-flag RULE if intended`);
   }
 
   private log(line: string): void {

@@ -33,6 +33,7 @@ interface IngestOptions {
   sourceBase?: string;
   title?: string;
   expiresAt?: string;
+  allowFlag?: string[];
 }
 
 @Command({
@@ -44,7 +45,9 @@ interface IngestOptions {
     'Unchanged documents append nothing; changed ones append a revision. Defaults: --audience internal ' +
     '(customers never see a document unless the operator says customer_safe), --authority reference. ' +
     'Audience and authority apply when a document is first ingested. Document keys: file:<directory name>/<path ' +
-    'below it> (a single file: file:<parent directory name>/<file name>), #<id or index> for JSON records.',
+    'below it> (a single file: file:<parent directory name>/<file name>), #<id or index> for JSON records. ' +
+    'Every document is scanned for unsafe content (secrets, keys, card numbers…): one with a finding is refused ' +
+    '(listed in "refused" with file, line and flag) unless --allow-flag names its kind or rule.',
 })
 export class MemoryIngestCommand extends JsonCommand {
   constructor(
@@ -60,7 +63,7 @@ export class MemoryIngestCommand extends JsonCommand {
   protected async execute(params: string[], options: IngestOptions): Promise<object> {
     const usage =
       'memory:ingest ORG PATH... [--audience A] [--authority L] [--source-uri U | --source-base U] [--title T] ' +
-      '[--expires-at ISO]';
+      '[--expires-at ISO] [--allow-flag FLAG]...';
     if (params.length < 2) expectArgs(params, 2, usage);
     const organizationId = parseId(params[0], 'ORG');
     const read: ReadOptions = {
@@ -87,7 +90,13 @@ export class MemoryIngestCommand extends JsonCommand {
         ]);
       }
     }
-    const run = new MemoryIngestRun(this.commands, this.executor, this.events, this.stores);
+    const run = new MemoryIngestRun(
+      this.commands,
+      this.executor,
+      this.events,
+      this.stores,
+      options.allowFlag ?? [],
+    );
     return {
       organization_id: organizationId,
       ...(await run.run(organizationId, files, read, operatorContext())),
@@ -129,6 +138,21 @@ export class MemoryIngestCommand extends JsonCommand {
   @Option({ flags: '--expires-at <iso>', description: 'when the documents stop being valid (ISO 8601)' })
   parseExpiresAt(value: string): string {
     return value;
+  }
+
+  @Option({
+    flags: '--allow-flag <flag>',
+    description:
+      'accept an unsafe-content finding of this kind or rule (e.g. password_hash, aws_access_key_id); repeatable; ' +
+      'recorded in the ingested event with the operator',
+  })
+  parseAllowFlag(value: string, previous: string[] = []): string[] {
+    if (!/^[a-z0-9_@/.-]{1,100}$/.test(value)) {
+      throw new ValidationFailedError('--allow-flag names a flag kind or rule', [
+        { field: '--allow-flag', message: 'a kind or rule name such as secret or aws_access_key_id' },
+      ]);
+    }
+    return [...previous, value];
   }
 }
 

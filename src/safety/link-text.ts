@@ -94,7 +94,17 @@ const MAYBE = /[:.%&[/\\]|localhost/i;
 // eslint-disable-next-line no-control-regex -- the printable ASCII range is the point
 const NON_ASCII = /[^\x00-\x7F]/;
 
-const TRAILING = /[.,;:!?)\]}'"»”’]+$/u;
+const TRAILING_CHARS = new Set([...'.,;:!?)]}\'"»”’']);
+
+/**
+ * Length of the run of sentence punctuation at the end of a candidate. A loop from the end: the former
+ * `/[…]+$/` retried from every punctuation character of a long inner run (quadratic on `http://a.....x`).
+ */
+function trailingLength(match: string): number {
+  let at = match.length;
+  while (at > 0 && TRAILING_CHARS.has(match[at - 1]!)) at--;
+  return match.length - at;
+}
 const NEVER_PUBLIC_SCHEME = new RegExp(`^(?:${NEVER_PUBLIC_SCHEMES.join('|')})$`, 'i');
 const SPECIAL_SCHEME = new RegExp(`^(?:${SPECIAL_SCHEMES.join('|')})$`, 'i');
 const INTERNAL_TLD = new RegExp(`\\.(?:${INTERNAL_TLDS})$`, 'i');
@@ -167,7 +177,7 @@ const count = (text: string, char: string): number => text.split(char).length - 
 
 /** A candidate match without the punctuation that ends the sentence around it. */
 function splitTrailing(match: string): [core: string, trailing: string] {
-  let end = match.length - (TRAILING.exec(match)?.[0].length ?? 0);
+  let end = match.length - trailingLength(match);
   // A closing parenthesis that closes one opened inside the URL belongs to it (`…/Foo_(bar)`, `alert(1)`).
   let open = count(match.slice(0, end), '(') - count(match.slice(0, end), ')');
   while (match[end] === ')' && open > 0) {

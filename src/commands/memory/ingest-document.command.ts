@@ -25,6 +25,12 @@ export interface IngestDocumentOptions {
    * ingestion passes false and waits once at the end (`StreamCommandExecutor.settle`).
    */
   waitForReadModels?: boolean;
+  /**
+   * Unsafe-content flags (kinds such as `secret`, or rules such as `aws_access_key_id`) the operator accepts
+   * (`memory:ingest --allow-flag`). A document with any other finding is refused; allowed findings are recorded in
+   * the event (`unsafe_flags_allowed`).
+   */
+  allowFlags?: readonly string[];
 }
 
 export class IngestDocumentCommand {

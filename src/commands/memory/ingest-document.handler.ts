@@ -1,10 +1,12 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { createHash } from 'node:crypto';
-import { InternalError } from '../../common/errors';
+import { InternalError, UnsafeContentError } from '../../common/errors';
 import { IdGenerator } from '../../common/id-generator';
 import { streams, type DomainEvent } from '../../events/domain-event';
 import type { Decider } from '../shared/decider';
 import { OrganizationLoader } from '../shared/organization-loader';
+import type { UnsafeFlagsAllowed } from '../../events/memory/memory.events';
+import { UnsafeContentScanner } from '../../safety/unsafe-content/unsafe-content-scanner';
 import { StreamCommandExecutor, type Loaded } from '../shared/stream-command-executor';
 import { prepareContent } from './document-content';
 import { IngestDocumentCommand, type IngestDocumentResult } from './ingest-document.command';
@@ -17,6 +19,8 @@ import { MemoryItemWriter } from './memory-item-writer';
  * re-ingesting unchanged content appends nothing and changed content appends one revision. Every step is
  * idempotent, so an ingestion interrupted half-way completes when it is run again. Only the item's append waits
  * for the read models, and not at all with `waitForReadModels: false` (bulk ingestion waits once at the end).
+ * Scanned first, with the scanner save and proposals use (issue 29: ingested documents can become customer-facing
+ * evidence): a finding the operator did not allow refuses the document (422 unsafe_content) and stores nothing.
  */
 @CommandHandler(IngestDocumentCommand)
 export class IngestDocumentHandler implements ICommandHandler<IngestDocumentCommand, IngestDocumentResult> {
@@ -25,11 +29,13 @@ export class IngestDocumentHandler implements ICommandHandler<IngestDocumentComm
     private readonly organizations: OrganizationLoader,
     private readonly ids: IdGenerator,
     private readonly writer: MemoryItemWriter,
+    private readonly scanner: UnsafeContentScanner,
   ) {}
 
   async execute(command: IngestDocumentCommand): Promise<IngestDocumentResult> {
     const { organizationId: organization_id, document, context } = command;
     const prepared = prepareContent(document);
+    const allowedFlags = await this.scan(command);
     await this.organizations.require(organization_id);
     const options = { organizationId: organization_id, waitFor: [] as string[] };
 
@@ -95,7 +101,10 @@ export class IngestDocumentHandler implements ICommandHandler<IngestDocumentComm
         chunks: existing.state.chunks.length,
       };
     }
-    const content = await this.writer.withChunkIds(prepared);
+    const content = {
+      ...(await this.writer.withChunkIds(prepared)),
+      ...(allowedFlags ? { unsafe_flags_allowed: allowedFlags } : {}),
+    };
     const result = await this.writer.write(
       itemStream,
       existing,
@@ -129,6 +138,24 @@ export class IngestDocumentHandler implements ICommandHandler<IngestDocumentComm
       revision: result.state.revision,
       status: result.events.length === 0 ? 'unchanged' : existing.state.exists ? 'revised' : 'created',
       chunks: result.state.chunks.length,
+    };
+  }
+
+  /** Refuses a document with a finding the operator did not allow; the allowed findings, or null when none. */
+  private async scan(command: IngestDocumentCommand): Promise<UnsafeFlagsAllowed | null> {
+    const { document } = command;
+    const fields: Record<string, string> = { title: document.title, content: document.content };
+    if (document.summary !== null) fields.summary = document.summary;
+    if (document.source_uri !== null) fields.source_uri = document.source_uri;
+    const flags = await this.scanner.scan(fields);
+    if (flags.length === 0) return null;
+    const allowed = command.options.allowFlags ?? [];
+    const refused = flags.filter((flag) => !allowed.includes(flag.kind) && !allowed.includes(flag.rule));
+    if (refused.length > 0) throw new UnsafeContentError(refused);
+    return {
+      allowed_by: command.context.actor,
+      allowed: [...allowed],
+      flags: flags.map(({ field, kind, rule, line, column }) => ({ field, kind, rule, line, column })),
     };
   }
 }

@@ -32,6 +32,21 @@ export type MemoryContent = {
    * Absent: `content` and `chunks` are inline.
    */
   parts?: number;
+  /**
+   * Unsafe-content flags an operator accepted for this revision (`memory:ingest --allow-flag`): which flags were
+   * found and allowed, and by whom. Absent: the scanner found nothing.
+   */
+  unsafe_flags_allowed?: UnsafeFlagsAllowed;
+};
+
+/** An operator's override of the unsafe-content scanner on an ingested document (issue 29). */
+export type UnsafeFlagsAllowed = {
+  /** The actor who allowed them (`operator:<name>`). */
+  allowed_by: string;
+  /** The `--allow-flag` values given (kinds or rules). */
+  allowed: string[];
+  /** What the scanner found (never the value). */
+  flags: Array<{ field: string; kind: string; rule: string; line: number; column: number }>;
 };
 
 /** One piece of a revision's content and chunks, recorded before the revision's Created/Revised event. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { detectCredentialContext } from './rules/credential-context.rule';
 import { CREDENTIAL_KINDS, KIND_PRIORITY, type RawFinding } from './rules/finding';
-import { detectPrivateKeys, keyMaterialMasks } from './rules/private-key.rule';
+import { detectPrivateKeys, keyMaterialMasks, type Span } from './rules/private-key.rule';
 import { TEXT_DETECTORS } from './rules/text-detectors';
 import { detectWithSecretlint } from './secretlint-runner';
 import { detectEvasions } from './scan-evasions';
@@ -26,6 +26,29 @@ export interface UnsafeFlag {
   message: string;
 }
 
+/**
+ * Per-field scan-time budget (issue 29). Every detector is linear, so a 100,000-character field scans in tens of
+ * milliseconds; the budget is a fail-closed backstop (a detector regression, a pathological input no test
+ * foresaw, a starved CPU): a field whose scan passes it is refused with one `scan_budget_exceeded` flag instead of
+ * holding a worker. Checked between detectors (a single detector cannot be interrupted).
+ */
+export const DEFAULT_SCAN_BUDGET_MS = 2_000;
+
+/** The rule and kind of the flag reported when a field's scan passes its budget. */
+export const SCAN_BUDGET_EXCEEDED = 'scan_budget_exceeded';
+
+class ScanBudgetExceeded extends Error {}
+
+/** Throws `ScanBudgetExceeded` once the deadline has passed. */
+type Checkpoint = () => void;
+
+function checkpointFor(budgetMs: number): Checkpoint {
+  const deadline = performance.now() + budgetMs;
+  return () => {
+    if (performance.now() > deadline) throw new ScanBudgetExceeded();
+  };
+}
+
 /** Generic rules lose ties against named ones when spans overlap. */
 const GENERIC_RANK: Record<string, number> = {
   password_assignment: 1,
@@ -42,6 +65,7 @@ const KIND_LABEL: Record<string, string> = {
   card_number: 'payment card number',
   personal_data_dump: 'bulk personal data',
   credential_context: 'credential context',
+  [SCAN_BUDGET_EXCEEDED]: 'scan time budget exceeded',
 };
 
 /**
@@ -50,6 +74,9 @@ const KIND_LABEL: Record<string, string> = {
  */
 @Injectable()
 export class UnsafeContentScanner {
+  /** Milliseconds one field's scan may take before it is refused (see DEFAULT_SCAN_BUDGET_MS). */
+  budgetMs = DEFAULT_SCAN_BUDGET_MS;
+
   async scan(fields: Record<string, string>): Promise<UnsafeFlag[]> {
     const names = Object.keys(fields).sort();
     const perField = await Promise.all(
@@ -64,10 +91,24 @@ export class UnsafeContentScanner {
   }
 
   private async scanField(field: string, original: string): Promise<UnsafeFlag[]> {
+    try {
+      return await this.detectInField(field, original, checkpointFor(this.budgetMs));
+    } catch (error) {
+      if (!(error instanceof ScanBudgetExceeded)) throw error;
+      return [budgetFlag(field, original, this.budgetMs)];
+    }
+  }
+
+  private async detectInField(
+    field: string,
+    original: string,
+    checkpoint: Checkpoint,
+  ): Promise<UnsafeFlag[]> {
     const positions = new TextPositions(original);
     // Detectors see `\n` line ends only: CRLF becomes ` \n` and a lone CR `\n` (same length, so offsets hold).
     const text = original.replace(/\r\n?/g, (crlf) => (crlf.length === 2 ? ' \n' : '\n'));
-    const raw = [...(await detectAll(text)), ...(await detectEvasions(text, detectAll))];
+    const detect = (view: string): Promise<RawFinding[]> => detectAll(view, checkpoint);
+    const raw = [...(await detect(text)), ...(await detectEvasions(text, detect))];
     const credentialLines: number[] = [];
     for (const finding of raw) {
       if (!CREDENTIAL_KINDS.has(finding.kind)) continue;
@@ -76,23 +117,65 @@ export class UnsafeContentScanner {
       for (let line = first; line <= last; line++) credentialLines.push(line);
     }
     raw.push(...detectCredentialContext(text, (offset) => positions.lineIndexOf(offset), credentialLines));
+    // In offset order, so positions are counted forward along each line once (not from the line start each time).
     return deduplicate(raw)
-      .map((finding) => toFlag(field, original, finding, positions))
-      .sort((a, b) => a.line - b.line || a.column - b.column);
+      .sort((a, b) => a.start - b.start)
+      .map((finding) => toFlag(field, original, finding, positions));
   }
 }
 
-/** Every detector on one text: private keys first (their key material masks the other rules' findings). */
-async function detectAll(text: string): Promise<RawFinding[]> {
+/**
+ * Every detector on one text: private keys first (their key material masks the other rules' findings). The
+ * checkpoint runs after each detector.
+ */
+async function detectAll(text: string, checkpoint: Checkpoint): Promise<RawFinding[]> {
+  checkpoint();
   const privateKeys = detectPrivateKeys(text);
-  const masks = keyMaterialMasks(text, privateKeys);
-  const masked = (finding: RawFinding): boolean =>
-    finding.kind !== 'private_key' && masks.some((m) => finding.start >= m.start && finding.start < m.end);
-  return [
-    ...privateKeys,
-    ...(await detectWithSecretlint(text)),
-    ...TEXT_DETECTORS.flatMap((detect) => detect(text)),
-  ].filter((finding) => finding.end > finding.start && !masked(finding));
+  const masked = maskTest(keyMaterialMasks(text, privateKeys));
+  checkpoint();
+  const findings = [...privateKeys, ...(await detectWithSecretlint(text))];
+  for (const detect of TEXT_DETECTORS) {
+    checkpoint();
+    findings.push(...detect(text));
+  }
+  checkpoint();
+  return findings.filter(
+    (finding) => finding.end > finding.start && (finding.kind === 'private_key' || !masked(finding.start)),
+  );
+}
+
+/** Whether an offset lies in one of the spans: spans merged and sorted once, then a binary search per offset. */
+function maskTest(spans: Span[]): (offset: number) => boolean {
+  const merged: Span[] = [];
+  for (const span of [...spans].sort((a, b) => a.start - b.start)) {
+    const last = merged[merged.length - 1];
+    if (last !== undefined && span.start <= last.end) last.end = Math.max(last.end, span.end);
+    else merged.push({ ...span });
+  }
+  return (offset) => {
+    let low = 0;
+    let high = merged.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      if (offset < merged[mid]!.start) high = mid - 1;
+      else if (offset >= merged[mid]!.end) low = mid + 1;
+      else return true;
+    }
+    return false;
+  };
+}
+
+/** The one flag of a field whose scan passed its budget: the whole field, refused (fail closed). */
+function budgetFlag(field: string, text: string, budgetMs: number): UnsafeFlag {
+  return {
+    kind: SCAN_BUDGET_EXCEEDED,
+    rule: SCAN_BUDGET_EXCEEDED,
+    field,
+    line: 1,
+    column: 1,
+    length: characterCount(text),
+    message: `Unsafe content (${KIND_LABEL[SCAN_BUDGET_EXCEEDED]}): the field could not be scanned within ${budgetMs} ms, so it is refused. Shorten or split it.`,
+  };
 }
 
 /** Keeps one finding per overlapping span: the most specific kind, then a named rule over a generic one. */
@@ -104,9 +187,19 @@ function deduplicate(findings: RawFinding[]): RawFinding[] {
       a.start - b.start ||
       b.end - a.end,
   );
+  // Kept spans never overlap, so in start order their ends ascend too: one binary search per candidate.
   const kept: RawFinding[] = [];
   for (const finding of ordered) {
-    if (!kept.some((other) => finding.start < other.end && other.start < finding.end)) kept.push(finding);
+    let low = 0;
+    let high = kept.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (kept[mid]!.end <= finding.start) low = mid + 1;
+      else high = mid;
+    }
+    // kept[low] is the first span ending after the candidate starts; it overlaps unless it starts after its end.
+    if (low < kept.length && kept[low]!.start < finding.end) continue;
+    kept.splice(low, 0, finding);
   }
   return kept;
 }

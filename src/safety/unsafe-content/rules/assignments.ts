@@ -35,7 +35,15 @@ const SPACED = new RegExp(
 const NETRC_LINE = /^[ \t]*(?:machine[ \t]+\S+|default)\b[^\n]*$/gm;
 const NETRC_TOKEN = /\b(login|password|account)[ \t]+(\S+)/g;
 
-export function extractAssignments(text: string): Assignment[] {
+/** The last text's assignments: the secret-assignment and credential-context rules read the same text in turn. */
+let cached: { text: string; found: readonly Assignment[] } | null = null;
+
+export function extractAssignments(text: string): readonly Assignment[] {
+  if (cached?.text !== text) cached = { text, found: findAssignments(text) };
+  return cached.found;
+}
+
+function findAssignments(text: string): Assignment[] {
   const found: Assignment[] = [];
   const re = new RegExp(PAIR.source, 'g');
   let match: RegExpExecArray | null;

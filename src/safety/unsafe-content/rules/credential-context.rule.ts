@@ -22,10 +22,24 @@ function isContextKey(key: string): boolean {
   return (last === 'path' || last === 'dir') && previous === 'remote';
 }
 
-/** Comment lines (`#`, `//`, `--`, `;`, `/*`, `*`) document settings; their values are not context. */
-function inComment(text: string, offset: number): boolean {
-  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-  return /^\s*(?:#|\/\/|--|;|\/\*|\*)/.test(text.slice(lineStart, offset));
+const COMMENT_MARKER = /^(?:#|\/\/|--|;|\/\*|\*)/;
+
+/**
+ * Comment lines (`#`, `//`, `--`, `;`, `/*`, `*`) document settings; their values are not context. The first
+ * non-blank character of each line is found once (a long indentation is not re-read for every value on its line).
+ */
+function commentCheck(text: string, lineOf: (offset: number) => number): (offset: number) => boolean {
+  const firstNonBlank = new Map<number, number>();
+  return (offset) => {
+    const line = lineOf(offset);
+    let first = firstNonBlank.get(line);
+    if (first === undefined) {
+      first = text.lastIndexOf('\n', offset - 1) + 1;
+      while (first < text.length && /[^\S\n]/.test(text[first]!)) first++;
+      firstNonBlank.set(line, first);
+    }
+    return first < offset && COMMENT_MARKER.test(text.slice(first, Math.min(offset, first + 2)));
+  };
 }
 
 /** `lineOf(offset)` gives the 0-based line of an offset; `credentialLines` the lines holding credentials. */
@@ -40,6 +54,7 @@ export function detectCredentialContext(
     for (let line = at - CONTEXT_LINES; line <= at + CONTEXT_LINES; line++) nearLines.add(line);
   }
   const near = (line: number): boolean => nearLines.has(line);
+  const inComment = commentCheck(text, lineOf);
   const findings: RawFinding[] = [];
   for (const assignment of extractAssignments(text)) {
     const value = assignment.value.trim();
@@ -53,7 +68,7 @@ export function detectCredentialContext(
         /^\s*\(/.test(assignment.after))
     )
       continue;
-    if (!near(lineOf(assignment.valueStart)) || inComment(text, assignment.valueStart)) continue;
+    if (!near(lineOf(assignment.valueStart)) || inComment(assignment.valueStart)) continue;
     const leading = assignment.value.length - assignment.value.trimStart().length;
     findings.push({
       kind: 'credential_context',

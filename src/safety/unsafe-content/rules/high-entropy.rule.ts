@@ -1,5 +1,11 @@
 import { forEachMatch, type RawFinding } from './finding';
-import { charClasses, identifierLike, isDocumentedExample, shannonEntropy } from './value-heuristics';
+import {
+  charClasses,
+  identifierLike,
+  isDocumentedExample,
+  isProse,
+  shannonEntropy,
+} from './value-heuristics';
 
 /**
  * Stand-alone random strings (base64/base62/base32 tokens of 32–512 characters) that no named rule recognised:
@@ -30,8 +36,27 @@ function structuredId(token: string): boolean {
   );
 }
 
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+const UUIDS = new RegExp(UUID.source, 'gi');
+/** Subresource-integrity and similar digests (`sha512-…` in lock files) are public hashes. */
+const DIGEST_PREFIX = /^(?:sha(?:1|224|256|384|512)|md5)-/;
+
+/** Base64 of ordinary sentences (a config's encoded banner text) is not a key; secrets in it are found decoded. */
+function encodesProse(token: string): boolean {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(token)) return false;
+  const decoded = Buffer.from(token, 'base64').toString('utf8');
+  return /^[\x20-\x7e\n\t]+$/.test(decoded) && decoded.split(' ').length >= 4 && isProse(decoded);
+}
+
 export function isRandomToken(token: string): boolean {
   if (token.length > 512) return false;
+  if (DIGEST_PREFIX.test(token)) return false;
+  // A path around a UUID (`/articles/3f6c…/edit`): the id is not a secret, and what is left is too short or words.
+  if (token.includes('-') && UUID.test(token)) {
+    const rest = token.replace(UUIDS, '').replace(/[/_-]+/g, '');
+    if (rest.length < 32 || identifierLike(rest)) return false;
+  }
+  if (encodesProse(token)) return false;
   if (/^[0-9a-fA-F-]+$/.test(token) || /^[\d+/=_-]+$/.test(token)) return false;
   if (isDocumentedExample(token) || identifierLike(token) || structuredId(token)) return false;
   const classes = charClasses(token);

@@ -112,8 +112,13 @@ function armorBody(text: string, from: number, endMarker: string): Span[] {
 export function keyMaterialMasks(text: string, privateKeys: RawFinding[]): Span[] {
   const spans: Span[] = privateKeys.map(({ start, end }) => ({ start, end }));
   if (text.includes('-----BEGIN')) {
+    // One body walk per line: many headers on one line would otherwise each walk the same body (quadratic).
+    const walked = new Set<number>();
     forEachMatch(text, ARMOR_BEGIN, (match) => {
       spans.push({ start: match.index, end: match.index + match[0].length });
+      const bodyLine = text.indexOf('\n', match.index);
+      if (walked.has(bodyLine)) return;
+      walked.add(bodyLine);
       spans.push(...armorBody(text, match.index, `-----END ${match[1]}-----`));
     });
   }

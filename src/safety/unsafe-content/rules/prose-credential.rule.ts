@@ -13,7 +13,7 @@ import { isCodeReference, isPathOrUrl, isPlaceholder, isProse } from './value-he
 const SUBJECT = String.raw`\b(?:pass\s?word|passcode|passphrase|pin(?:\s+code)?|api[\s-]key|access[\s-]token|secret[\s-]key|auth(?:entication)?[\s-]token|login|credentials?)`;
 const QUALIFIER = String.raw`(?:\s+(?:for|to|on|of|at)\s+(?:the\s+|our\s+|my\s+)?[\w.@:/-]+(?:\s+(?:account|server|box|site|portal|database|router|wifi|network))?)?`;
 // Longest forms first: "was changed to X" must not stop at "was" (+ the value "changed").
-const VERB = String.raw`\s+(?:(?:has\s+been\s+|was\s+|got\s+|is\s+)?(?:set|changed|reset|updated)\s+to|is\s+now|will\s+be|is|was|are|reads|remains)\s*:?\s*`;
+const VERB = String.raw`\s+(?:(?:has\s+been\s+|was\s+|got\s+|is\s+)?(?:set|changed|reset|updated)\s+to|is\s+now|will\s+be|is|was|are|reads|remains)(?:\s*:)?\s*`;
 const VALUE = String.raw`(?:"([^"\n]{4,128})"|'([^'\n]{4,128})'|“([^”\n]{4,128})”|‘([^’\n]{4,128})’|\x60([^\x60\n]{4,128})\x60|([^\s"'“”‘’\x60]{4,128}))`;
 
 const STATED = new RegExp(`${SUBJECT}${QUALIFIER}${VERB}${VALUE}`, 'giu');

@@ -65,7 +65,7 @@ function acceptable(assignment: Assignment, strength: Exclude<Strength, null>): 
       if (isBase64CredentialPair(value)) return true;
       // A bare `key:` (`Release GPG key: F3EF…`, `Key: 1min_35sec`) is weak evidence: fingerprints and object
       // keys are not secrets, so it needs upper and lower case letters and digits.
-      if (keyWords(assignment.key).join('_') === 'key' && !/(?=.*[a-z])(?=.*[A-Z])(?=.*\d)/.test(value))
+      if (keyWords(assignment.key).join('_') === 'key' && !/^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)/s.test(value))
         return false;
       return (
         looksRandom(value, 8) && !identifierLike(value) && (value.length < 32 || shannonEntropy(value) >= 3)

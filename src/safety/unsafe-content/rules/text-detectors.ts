@@ -1,3 +1,4 @@
+import { detectCommandLinePasswords } from './command-line-password.rule';
 import { detectCardNumbers, detectSpreadCardNumbers } from './card-number.rule';
 import type { RawFinding } from './finding';
 import { detectHighEntropyStrings } from './high-entropy.rule';
@@ -22,6 +23,7 @@ export const TEXT_DETECTORS: ReadonlyArray<(text: string) => RawFinding[]> = [
   detectCardNumbers,
   detectSpreadCardNumbers,
   detectInlineCredentials,
+  detectCommandLinePasswords,
   detectSecretAssignments,
   detectProseCredentials,
   detectHighEntropyStrings,

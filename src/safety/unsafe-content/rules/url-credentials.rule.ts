@@ -8,7 +8,14 @@ import { isPlaceholder } from './value-heuristics';
  * `user:pass@`-style documentation pairs.
  */
 const URL_WITH_PASSWORD =
-  /\b[a-z][a-z0-9+.-]{1,20}:\/\/([^\s:/?#@'"<>]+(?:@[^\s:/?#@'"<>]+)?):([^\s/'"<>]+)@([A-Za-z0-9.-]+|\[[0-9a-fA-F:]+\])/gi;
+  /\b[a-z][a-z0-9+.-]{1,20}:\/\/([^\s:/?#@'"<>]*(?:@[^\s:/?#@'"<>]+)?):([^\s/'"<>]+)@([A-Za-z0-9.-]+|\[[0-9a-fA-F:]+\])/gi;
+
+/**
+ * Oracle connect strings (issue 29): `user/password@//host:1521/SERVICE` (EZConnect), `user/password@host:1521/SVC`
+ * and `user/password@(DESCRIPTION=…)` (TNS), as sqlplus, Toad and JDBC thin take them.
+ */
+const ORACLE_CONNECT =
+  /(?<![\w/.$#-])[A-Za-z][\w$#]{0,29}\/([^\s/@'"<>]{4,128})@(?:\/\/[A-Za-z0-9.-]+|\(DESCRIPTION=|[A-Za-z0-9.-]+:\d{2,5}\/)/gi;
 
 const DOC_PASSWORDS = new Set(['password', 'pass', 'passwd', 'pwd', 'secret', 'pw', 'p@ssw0rd', '...']);
 
@@ -24,6 +31,17 @@ export function detectUrlCredentials(text: string): RawFinding[] {
       start: match.index,
       end: match.index + match[0].length,
       description: 'password embedded in a URL',
+    });
+  });
+  forEachMatch(text, ORACLE_CONNECT, (match) => {
+    const password = match[1]!;
+    if (isPlaceholder(password) || DOC_PASSWORDS.has(password.toLowerCase())) return;
+    findings.push({
+      kind: 'secret',
+      rule: 'password_in_connect_string',
+      start: match.index,
+      end: match.index + match[0].length,
+      description: 'password in an Oracle connect string',
     });
   });
   return findings;

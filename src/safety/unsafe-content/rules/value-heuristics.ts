@@ -96,7 +96,8 @@ export function isPlaceholder(raw: string): boolean {
     return true;
   const lower = value.toLowerCase();
   if (PLACEHOLDER_WORDS.has(lower) || TYPE_NAMES.has(lower)) return true;
-  if (/^(x{3,}|\*{3,})[-_a-z0-9]*$/i.test(value)) return true;
+  // One way to match each value (`x{3,}[-_a-z0-9]*` backtracked quadratically on `xxx…x!`: x is in both).
+  if (/^(?:x{3}[-_a-z0-9]*|\*{3}\**[-_a-z0-9]*)$/i.test(value)) return true;
   return false;
 }
 

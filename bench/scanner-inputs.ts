@@ -1,0 +1,83 @@
+/**
+ * Adversarial inputs for the secret scanner (issue 29): long runs of each character class and of the prefixes
+ * its patterns key on. Shared by the scanner bench and the linear-time spec (test/unit/unsafe-content).
+ */
+
+/** `unit` repeated to exactly `length` characters. */
+export const run = (unit: string, length: number): string =>
+  unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
+
+/** The input of issue 29 point 1: a 6+-letter word, then spaces without a newline (10,000 characters took 172 s). */
+export const wordThenSpaces = (length: number): string => `abcdefgh${run(' ', length - 8)}`;
+
+/** Repeated units and one-off prefixes, each filled to `length` characters. */
+export function adversarialInputs(length: number): Record<string, string> {
+  const half = Math.floor(length / 2);
+  const units: Record<string, string> = {
+    spaces: ' ',
+    tabs: '\t',
+    newlines: '\n',
+    letters: 'a',
+    upper: 'A',
+    digits: '1',
+    tokenChars: 'a1_-',
+    doubleQuotes: '"',
+    singleQuotes: "'",
+    equals: '=',
+    dashes: '-',
+    colons: ':',
+    slashes: '/',
+    backslashes: '\\',
+    at: '@',
+    dollars: '$',
+    brackets: '(',
+    commas: ',',
+    base64: 'QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0NTY3ODkw',
+    base64Lines: 'QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0NTY3ODkw\n',
+    hexPairs: 'ab ',
+    digitSpace: '1 ',
+    digitDash: '1-',
+    keyValue: 'password=',
+    shortPairs: 'a=',
+    schemes: 'a://',
+    passwordIs: 'password is ',
+    passwordFor: 'password for ',
+    beginArmor: '-----BEGIN ',
+    awsIds: 'AKIAABCDEFGHIJKLMNOP ',
+    cardLike: '4111111111111 ',
+    emailDots: 'a.',
+    tags: '<a>',
+    quoteSpace: '" ',
+    escapedQuotes: '\\"',
+    wordLines: 'abcdef1 \n',
+    mixed: 'aB3+/ \t',
+  };
+  const inputs: Record<string, string> = {};
+  for (const [name, unit] of Object.entries(units)) inputs[name] = run(unit, length);
+  const prefixed: Record<string, [string, string, string]> = {
+    wordThenSpaces: ['abcdefgh', ' ', ''],
+    wordThenTabs: ['abcdef', '\t', ''],
+    tokenSpacesNewline: ['abcdef1', ' ', '\n    '],
+    passwordIsSpaces: ['password is', ' ', ''],
+    passwordColonSpaces: ['password is:', ' ', ':'],
+    keySpaces: ['key', ' ', '='],
+    keyEqualsSpaces: ['key=', ' ', ''],
+    openQuote: ['k="', 'a', ''],
+    openTag: ['<a ', ' ', ''],
+    useSpaces: ['use ', ' ', ''],
+    urlPassword: ['a://u:', 'x', '!@host'],
+    emailLocal: ['', 'a.', '@'],
+    oddHex: ['', 'ab', 'a'],
+    beginLabel: ['-----BEGIN ', 'A ', ''],
+    machine: ['machine ', 'a ', ''],
+    htpasswdFlags: ['htpasswd ', '-b ', ''],
+    mysqlFlags: ['mysql ', '-x ', ''],
+    oracleSlashes: ['', 'a/bcde@', ''],
+  };
+  for (const [name, [prefix, unit, suffix]] of Object.entries(prefixed)) {
+    inputs[name] = prefix + run(unit, length - prefix.length - suffix.length) + suffix;
+  }
+  inputs.armorHeadersOneLine = `${run('-----BEGIN A-----', half)}\n${run('AAAA\n', length - half - 1)}`;
+  inputs.indentedAssignments = `${run(' ', half)}${run('user=ab ', length - half - 20)}\npassword=Hunter22x`;
+  return inputs;
+}
