@@ -16,12 +16,11 @@ import {
 } from '../../ai/reply-model-contract';
 import type { GroundingPolicy } from '../../events/connectors/connector.events';
 import { assembleAnswer, claimText } from '../../grounding/answer-text';
-import { evidenceFigures, unsupportedFiguresIn, type EvidenceFigures } from '../../grounding/claim-figures';
-import { citedWording, wordingProblemIn, type CitedWording } from '../../grounding/claim-wording';
 import { resolveConflicts, type ConflictEntry, type ConflictParty } from '../../grounding/evidence-conflicts';
 import { bindReview, type BoundVerdict } from '../../grounding/review-binding';
 import { publicLinksOnly } from '../../safety/link-text';
 import { canonicalDigest } from '../shared/canonical-digest';
+import { checkClaims } from './claim-checks';
 import { ReplyAbort } from './reply-abort';
 import { AUTHORITY, isAuthoritativeGround, type EvidenceItem } from './reply-evidence';
 import { modelAbort, type ReplyModels } from './reply-models';
@@ -260,33 +259,6 @@ async function draftOnce(
     toolEvidence: drafted.toolEvidence,
     usage,
   };
-}
-
-/**
- * Cairn's own checks of each claim against the text it cites (grounding/): its figures are there, and its wording
- * (no instruction, no negation the text lacks, most of its words). Null when all hold; else why not (never quoting
- * the claim or its values).
- */
-function checkClaims(
-  claims: ReadonlyArray<{ text: string; reference_ids: string[] }>,
-  excerptOf: ReadonlyMap<string, string>,
-): string | null {
-  // What the checks need of the cited texts is read once per set of references, however many claims cite it.
-  const read = new Map<string, { figures?: EvidenceFigures; wording?: CitedWording }>();
-  for (const [i, claim] of claims.entries()) {
-    const key = [...claim.reference_ids].sort().join('\n');
-    const cited = read.get(key) ?? {};
-    read.set(key, cited);
-    const texts = claim.reference_ids.map((id) => excerptOf.get(id) ?? '');
-    const missing = unsupportedFiguresIn(claim.text, () => (cited.figures ??= evidenceFigures(texts)));
-    if (missing.length > 0) {
-      const kinds = [...new Set(missing.map((figure) => figure.kind))].join(', ');
-      return `claim ${i + 1} states figures its cited evidence does not (${kinds})`;
-    }
-    const wording = wordingProblemIn(claim.text, () => (cited.wording ??= citedWording(texts)));
-    if (wording !== null) return `claim ${i + 1} fails the ${wording} check against its cited evidence`;
-  }
-  return null;
 }
 
 /** The uncited evidence, in ranking order, as far as OTHER_EVIDENCE_CHARS allows (for conflict reports only). */
