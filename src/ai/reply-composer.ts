@@ -24,6 +24,8 @@ export const COMPOSER_SYSTEM_PROMPT = [
   '4. If the evidence is insufficient, merely related, or does not answer the question as asked, set "abstain"',
   'to true, leave "answer" empty and "claims" empty, and say what is missing in "gaps".',
   '5. Put anything you infer rather than read in "inferences", and doubts in "uncertainties".',
+  '6. "review_feedback", when present, lists claims of your previous draft that an independent review found not',
+  'supported by the evidence they cite: draft again without them, stating only what the evidence states.',
   'Answer only with JSON matching the cairn_reply_draft schema.',
 ].join('\n');
 

@@ -74,6 +74,11 @@ export interface DraftInput {
   thread: ThreadContext;
   evidence: DraftEvidence[];
   tool_results: ToolResult[];
+  /**
+   * Present on a second draft only: the claims of the previous draft the independent reviewer found unsupported
+   * (the draft is asked again without them). Untrusted data, like the thread.
+   */
+  review_feedback?: { unsupported_claims: string[] };
 }
 
 // --------------------------------------------------------------------------------------------- draft output
@@ -365,6 +370,9 @@ export function draftPayload(input: DraftInput): DraftInput {
       tool_key: r.tool_key,
       output: r.output,
     })),
+    ...(input.review_feedback
+      ? { review_feedback: { unsupported_claims: [...input.review_feedback.unsupported_claims] } }
+      : {}),
   };
 }
 

@@ -167,8 +167,8 @@ describe('assistant replies over HTTP (spec §4.6, §3, §7)', () => {
     expect(second.body.reply_id).toBe(first.body.reply_id);
   });
 
-  it('unsupported claims in review abstain with semantic_review_failed, stored and repeated as is', async () => {
-    model.script.review(reply.unsupported());
+  it('unsupported claims in review (draft and redraft) abstain with semantic_review_failed, stored and repeated as is', async () => {
+    model.script.review(reply.unsupported(), reply.unsupported());
     const first = await request(base('unsupported'));
     expect(first.body.system_status.code).toBe('semantic_review_failed');
     const calls = model.calls.chat;

@@ -198,7 +198,7 @@ describe('reply outcomes over HTTP (spec §7, one test per producible code)', ()
       );
     await setLimit(2);
     expect((await tenant.request(tenant.body('plan-1'))).body.ok).toBe(true);
-    model.script.review(reply.unsupported());
+    model.script.review(reply.unsupported(), reply.unsupported()); // the draft and its one redraft
     expect((await tenant.request(tenant.body('plan-failed'))).body.system_status.code).toBe(
       'semantic_review_failed',
     );

@@ -1,3 +1,4 @@
+import type { Clock } from '../../src/common/clock';
 import { CreateChatbotCommand } from '../../src/commands/chatbots/create-chatbot.command';
 import { replyIdentity, requestFingerprint } from '../../src/commands/replies/reply-identity';
 import { operatorContext, systemContext } from '../../src/commands/shared/command-context';
@@ -33,9 +34,11 @@ export const MODEL_ENV = {
 /** A scripted model server and a real app wired to it (`env` adds or overrides settings). */
 export async function startModelApp(
   env: Record<string, string> = {},
+  /** Replaces the system clock (tests that move time). */
+  clock?: Clock,
 ): Promise<{ model: ModelServer; t: TestApp; close(): Promise<void> }> {
   const model = await startModelServer();
-  const t = await startTestApp({ ...MODEL_ENV, OPENAI_BASE_URL: model.url, ...env });
+  const t = await startTestApp({ ...MODEL_ENV, OPENAI_BASE_URL: model.url, ...env }, undefined, [], clock);
   return {
     model,
     t,
@@ -50,8 +53,9 @@ export async function startModelApp(
 export async function startReplyHarness(
   orgName = 'Replies',
   env: Record<string, string> = {},
+  clock?: Clock,
 ): Promise<ReplyHarness> {
-  const { model, t, close } = await startModelApp(env);
+  const { model, t, close } = await startModelApp(env, clock);
   const organizationId = (await createOrganization(t.commands, orgName)).organization_id;
   const { chatbot_id: chatbotId } = await t.commands.execute<CreateChatbotCommand, { chatbot_id: number }>(
     new CreateChatbotCommand(organizationId, 'Front desk', null, operatorContext('test')),

@@ -69,8 +69,8 @@ export function modelFailures(server: () => ModelServer): ModelFailure[] {
     },
     {
       code: 'semantic_review_failed',
-      why: 'the reviewer finds unsupported claims',
-      script: () => model.script.review(reply.unsupported()),
+      why: 'the reviewer finds unsupported claims in the draft and again in the redraft',
+      script: () => model.script.review(reply.unsupported(), reply.unsupported()),
     },
     {
       code: 'semantic_review_unavailable',

@@ -8,6 +8,7 @@ import type { ModelUsage } from '../../ai/openai-gateway';
 import type { ComposeResult } from '../../ai/reply-composer';
 import {
   isAbstention,
+  type DraftInput,
   type DraftOutput,
   type ReviewInput,
   type ReviewOutput,
@@ -15,16 +16,17 @@ import {
 } from '../../ai/reply-model-contract';
 import type { GroundingPolicy } from '../../events/connectors/connector.events';
 import { assembleAnswer, claimText } from '../../grounding/answer-text';
-import { evidenceFigures, unsupportedFiguresIn, type EvidenceFigures } from '../../grounding/claim-figures';
-import { citedWording, wordingProblemIn, type CitedWording } from '../../grounding/claim-wording';
 import { resolveConflicts, type ConflictEntry, type ConflictParty } from '../../grounding/evidence-conflicts';
 import { bindReview, type BoundVerdict } from '../../grounding/review-binding';
 import { publicLinksOnly } from '../../safety/link-text';
 import { canonicalDigest } from '../shared/canonical-digest';
+import { checkClaims } from './claim-checks';
 import { ReplyAbort } from './reply-abort';
 import { AUTHORITY, isAuthoritativeGround, type EvidenceItem } from './reply-evidence';
 import { modelAbort, type ReplyModels } from './reply-models';
+import type { ReceiptReviewEntry } from './reply-receipt';
 import type { ToolEvidence, ReplyToolbox } from './reply-toolbox';
+import { ledgerEntry, MAX_REVIEW_ATTEMPTS } from './review-ledger';
 
 /** The reviewer's evidence is bounded: a larger set is not reviewed at all (`semantic_review_evidence_overflow`). */
 export const MAX_REVIEW_EVIDENCE_CHARS = 60_000;
@@ -47,6 +49,10 @@ export interface Drafted {
   /** Every successful tool run of the draft (cited or not), in call order. */
   toolEvidence: ToolEvidence[];
   usage: ModelUsage;
+  /** Cairn's own claim checks (figures, wording) passed on the final draft. */
+  claimChecksPassed: boolean;
+  /** Every review of the run, in order: rejected drafts first, the approving review last. */
+  ledger: ReceiptReviewEntry[];
 }
 
 function sumUsage(a: ModelUsage, b: ModelUsage): ModelUsage {
@@ -58,21 +64,25 @@ function sumUsage(a: ModelUsage, b: ModelUsage): ModelUsage {
   };
 }
 
-export async function draftAndReview(
-  models: ReplyModels,
-  input: {
-    question: string;
-    thread: ThreadContext;
-    evidence: EvidenceItem[];
-    policy: GroundingPolicy;
-    /** Cancels the run (shutdown): a pending model call ends as `assistant_run_canceled`. */
-    signal?: AbortSignal;
-    /** The HTTP request the reply serves (`X-Request-Id`), for the model calls' log lines. */
-    requestId?: string;
-    /** Assistant tools this reply may use (none: the composer is offered no tools). */
-    toolbox?: ReplyToolbox;
-  },
-): Promise<Drafted> {
+type DraftArgs = {
+  question: string;
+  thread: ThreadContext;
+  evidence: EvidenceItem[];
+  policy: GroundingPolicy;
+  /** Cancels the run (shutdown): a pending model call ends as `assistant_run_canceled`. */
+  signal?: AbortSignal;
+  /** The HTTP request the reply serves (`X-Request-Id`), for the model calls' log lines. */
+  requestId?: string;
+  /** Assistant tools this reply may use (none: the composer is offered no tools). */
+  toolbox?: ReplyToolbox;
+};
+
+/**
+ * Drafts and reviews until the review approves, at most MAX_REVIEW_ATTEMPTS times: a review that finds a claim
+ * unsupported is recorded in the ledger as `rejected` and the composer drafts again without the claims it named
+ * (`review_feedback`); any other failure ends the reply at once. The ledger holds every review, in order.
+ */
+export async function draftAndReview(models: ReplyModels, input: DraftArgs): Promise<Drafted> {
   const { composer, reviewer } = models;
   if (!composer || !reviewer) {
     throw new ReplyAbort(
@@ -80,10 +90,65 @@ export async function draftAndReview(
       'no model configured (CAIRN_COMPOSER_MODEL and CAIRN_REVIEWER_MODEL)',
     );
   }
+  const ledger: ReceiptReviewEntry[] = [];
+  let toolEvidence: ToolEvidence[] = [];
+  let feedback: DraftInput['review_feedback'];
+  let usage: ModelUsage | null = null;
+  for (let attempt = 1; ; attempt++) {
+    const round = await draftOnce({ composer, reviewer }, input, toolEvidence, feedback);
+    usage = usage ? sumUsage(usage, round.usage) : round.usage;
+    toolEvidence = round.toolEvidence;
+    const { review, verdicts, reviewInputSha256, reviewerModel } = round;
+    const outcome = round.kind === 'approved' ? 'approved' : 'rejected';
+    ledger.push(
+      ledgerEntry({
+        attempt,
+        outcome,
+        model: reviewerModel,
+        review_input_sha256: reviewInputSha256,
+        review,
+        verdicts,
+      }),
+    );
+    if (round.kind === 'approved') return { ...round, usage, ledger };
+    const unsupported = verdicts.findIndex((verdict) => !verdict.supported);
+    if (attempt >= MAX_REVIEW_ATTEMPTS) {
+      throw new ReplyAbort(
+        'semantic_review_failed',
+        `review reports claim ${unsupported + 1} unsupported: ${review.reason}`,
+      );
+    }
+    feedback = { unsupported_claims: verdicts.filter((v) => !v.supported).map((v) => v.text) };
+  }
+}
+
+type Round =
+  | ({ kind: 'approved' } & Omit<Drafted, 'ledger'>)
+  | {
+      kind: 'rejected';
+      review: ReviewOutput;
+      verdicts: BoundVerdict[];
+      reviewInputSha256: string;
+      reviewerModel: string;
+      toolEvidence: ToolEvidence[];
+      usage: ModelUsage;
+    };
+
+/** One draft and its review: approved, rejected for unsupported claims (bound verdicts), or a ReplyAbort. */
+async function draftOnce(
+  models: {
+    composer: NonNullable<ReplyModels['composer']>;
+    reviewer: NonNullable<ReplyModels['reviewer']>;
+  },
+  input: DraftArgs,
+  priorTools: ToolEvidence[],
+  feedback: DraftInput['review_feedback'],
+): Promise<Round> {
+  const { composer, reviewer } = models;
   const { question, evidence, policy, signal, requestId } = input;
   const byId = new Map(evidence.map((e) => [e.reference.reference_id, e]));
 
-  const drafted = await compose(composer, input);
+  const drafted = await compose(composer, input, priorTools, feedback);
   const tools = new Map(drafted.toolEvidence.map((t) => [t.reference_id, t]));
   if (isAbstention(drafted.output)) {
     throw new ReplyAbort('authoritative_evidence_insufficient', 'the composer abstained');
@@ -149,12 +214,20 @@ export async function draftAndReview(
   const binding = bindReview(claims, review, given);
   if (!binding.bound)
     throw new ReplyAbort('semantic_review_failed', `review not bound to the draft: ${binding.reason}`);
-  const unsupported = binding.verdicts.findIndex((verdict) => !verdict.supported);
-  if (unsupported >= 0) {
-    throw new ReplyAbort(
-      'semantic_review_failed',
-      `review reports claim ${unsupported + 1} unsupported: ${review.reason}`,
-    );
+  const reviewInputSha256 = canonicalDigest(reviewInput);
+  const usage = sumUsage(drafted.usage, reviewed.usage);
+  if (binding.verdicts.some((verdict) => !verdict.supported)) {
+    const { verdicts } = binding;
+    const reviewerModel = reviewed.usage.model;
+    return {
+      kind: 'rejected',
+      review,
+      verdicts,
+      reviewInputSha256,
+      reviewerModel,
+      toolEvidence: drafted.toolEvidence,
+      usage,
+    };
   }
   const conflicts = resolveConflicts(binding.conflicts, citedIds, (id) => conflictParty(id, byId, tools));
   const contradicted = claims.findIndex((claim) =>
@@ -173,44 +246,19 @@ export async function draftAndReview(
     );
   }
   return {
+    kind: 'approved',
+    claimChecksPassed: problem === null,
     draft,
     review,
     verdicts: binding.verdicts,
     conflicts: conflicts.entries,
     reviewInput,
-    reviewInputSha256: canonicalDigest(reviewInput),
+    reviewInputSha256,
     reviewerModel: reviewed.usage.model,
     cited,
     toolEvidence: drafted.toolEvidence,
-    usage: sumUsage(drafted.usage, reviewed.usage),
+    usage,
   };
-}
-
-/**
- * Cairn's own checks of each claim against the text it cites (grounding/): its figures are there, and its wording
- * (no instruction, no negation the text lacks, most of its words). Null when all hold; else why not (never quoting
- * the claim or its values).
- */
-function checkClaims(
-  claims: ReadonlyArray<{ text: string; reference_ids: string[] }>,
-  excerptOf: ReadonlyMap<string, string>,
-): string | null {
-  // What the checks need of the cited texts is read once per set of references, however many claims cite it.
-  const read = new Map<string, { figures?: EvidenceFigures; wording?: CitedWording }>();
-  for (const [i, claim] of claims.entries()) {
-    const key = [...claim.reference_ids].sort().join('\n');
-    const cited = read.get(key) ?? {};
-    read.set(key, cited);
-    const texts = claim.reference_ids.map((id) => excerptOf.get(id) ?? '');
-    const missing = unsupportedFiguresIn(claim.text, () => (cited.figures ??= evidenceFigures(texts)));
-    if (missing.length > 0) {
-      const kinds = [...new Set(missing.map((figure) => figure.kind))].join(', ');
-      return `claim ${i + 1} states figures its cited evidence does not (${kinds})`;
-    }
-    const wording = wordingProblemIn(claim.text, () => (cited.wording ??= citedWording(texts)));
-    if (wording !== null) return `claim ${i + 1} fails the ${wording} check against its cited evidence`;
-  }
-  return null;
 }
 
 /** The uncited evidence, in ranking order, as far as OTHER_EVIDENCE_CHARS allows (for conflict reports only). */
@@ -253,10 +301,13 @@ function conflictParty(
  */
 async function compose(
   composer: NonNullable<ReplyModels['composer']>,
-  input: Parameters<typeof draftAndReview>[1],
+  input: DraftArgs,
+  priorTools: ToolEvidence[],
+  feedback: DraftInput['review_feedback'],
 ): Promise<{ output: DraftOutput; usage: ModelUsage; toolEvidence: ToolEvidence[] }> {
   const { question, thread, evidence, signal, requestId, toolbox } = input;
-  const toolEvidence: ToolEvidence[] = [];
+  // A second draft sees the tool results of the first (no tool runs again) and what the review rejected.
+  const toolEvidence: ToolEvidence[] = [...priorTools];
   let usage: ModelUsage | null = null;
   for (;;) {
     let result: ComposeResult;
@@ -279,6 +330,7 @@ async function compose(
             tool_key: t.tool_key,
             output: t.output,
           })),
+          ...(feedback ? { review_feedback: feedback } : {}),
         },
         { signal, requestId },
         toolbox?.offered ?? [],

@@ -20,6 +20,9 @@ import type { ConflictEntry } from '../../grounding/evidence-conflicts';
 import { publicLinksOnly } from '../../safety/link-text';
 import { unsafeLinkReason } from './source-links';
 
+/** The limitation a stale reference carries (freshness `stale`). */
+export const STALE_LIMITATION = 'stale: not revised or re-dated for over a year';
+
 export type AuthorityRole = 'authoritative' | 'supporting' | 'unverified';
 
 export interface ReplyReference {
@@ -129,7 +132,7 @@ export function toEvidence(
   const authority = AUTHORITY[item.authority_level] ?? AUTHORITY.unverified;
   const status = freshnessOf(item, nowMs);
   const limitations: string[] = [];
-  if (status === 'stale') limitations.push('stale: not revised or re-dated for over a year');
+  if (status === 'stale') limitations.push(STALE_LIMITATION);
   if (item.audience !== 'customer_safe') limitations.push('internal: not for customers');
   // Invariant 5: a source URI that is not a public http(s) URL never leaves the service, not even as a reference.
   const withheld = item.source_uri ? unsafeLinkReason(item.source_uri) : null;

@@ -58,6 +58,10 @@ export type ReceiptReviewClaim = { text: string; supported: boolean; reference_i
 
 /** One semantic review in the order they ran (the full ledger, rejected attempts included). */
 export type ReceiptReviewEntry = {
+  /** 1, 2, … in the order the reviews ran; absent in receipts written before the ledger held every attempt. */
+  attempt?: number;
+  /** `rejected`: the reviewer found a claim unsupported and the reply was drafted again; the last is `approved`. */
+  outcome?: 'approved' | 'rejected';
   model: string;
   /** SHA-256 of the canonical review input (question, answer, claims, evidence). */
   review_input_sha256: string;
@@ -92,6 +96,21 @@ export type ReceiptReviewerConfirmations = {
   claim_figures_in_cited_evidence?: boolean;
   /** The reply text is assembled from the confirmed claims only. */
   answer_is_claims?: boolean;
+  /**
+   * What the final review confirmed, one entry per drafted claim in order: the claim and the references the reviewer
+   * confirmed it from. Derived from the reviewer's output (review-ledger.ts); absent in receipts written before.
+   */
+  confirmed_claims?: Array<{ text: string; reference_ids: string[]; confirmed_by: string[] }>;
+};
+
+/** What the final review was given, by digest, so a replay can re-derive each part (review-ledger.ts). */
+export type ReceiptFinalReviewInput = {
+  /** SHA-256 of the canonical JSON of the question (the latest external message), of the answer, of the claims. */
+  question_sha256: string;
+  answer_sha256: string;
+  claims_sha256: string;
+  /** The reference ids of the cited evidence the reviewer read (memory items and tool runs). */
+  evidence_ids: string[];
 };
 
 export type ReceiptPolicyVersions = {
@@ -162,7 +181,11 @@ export type ReplyReceiptV2Fields = {
   references: ReceiptReference[];
   tool_evidence: ReceiptToolEvidence[];
   review_ledger: ReceiptReviewEntry[];
+  /** SHA-256 over the canonical JSON of the whole ledger; absent in receipts written before (one-entry ledgers). */
+  review_ledger_sha256?: string;
   final_review_input_sha256: string;
+  /** Absent in receipts written before it was bound. */
+  final_review_input?: ReceiptFinalReviewInput;
   evidence_fingerprints: ReceiptEvidenceFingerprint[];
   reviewer_confirmations: ReceiptReviewerConfirmations;
   policy_versions: ReceiptPolicyVersions;
@@ -222,7 +245,10 @@ export function receiptHash(receipt: Record<string, unknown>): string {
  * may exist for an unconfirmed reply (ARCHITECTURE.md invariant 3).
  */
 export function buildReceiptV2(fields: ReplyReceiptV2Fields): ReplyReceiptV2 {
-  const unconfirmed = Object.entries(fields.reviewer_confirmations).filter(([, value]) => value !== true);
+  const { confirmed_claims, ...flags } = fields.reviewer_confirmations;
+  const unconfirmed = Object.entries(flags).filter(([, value]) => value !== true);
+  if (confirmed_claims?.length === 0 || confirmed_claims?.some((c) => c.confirmed_by.length === 0))
+    unconfirmed.push(['confirmed_claims', false]);
   if (unconfirmed.length > 0) {
     throw new InternalError(
       `refusing a receipt for an unconfirmed reply (${unconfirmed.map(([key]) => key).join(', ')})`,

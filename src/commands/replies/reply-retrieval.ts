@@ -17,7 +17,15 @@ import { recallTraceDecider } from '../memory/recall-trace.decider';
 import { recalledSearch, RecordRecallTraceCommand } from '../memory/record-recall-trace.command';
 import type { CommandContext } from '../shared/command-context';
 import { StreamCommandExecutor } from '../shared/stream-command-executor';
-import { isGroundingEligible, toEvidence, type EvidenceItem } from './reply-evidence';
+import { freshnessOf } from '../../queries/memory/freshness';
+import {
+  isGroundingEligible,
+  isTraceVerified,
+  STALE_LIMITATION,
+  toEvidence,
+  type EvidenceItem,
+  type ReplyReference,
+} from './reply-evidence';
 
 /** Items retrieved per reply (evidence candidates). */
 export const REPLY_EVIDENCE_LIMIT = 8;
@@ -122,5 +130,61 @@ export class ReplyRetrieval {
         );
       })
       .map((c) => c.memory_item_id);
+  }
+
+  /**
+   * The references with their freshness as of now (status, and the stale limitation with it), read from the items'
+   * projections: a replay says what is true of the evidence today, not what was at generation. Null when an item
+   * is gone.
+   */
+  async currentFreshness<
+    R extends {
+      memory_item_id: number;
+      freshness: { status: string; effective_at: string | null; expires_at: string | null };
+      limitations: unknown[];
+    },
+  >(references: readonly R[]): Promise<R[] | null> {
+    const items = await this.readStore.getMany<MemoryItemDocument>(
+      MEMORY_ITEMS,
+      references.map((r) => String(r.memory_item_id)),
+    );
+    const nowMs = this.clock.nowMs();
+    const current: R[] = [];
+    for (const reference of references) {
+      const item = items.get(String(reference.memory_item_id));
+      if (item === undefined) return null;
+      const status = freshnessOf(item, nowMs);
+      const limitations = reference.limitations.filter((l) => l !== STALE_LIMITATION);
+      current.push({
+        ...reference,
+        freshness: { ...reference.freshness, status },
+        limitations: (status === 'stale'
+          ? [STALE_LIMITATION, ...limitations]
+          : limitations) as R['limitations'],
+      });
+    }
+    return current;
+  }
+
+  /**
+   * The references whose `trace_verified` the recorded recall trace does not bear out (the trace of this
+   * organization and connector must hold the item at that revision with those chunks), by reference id.
+   */
+  async unverifiedByTrace(
+    traceId: number,
+    scope: { organization_id: number; connector_id: number },
+    references: ReadonlyArray<
+      Pick<ReplyReference, 'reference_id' | 'memory_item_id' | 'memory_chunk_ids' | 'trace_verified'> & {
+        revision: number;
+      }
+    >,
+  ): Promise<string[]> {
+    const trace = (await this.executor.load(streams.recallTrace(traceId), recallTraceDecider)).state.trace;
+    const owner = { organization_id: scope.organization_id, connector_id: scope.connector_id };
+    return references
+      .filter(
+        (r) => isTraceVerified(trace, owner, r, r.memory_chunk_ids) !== r.trace_verified || !r.trace_verified,
+      )
+      .map((r) => r.reference_id);
   }
 }

@@ -29,6 +29,15 @@ import { selectSourceLinks, unsafeLinkReason } from './source-links';
 import type { ConflictEntry } from '../../grounding/evidence-conflicts';
 import { withholdUnsafeLinks } from '../../safety/link-text';
 import { threadContext } from './thread-context';
+import { receiptBindingProblem } from './receipt-bindings';
+import { citableIds } from './receipt-bindings';
+import { confirmationsFrom, finalReviewInputOf, ledgerDigest } from './review-ledger';
+
+/** Why a completed reply is not replayed: its typed system_status code and, for the log, the reason. */
+export type ReplayRefusal = {
+  code: 'completed_reply_requires_regeneration' | 'completed_reply_no_longer_available';
+  reason: string;
+};
 
 /** A cited reference as bound and returned, with the conflicts the review reported on it (spec §2.6). */
 function receiptReference(
@@ -155,6 +164,14 @@ export class ReplyRun {
       review_input_sha256: drafted.reviewInputSha256,
       reason: review.reason || null,
     };
+    const receiptRefs = drafted.cited.map((e) => receiptReference(e, drafted.conflicts));
+    const toolEvidence = drafted.toolEvidence.map((t) => ({
+      tool_key: t.tool_key,
+      tool_run_id: t.tool_run_id,
+      input_sha256: t.input_sha256,
+      output_sha256: t.output_sha256,
+      output_schema_sha256: t.output_schema_sha256,
+    }));
     return buildReceiptV2({
       request_fingerprint: fingerprint,
       identity_digest: request.identity_digest,
@@ -171,42 +188,25 @@ export class ReplyRun {
       current_token_id: connector.token_id,
       agent_run_id,
       final_text: drafted.draft.answer,
-      references: drafted.cited.map((e) => receiptReference(e, drafted.conflicts)),
-      tool_evidence: drafted.toolEvidence.map((t) => ({
-        tool_key: t.tool_key,
-        tool_run_id: t.tool_run_id,
-        input_sha256: t.input_sha256,
-        output_sha256: t.output_sha256,
-        output_schema_sha256: t.output_schema_sha256,
-      })),
-      review_ledger: [
-        {
-          model: drafted.reviewerModel,
-          review_input_sha256: drafted.reviewInputSha256,
-          sufficient: review.sufficient,
-          answers_as_asked: review.answers_as_asked,
-          claims: review.claims,
-          bound_claims: drafted.verdicts,
-          conflicts: review.conflicts,
-          reason: review.reason || null,
-        },
-      ],
+      references: receiptRefs,
+      tool_evidence: toolEvidence,
+      review_ledger: drafted.ledger,
+      review_ledger_sha256: ledgerDigest(drafted.ledger),
       final_review_input_sha256: drafted.reviewInputSha256,
+      final_review_input: finalReviewInputOf(drafted.reviewInput),
       evidence_fingerprints: drafted.cited.map((e) => ({
         reference_id: e.reference.reference_id,
         memory_item_id: e.reference.memory_item_id,
         revision: e.revision,
         content_sha256: e.content_sha256,
       })),
-      reviewer_confirmations: {
-        sufficient: true,
-        answers_as_asked: true,
-        all_claims_supported: true,
-        citations_within_evidence: true,
-        review_bound_to_claims: true,
-        claim_figures_in_cited_evidence: true,
-        answer_is_claims: true,
-      },
+      // Derived from the approving review's bound verdicts, never assumed: buildReceiptV2 refuses any false one.
+      reviewer_confirmations: confirmationsFrom(drafted.ledger[drafted.ledger.length - 1], {
+        final_text: drafted.draft.answer,
+        answer_mode: drafted.draft.answer_mode,
+        within: citableIds({ references: receiptRefs, tool_evidence: toolEvidence }),
+        figuresChecked: drafted.claimChecksPassed,
+      }),
       policy_versions: {
         grounding_policy: policy,
         grounding_policy_version: GROUNDING_POLICY_VERSION,
@@ -239,17 +239,43 @@ export class ReplyRun {
   }
 
   /**
-   * Before a completed reply is replayed (spec §3, §9.3): the caller is the same connector (a rotated token of it
-   * may replay); the bound conversation still belongs to this tenant, connector, assistant and thread and still
-   * holds the bound user message and the assistant message with the final text; every bound reference still
-   * stands (same revision and content, still eligible); every link is still safe. Returns what fails, or null.
+   * Before a completed reply is replayed (spec §3, §9.3; docs/replies.md "Replay re-checks"): the caller is the same
+   * connector (a rotated token of it may replay); the receipt's own bindings hold under the rules in force (policy
+   * versions, review ledger, final review input, reviewer confirmations: else `completed_reply_requires_regeneration`);
+   * and what it binds in the world still stands (else `completed_reply_no_longer_available`): tools, the
+   * conversation with the bound user message (this request's latest message) and assistant message, every reference
+   * (same revision and content, still eligible, in the recorded recall trace), every link. Returns the receipt to
+   * replay, with each reference's freshness as of now, or the refusal.
    */
-  async revalidate(receipt: ReplyReceiptV2, connector: ConnectorPrincipal): Promise<string | null> {
+  async revalidate(
+    receipt: ReplyReceiptV2,
+    connector: ConnectorPrincipal,
+    question: string,
+  ): Promise<{ receipt: ReplyReceiptV2 } | { refused: ReplayRefusal }> {
+    const gone = (reason: string) => ({
+      refused: { code: 'completed_reply_no_longer_available', reason } as const,
+    });
     if (
       receipt.connector_id !== connector.connector_id ||
       receipt.organization_id !== connector.organization_id
     )
-      return 'another connector';
+      return gone('another connector');
+    const binding = receiptBindingProblem(receipt, question);
+    if (binding !== null)
+      return { refused: { code: 'completed_reply_requires_regeneration', reason: binding } };
+    const world = await this.worldProblem(receipt, connector, question);
+    if (world !== null) return gone(world);
+    const current = await this.retrieval.currentFreshness(receipt.references);
+    if (current === null) return gone('a cited item is gone');
+    return { receipt: { ...receipt, references: current } };
+  }
+
+  /** What no longer stands of what the receipt binds in the world, or null. */
+  private async worldProblem(
+    receipt: ReplyReceiptV2,
+    connector: ConnectorPrincipal,
+    question: string,
+  ): Promise<string | null> {
     // A reply grounded under the standard policy is not replayed to a connector that now requires strict grounding.
     if (connector.grounding_policy === 'strict' && receipt.policy_versions.grounding_policy !== 'strict')
       return 'the connector now requires strict grounding';
@@ -266,7 +292,9 @@ export class ReplyRun {
       c.external_thread_id !== receipt.external_thread_id
     )
       return 'the conversation does not match';
-    if (bound.user?.message_id !== receipt.user_message_id) return 'the user message does not match';
+    // Spec §4.6 rule 5 / §8: the user message is the latest external message, nothing else of the thread.
+    if (bound.user?.message_id !== receipt.user_message_id || bound.user.text !== question)
+      return 'the user message does not match';
     if (
       bound.assistant?.message_id !== receipt.assistant_message_id ||
       bound.assistant.text !== receipt.final_text
@@ -280,6 +308,14 @@ export class ReplyRun {
       })),
     );
     if (changed.length > 0) return `references changed: ${changed.join(', ')}`;
+    if (receipt.grounding.trace_id !== receipt.memory_recall_trace_id)
+      return 'the recall trace does not match';
+    const unverified = await this.retrieval.unverifiedByTrace(
+      receipt.memory_recall_trace_id,
+      receipt,
+      receipt.references,
+    );
+    if (unverified.length > 0) return `references not as in the recall trace: ${unverified.join(', ')}`;
     if (receipt.source_links.some((link) => unsafeLinkReason(link.url) !== null))
       return 'a link is no longer safe';
     // The link policy may have grown since: text that would now be withheld is not replayed as it was.

@@ -100,7 +100,7 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
     const loaded = resolved.loaded;
     const matching = fingerprintFor(loaded.state);
     const matchedBy = resolved.matchedBy ?? undefined;
-    const early = await this.answerRepeat(loaded.state, matching, connector, matchedBy);
+    const early = await this.answerRepeat(loaded.state, matching, connector, input.payload.text, matchedBy);
     if (early) return early;
     const identity = identities.find((i) => i.digest === resolved.digest) ?? identities[0];
 
@@ -134,7 +134,13 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
       { organizationId: connector.organization_id, waitFor: [] },
     );
     if (requested.events.length === 0) {
-      const again = await this.answerRepeat(requested.state, matching, connector, matchedBy);
+      const again = await this.answerRepeat(
+        requested.state,
+        matching,
+        connector,
+        input.payload.text,
+        matchedBy,
+      );
       if (again) return again;
       throw new ConflictError('reply_request_pending', 'a request with this identity is in progress');
     }
@@ -269,6 +275,8 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
     state: ReplyRequestState,
     fingerprint: string,
     connector: ConnectorPrincipal,
+    /** The repeated request's latest message (the same as the original's: the fingerprint matched). */
+    question: string,
     matchedBy?: ReplyKeyKind,
   ): Promise<ReplyResultBody | null> {
     const verdict = classifyRepeat(state, fingerprint, this.clock.nowMs(), matchedBy);
@@ -283,11 +291,16 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
       case 'requires_regeneration':
         return systemStatusBody(systemStatus('completed_reply_requires_regeneration', null), state.reply_id);
       case 'replay': {
-        const problem = await this.run.revalidate(verdict.receipt, connector);
-        if (problem !== null) {
-          return systemStatusBody(systemStatus('completed_reply_no_longer_available', null), state.reply_id);
+        const checked = await this.run.revalidate(verdict.receipt, connector, question);
+        if ('refused' in checked) {
+          const { code, reason } = checked.refused;
+          log().info(
+            { context: 'replies', reply_id: state.reply_id, code, reason },
+            'completed reply not replayed',
+          );
+          return systemStatusBody(systemStatus(code, null), state.reply_id);
         }
-        return successBody(verdict.receipt, true);
+        return successBody(checked.receipt, true);
       }
     }
   }
