@@ -1,4 +1,5 @@
 import { QueryBus } from '@nestjs/cqrs';
+import { FeedbackClaims } from '../../src/commands/replies/feedback-claims';
 import {
   feedbackFingerprint,
   feedbackIdentity,
@@ -131,6 +132,87 @@ describe('one feedback per identity: the key matrix (spec §4.7 rule 3)', () => 
       expect(res.body.error).toMatchObject({ code: 'feedback_key_reused', details: [{ field }] });
     }
     expect(await h.head()).toBe(before);
+    expect(await submittedFor(message_id)).toBe(1);
+  });
+
+  it('30 concurrent submissions mixing F1 with K1, K2 and no key: one feedback, one proposal', async () => {
+    const { message_id } = await h.seedMessage();
+    const [F1, K1, K2] = [h.key(), h.key(), h.key()];
+    const variants = [{ idempotency_key: K1 }, { idempotency_key: K2 }, {}];
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        h.feedback(message_id, { ...corrected, external_feedback_id: F1, ...variants[i % 3] }),
+      ),
+    );
+    const answered = responses.filter((r) => r.status === 200);
+    const pending = responses.filter((r) => r.status === 409 && r.body.error.code === 'feedback_pending');
+    expect(answered.length + pending.length).toBe(30);
+    const first = answered.filter((r) => r.body.idempotent_replay === false);
+    expect(first).toHaveLength(1);
+    expect(new Set(answered.map((r) => r.body.proposal_id))).toEqual(new Set([first[0].body.proposal_id]));
+    expect(await submittedFor(message_id)).toBe(1);
+    expect(await proposalsFor(message_id)).toEqual([first[0].body.proposal_id]);
+  });
+
+  it("a submission that loses the reservation race adopts the winner's ids: one feedback, one proposal", async () => {
+    const { message_id, reply_id, conversation_id } = await h.seedMessage();
+    const F1 = h.key();
+    const f1 = identity(message_id, { external_feedback_id: F1 });
+    const ids = h.t.app.get(IdGenerator);
+    const claims = h.t.app.get(FeedbackClaims);
+    const winner = {
+      feedback_id: await ids.next('reply_feedback'),
+      response_review_id: await ids.next('response_review'),
+      proposal_id: await ids.next('memory_proposal'),
+      memory_source_id: await ids.next('memory_source'),
+    };
+    const content = {
+      outcome: 'corrected' as const,
+      rating: 'down' as const,
+      feedback_kind: null,
+      feedback_issue: null,
+      suggested_answer: corrected.suggested_answer,
+      note: null,
+    };
+    const original = claims.resolve.bind(claims);
+    // Another process reserves the feedback right after this one resolved it (as unreserved).
+    const spy = jest.spyOn(claims, 'resolve').mockImplementationOnce(async (...args) => {
+      const resolved = await original(...args);
+      await h.t.app.get(StreamCommandExecutor).append(
+        streams.replyFeedback(f1.digest),
+        [
+          {
+            type: 'ReplyFeedbackReserved',
+            data: {
+              ...winner,
+              ...content,
+              organization_id: h.org,
+              connector_id: h.connectorId,
+              message_id,
+              reply_id,
+              conversation_id,
+              retry_key_kind: 'external_feedback_id',
+              retry_key: F1,
+              external_feedback_id: F1,
+              fingerprint: feedbackFingerprint(content),
+              reserved_at: new Date().toISOString(),
+            },
+          },
+        ],
+        'no_stream',
+        context,
+        h.org,
+      );
+      return resolved;
+    });
+    try {
+      const res = await h.feedback(message_id, { ...corrected, external_feedback_id: F1 });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ feedback_id: winner.feedback_id, proposal_id: winner.proposal_id });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await proposalsFor(message_id)).toEqual([winner.proposal_id]);
     expect(await submittedFor(message_id)).toBe(1);
   });
 
