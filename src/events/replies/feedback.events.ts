@@ -11,8 +11,9 @@ export type FeedbackRating = (typeof FEEDBACK_RATINGS)[number];
 
 /**
  * Feedback on an assistant message of the external reply endpoint (spec §4.7), on `reply-feedback-{digest}`
- * (streams.replyFeedback), keyed by the SHA-256 of (organization, connector, message, retry key kind, retry key).
- * The first submission under a retry identity wins; a retry with the same content replays it.
+ * (streams.replyFeedback), keyed by the SHA-256 of (organization, connector, message, key kind, key) of the primary
+ * key of the submission that created it; every key of the feedback is claimed for it (feedback-claim.events.ts). It
+ * follows `ReplyFeedbackReserved` (same ids); a retry under any of its keys with the same content replays it.
  *
  * `outcome` is null when the rating is `none` (it clears the outcome). `proposal_id` names the pending memory
  * proposal a `corrected` outcome created (null otherwise); it is never approved here.
