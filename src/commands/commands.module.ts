@@ -27,6 +27,8 @@ import { ReplyQuota } from './replies/reply-quota';
 import { ReplyTools } from './replies/reply-tools';
 import { ReplyRun } from './replies/reply-run';
 import { ReplyClaims } from './replies/reply-claims';
+import { FeedbackClaims } from './replies/feedback-claims';
+import { IdentityClaimWriter } from './shared/identity-claim';
 import { ReplyChatbots } from './replies/reply-chatbots';
 import { RequestReplyHandler } from './replies/request-reply.handler';
 import { SubmitFeedbackHandler } from './replies/submit-feedback.handler';
@@ -63,6 +65,8 @@ import { CONFIG } from '../core.module';
     UnpublishClientPageHandler,
     ReplyRun,
     ReplyClaims,
+    FeedbackClaims,
+    IdentityClaimWriter,
     ReplyChatbots,
     ReplyConversation,
     ReplyRetrieval,

@@ -35,6 +35,11 @@ export const streams = {
   conversationThread: (digest: string) => `conversation-thread-${digest}`,
   /** Keyed by SHA-256 of (organization, connector, message, retry id). */
   replyFeedback: (digest: string) => `reply-feedback-${digest}`,
+  /**
+   * Keyed by SHA-256 of ONE feedback identity (organization, connector, message, key kind, key): which feedback
+   * stream that external_feedback_id or idempotency_key belongs to (either key identifies the feedback).
+   */
+  feedbackClaim: (digest: string) => `reply-feedback-claim-${digest}`,
   /** One per organization and UTC calendar month (`YYYY-MM`): the monthly reply quota (spec §7 plan limit). */
   replyQuota: (organizationId: number, period: string) => `reply-quota-${organizationId}-${period}`,
   /** One per organization and assistant tool key: the tool's definition versions and enabled state. */

@@ -51,9 +51,10 @@ describe('reply feedback: outcome, rating and corrections (spec §4.7, §2.9)', 
         message_id: seeded.message_id,
         idempotency_key: body.idempotency_key,
       });
-      const events = await h.t.stores.eventStore.readStream(streams.replyFeedback(identity.digest));
-      expect(events).toHaveLength(1);
-      expect(events[0].type).toBe('ReplyFeedbackSubmitted');
+      const stored = await h.t.stores.eventStore.readStream(streams.replyFeedback(identity.digest));
+      // Reserved (ids, proposal id) first, then recorded.
+      expect(stored.map((e) => e.type)).toEqual(['ReplyFeedbackReserved', 'ReplyFeedbackSubmitted']);
+      const events = stored.slice(1);
       expect(events[0].metadata).toMatchObject({
         organization_id: String(h.org),
         actor: `connector:${h.connectorId}`,

@@ -21,6 +21,11 @@ export class ProposeMemoryCommand {
     readonly connector: ConnectorPrincipal,
     readonly input: ProposeMemoryInput,
     readonly context: CommandContext,
+    /**
+     * Ids reserved by the caller (a correction's feedback reservation): capturing is then idempotent, so the
+     * submissions that resume one reservation capture one proposal.
+     */
+    readonly reserved: { proposal_id: number; memory_source_id: number } | null = null,
   ) {}
 }
 

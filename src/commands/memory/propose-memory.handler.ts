@@ -1,5 +1,5 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { UnsafeContentError } from '../../common/errors';
+import { AppError, UnsafeContentError } from '../../common/errors';
 import { IdGenerator } from '../../common/id-generator';
 import { streams } from '../../events/domain-event';
 import { StreamCommandExecutor } from '../shared/stream-command-executor';
@@ -19,7 +19,7 @@ export class ProposeMemoryHandler implements ICommandHandler<ProposeMemoryComman
   ) {}
 
   async execute(command: ProposeMemoryCommand): Promise<ProposeMemoryResult> {
-    const { connector, input, context } = command;
+    const { connector, input, context, reserved } = command;
     const scanned: Record<string, string> = { title: input.title, content: input.content };
     if (input.source_uri !== null) scanned.source_uri = input.source_uri;
     const flags = await this.scanner.scan(scanned);
@@ -35,8 +35,18 @@ export class ProposeMemoryHandler implements ICommandHandler<ProposeMemoryComman
     });
 
     const organization_id = connector.organization_id;
-    const proposal_id = await this.ids.next('memory_proposal');
-    const memory_source_id = await this.ids.next('memory_source');
+    const proposal_id = reserved?.proposal_id ?? (await this.ids.next('memory_proposal'));
+    const memory_source_id = reserved?.memory_source_id ?? (await this.ids.next('memory_source'));
+    const result: ProposeMemoryResult = {
+      ok: true,
+      memory_source_id,
+      proposal_id,
+      status: 'captured',
+      unsafe_flags: [],
+    };
+    const stream = streams.memoryProposal(proposal_id);
+    // A reserved proposal already captured (by an earlier or a concurrent submission of the same reservation).
+    if (reserved && (await this.executor.load(stream, proposalDecider)).state.exists) return result;
     await this.writer.registerSource(
       {
         memory_source_id,
@@ -47,8 +57,8 @@ export class ProposeMemoryHandler implements ICommandHandler<ProposeMemoryComman
       },
       context,
     );
-    await this.executor.execute(
-      streams.memoryProposal(proposal_id),
+    const captured = this.executor.execute(
+      stream,
       proposalDecider,
       {
         type: 'CaptureProposal',
@@ -73,6 +83,12 @@ export class ProposeMemoryHandler implements ICommandHandler<ProposeMemoryComman
       context,
       { organizationId: organization_id },
     );
-    return { ok: true, memory_source_id, proposal_id, status: 'captured', unsafe_flags: [] };
+    try {
+      await captured;
+    } catch (error) {
+      // Two submissions of one reservation raced: the other captured it first.
+      if (!(reserved && error instanceof AppError && error.code === 'proposal_exists')) throw error;
+    }
+    return result;
   }
 }

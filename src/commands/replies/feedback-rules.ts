@@ -96,7 +96,8 @@ export type FeedbackIdentity = {
  * key), hashed as canonical JSON (RFC 8785).
  *
  * - `external_feedback_id` takes precedence when both are sent: it is the caller's own id of the feedback, stable
- *   across its retries. The idempotency key still counts: it is part of the fingerprint.
+ *   across its retries, and names a new feedback's stream. The idempotency key identifies the feedback too
+ *   (feedbackIdentities).
  * - The key kind is part of the tuple, so the same text as an external_feedback_id and as an idempotency_key never
  *   names the same submission.
  * - An empty string counts as absent. Neither → 422.
@@ -118,31 +119,53 @@ export function feedbackIdentity(input: FeedbackIdentityInput): FeedbackIdentity
   return { key_kind, key, digest };
 }
 
+/**
+ * Every identity a submission carries, the primary first (external_feedback_id when both are sent): a submission
+ * matching an earlier one by EITHER key is that feedback. Each names a claim stream (streams.feedbackClaim); the
+ * primary also names a new feedback's stream. Neither key → 422.
+ */
+export function feedbackIdentities(input: FeedbackIdentityInput): FeedbackIdentity[] {
+  const primary = feedbackIdentity(input);
+  if (primary.key_kind === 'idempotency_key' || !input.idempotency_key) return [primary];
+  return [primary, feedbackIdentity({ ...input, external_feedback_id: null })];
+}
+
 /** The submitted content the fingerprint covers. Absent optional fields are null (never undefined). */
 export type FeedbackContent = ResolvedFeedback & {
   feedback_kind: string | null;
   feedback_issue: string | null;
   suggested_answer: string | null;
   note: string | null;
-  external_feedback_id: string | null;
-  idempotency_key: string | null;
 };
 
 /**
  * SHA-256 (hex) of the canonical JSON of the submitted content. The RESOLVED outcome and rating are covered, not
- * the raw fields, so `{rating: "up"}` and `{outcome: "accepted"}` are the same submission. Both keys are covered
- * (the one not used as the identity too), as for reply requests.
+ * the raw fields, so `{rating: "up"}` and `{outcome: "accepted"}` are the same submission. The retry keys are NOT
+ * content: they say which feedback this is, so the same feedback sent under another key, or under one of its keys
+ * alone, is a replay (as for reply requests).
  */
 export function feedbackFingerprint(content: FeedbackContent): string {
-  const normalized: FeedbackContent = {
+  return canonicalDigest({ version: 2, ...normalized(content) });
+}
+
+/** The fingerprint feedback recorded before version 2 carries (both retry keys included), to recognize it. */
+export function legacyFeedbackFingerprint(
+  content: FeedbackContent & { external_feedback_id: string | null; idempotency_key: string | null },
+): string {
+  return canonicalDigest({
+    ...normalized(content),
+    external_feedback_id: content.external_feedback_id ?? null,
+    idempotency_key: content.idempotency_key ?? null,
+  });
+}
+
+function normalized(content: FeedbackContent): FeedbackContent {
+  return {
     outcome: content.outcome,
     rating: content.rating,
     feedback_kind: content.feedback_kind ?? null,
     feedback_issue: content.feedback_issue ?? null,
     suggested_answer: content.suggested_answer ?? null,
     note: content.note ?? null,
-    external_feedback_id: content.external_feedback_id ?? null,
-    idempotency_key: content.idempotency_key ?? null,
   };
-  return canonicalDigest(normalized);
 }

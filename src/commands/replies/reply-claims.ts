@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
-import { AppError, ConflictError } from '../../common/errors';
+import { ConflictError } from '../../common/errors';
 import { streams } from '../../events/domain-event';
 import type { CommandContext } from '../shared/command-context';
 import { StreamCommandExecutor, type Loaded } from '../shared/stream-command-executor';
-import { replyClaimDecider } from './reply-claim.decider';
+import { IdentityClaimWriter } from '../shared/identity-claim';
+import { REPLY_CLAIM_CONFLICT, replyClaimDecider, type ReplyClaimCommand } from './reply-claim.decider';
 import type { ReplyIdentity } from './reply-identity';
 import { replyRequestDecider, type ReplyRequestState } from './reply-request.decider';
 
@@ -48,6 +49,7 @@ export class ReplyClaims {
   constructor(
     private readonly executor: StreamCommandExecutor,
     private readonly clock: Clock,
+    private readonly writer: IdentityClaimWriter,
   ) {}
 
   /** Where each identity points now: its claim, else a pre-claim request on its own stream, else null. */
@@ -159,23 +161,17 @@ export class ReplyClaims {
 
   private async decided(
     identity: ReplyIdentity,
-    command: Parameters<typeof replyClaimDecider.decide>[0],
+    command: ReplyClaimCommand,
     organizationId: number,
     context: CommandContext,
   ): Promise<boolean> {
-    try {
-      // Acknowledged once committed, not synced: the request record appended after it is synced, and what survives a
-      // crash is a prefix of the commits, so a claim is never lost while its request stands (and a claim lost with
-      // no request recorded is simply claimed again).
-      await this.executor.execute(streams.replyClaim(identity.digest), replyClaimDecider, command, context, {
-        organizationId,
-        waitFor: [],
-        durability: 'committed',
-      });
-      return true;
-    } catch (error) {
-      if (error instanceof AppError && error.code === 'reply_identity_claimed') return false;
-      throw error;
-    }
+    return this.writer.decide(
+      streams.replyClaim(identity.digest),
+      replyClaimDecider,
+      command,
+      REPLY_CLAIM_CONFLICT,
+      organizationId,
+      context,
+    );
   }
 }

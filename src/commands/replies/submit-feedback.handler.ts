@@ -1,10 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Clock } from '../../common/clock';
-import { InternalError, NotFoundError, UnsafeContentError } from '../../common/errors';
+import { ConflictError, InternalError, NotFoundError, UnsafeContentError } from '../../common/errors';
 import { IdGenerator } from '../../common/id-generator';
 import { streams } from '../../events/domain-event';
-import type { ReplyFeedbackSubmitted } from '../../events/replies/feedback.events';
+import type { ReplyFeedbackReserved, ReplyFeedbackSubmitted } from '../../events/replies/feedback.events';
 import type { ConnectorPrincipal } from '../../http/auth/connector-principal';
 import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
 import {
@@ -16,7 +16,16 @@ import { UnsafeContentScanner } from '../../safety/unsafe-content/unsafe-content
 import { StreamCommandExecutor } from '../shared/stream-command-executor';
 import { assistantMessageById, conversationDecider } from './conversation.decider';
 import { assertSameSubmission, feedbackDecider } from './feedback.decider';
-import { feedbackFingerprint, feedbackIdentity, hasText, resolveFeedback } from './feedback-rules';
+import { FeedbackClaims } from './feedback-claims';
+import {
+  feedbackFingerprint,
+  feedbackIdentities,
+  hasText,
+  legacyFeedbackFingerprint,
+  resolveFeedback,
+  type FeedbackIdentity,
+  type ResolvedFeedback,
+} from './feedback-rules';
 import { SubmitFeedbackCommand, type SubmitFeedbackResult } from './submit-feedback.command';
 import { MEMORY_ITEMS, type MemoryItemDocument } from '../../projections/memory.projection';
 import { REPLIES, type ReplyView } from '../../projections/replies.projection';
@@ -25,14 +34,18 @@ import { replyRequestDecider } from './reply-request.decider';
 
 /**
  * Feedback on a suggested reply (spec §4.7). Resolves outcome and rating, finds the assistant message (a read-model
- * look-up names its conversation; the conversation stream decides whether the caller may see it), then claims the
- * retry identity's stream: a retry with the same content replays the first result, other content is a 409.
+ * look-up names its conversation; the conversation stream decides whether the caller may see it), then resolves
+ * the feedback its keys name (FeedbackClaims: external_feedback_id or idempotency_key, either one identifies it):
+ * a retry with the same content replays the first result, other content is a 409 naming the key that matched.
  *
- * A `corrected` outcome creates a pending memory proposal through ProposeMemoryCommand (the normal safety and
- * review flow; never approved here) BEFORE the feedback is recorded, so the recorded feedback always names an
- * existing proposal. A crash between the two, or a concurrent duplicate that loses the append, leaves a captured
- * proposal that no feedback names; an operator rejects it like any other.
+ * A new feedback is first reserved on its stream (ids, proposal id, fingerprint; the first reservation wins), then
+ * a `corrected` outcome's pending memory proposal is captured under the reserved proposal id through
+ * ProposeMemoryCommand (the normal safety and review flow; never approved here; idempotent for a reserved id), then
+ * the feedback is recorded, so the recorded feedback always names an existing proposal and concurrent submissions
+ * capture one proposal. A crash between the steps is resumed by the next submission under any of its keys.
  */
+const MAX_ROUNDS = 5;
+
 @CommandHandler(SubmitFeedbackCommand)
 export class SubmitFeedbackHandler implements ICommandHandler<SubmitFeedbackCommand, SubmitFeedbackResult> {
   constructor(
@@ -42,27 +55,44 @@ export class SubmitFeedbackHandler implements ICommandHandler<SubmitFeedbackComm
     private readonly scanner: UnsafeContentScanner,
     private readonly clock: Clock,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly claims: FeedbackClaims,
   ) {}
 
   async execute(command: SubmitFeedbackCommand): Promise<SubmitFeedbackResult> {
     const { connector, messageId, input, context } = command;
     const resolved = resolveFeedback(input);
-    const identity = feedbackIdentity({
+    const scope = {
       organization_id: connector.organization_id,
       connector_id: connector.connector_id,
       message_id: messageId,
+    };
+    const identities = feedbackIdentities({
+      ...scope,
       external_feedback_id: input.external_feedback_id,
       idempotency_key: input.idempotency_key,
     });
     const message = await this.requireAssistantMessage(connector, messageId);
-    const fingerprint = feedbackFingerprint({ ...input, ...resolved });
-
-    const stream = streams.replyFeedback(identity.digest);
-    const loaded = await this.executor.load(stream, feedbackDecider);
-    if (loaded.state.submitted) {
-      assertSameSubmission(loaded.state.submitted, fingerprint);
-      return resultOf(loaded.state.submitted, true);
-    }
+    const content = { ...input, ...resolved };
+    const fingerprint = feedbackFingerprint(content);
+    // Feedback recorded before fingerprint version 2 carries the legacy fingerprint (both retry keys included; it
+    // stored only its primary key, so the other is the caller's, or none).
+    const fingerprintFor = (
+      stored: Pick<ReplyFeedbackSubmitted['data'], 'fingerprint' | 'retry_key_kind' | 'retry_key'>,
+    ): string => {
+      const primary = {
+        external_feedback_id: null,
+        idempotency_key: null,
+        [stored.retry_key_kind]: stored.retry_key,
+      };
+      const legacy = [input.idempotency_key, null].map((key) =>
+        legacyFeedbackFingerprint({
+          ...content,
+          ...primary,
+          idempotency_key: primary.idempotency_key ?? key,
+        }),
+      );
+      return legacy.includes(stored.fingerprint) ? stored.fingerprint : fingerprint;
+    };
 
     // Everything stored (the event, and a proposal) is scanned first; unsafe content stores nothing.
     const scanned: Record<string, string> = {};
@@ -71,51 +101,106 @@ export class SubmitFeedbackHandler implements ICommandHandler<SubmitFeedbackComm
     const flags = Object.keys(scanned).length > 0 ? await this.scanner.scan(scanned) : [];
     if (flags.length > 0) throw new UnsafeContentError(flags);
 
-    const feedback_id = await this.ids.next('reply_feedback');
-    const response_review_id = await this.ids.next('response_review');
-    const proposal_id =
-      resolved.outcome === 'corrected'
-        ? await this.proposeCorrection(
-            command,
-            { reply_id: message.reply_id, message_id: messageId, feedback_id, response_review_id },
-            message.request_digest,
-          )
-        : null;
-
-    const executed = await this.executor.executeOn(
-      stream,
-      feedbackDecider,
-      loaded,
-      {
-        type: 'SubmitFeedback',
-        feedback: {
-          feedback_id,
-          response_review_id,
-          proposal_id,
-          organization_id: connector.organization_id,
-          connector_id: connector.connector_id,
-          message_id: messageId,
-          reply_id: message.reply_id,
-          conversation_id: message.conversation_id,
-          retry_key_kind: identity.key_kind,
-          retry_key: identity.key,
-          fingerprint,
-          outcome: resolved.outcome,
-          rating: resolved.rating,
-          feedback_kind: input.feedback_kind,
-          feedback_issue: input.feedback_issue,
-          suggested_answer: input.suggested_answer,
-          note: input.note,
-          submitted_at: this.clock.nowIso(),
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      // Either key identifies the feedback: resolve (and claim) first; changed content is refused before any write.
+      const found = await this.claims.resolve(
+        identities,
+        scope,
+        input.external_feedback_id,
+        context,
+        (state, matchedBy) => {
+          const first = state.submitted ?? state.reserved;
+          if (first) assertSameSubmission(first, fingerprintFor(first), matchedBy ?? undefined);
         },
-      },
-      context,
-      { organizationId: connector.organization_id },
-    );
-    const submitted = executed.state.submitted;
-    if (!submitted) throw new InternalError('feedback not recorded');
-    // No events: a concurrent duplicate with the same content won the append; answer with its result.
-    return resultOf(submitted, executed.events.length === 0);
+      );
+      const stream = streams.replyFeedback(found.digest);
+      if (found.loaded.state.submitted) return resultOf(found.loaded.state.submitted, true);
+
+      // Reserve the ids (the proposal's too) before any proposal exists: the first reservation wins, so every
+      // submission of this feedback, in any process, captures the same one proposal.
+      let reservation = found.loaded.state.reserved;
+      if (!reservation) {
+        const reserving = await this.reservation(command, resolved, fingerprint, message, identities[0]);
+        const executed = await this.executor.executeOn(
+          stream,
+          feedbackDecider,
+          found.loaded,
+          { type: 'ReserveFeedback', reservation: reserving },
+          context,
+          { organizationId: connector.organization_id, waitFor: [] },
+        );
+        if (executed.state.moved_to !== null) continue; // never reserved, its identities moved: resolve again
+        if (executed.state.submitted) return resultOf(executed.state.submitted, true);
+        reservation = executed.state.reserved;
+      }
+      if (!reservation) throw new InternalError('feedback not reserved');
+
+      const {
+        reserved_at: _reserved,
+        memory_source_id,
+        external_feedback_id: _id,
+        ...feedback
+      } = reservation;
+      if (feedback.proposal_id !== null && memory_source_id !== null) {
+        await this.proposeCorrection(
+          command,
+          {
+            reply_id: message.reply_id,
+            message_id: messageId,
+            feedback_id: feedback.feedback_id,
+            response_review_id: feedback.response_review_id,
+          },
+          message.request_digest,
+          { proposal_id: feedback.proposal_id, memory_source_id },
+        );
+      }
+      const executed = await this.executor.execute(
+        stream,
+        feedbackDecider,
+        { type: 'SubmitFeedback', feedback: { ...feedback, submitted_at: this.clock.nowIso() } },
+        context,
+        { organizationId: connector.organization_id },
+      );
+      const submitted = executed.state.submitted;
+      if (!submitted) throw new InternalError('feedback not recorded');
+      // No events: a concurrent submission of the same feedback recorded it first; answer with its result.
+      return resultOf(submitted, executed.events.length === 0);
+    }
+    throw new ConflictError('feedback_pending', 'a matching feedback is being recorded; retry later');
+  }
+
+  /** A new reservation: fresh ids, and for `corrected` the proposal's ids. */
+  private async reservation(
+    command: SubmitFeedbackCommand,
+    { outcome, rating }: ResolvedFeedback,
+    fingerprint: string,
+    message: { conversation_id: number; reply_id: number },
+    primary: FeedbackIdentity,
+  ): Promise<ReplyFeedbackReserved['data']> {
+    const { connector, messageId, input } = command;
+    const corrected = outcome === 'corrected';
+    return {
+      feedback_id: await this.ids.next('reply_feedback'),
+      response_review_id: await this.ids.next('response_review'),
+      proposal_id: corrected ? await this.ids.next('memory_proposal') : null,
+      memory_source_id: corrected ? await this.ids.next('memory_source') : null,
+      organization_id: connector.organization_id,
+      connector_id: connector.connector_id,
+      message_id: messageId,
+      reply_id: message.reply_id,
+      conversation_id: message.conversation_id,
+      retry_key_kind: primary.key_kind,
+      retry_key: primary.key,
+      external_feedback_id: input.external_feedback_id || null,
+      fingerprint,
+      outcome,
+      rating,
+      feedback_kind: input.feedback_kind,
+      feedback_issue: input.feedback_issue,
+      suggested_answer: input.suggested_answer,
+      note: input.note,
+      reserved_at: this.clock.nowIso(),
+    };
   }
 
   /**
@@ -162,6 +247,7 @@ export class SubmitFeedbackHandler implements ICommandHandler<SubmitFeedbackComm
     command: SubmitFeedbackCommand,
     ids: { reply_id: number; message_id: number; feedback_id: number; response_review_id: number },
     requestDigest: string | null,
+    reserved: { proposal_id: number; memory_source_id: number },
   ): Promise<number> {
     const { connector, input, context } = command;
     if (!hasText(input.suggested_answer)) throw new InternalError('corrected feedback without an answer');
@@ -183,6 +269,7 @@ export class SubmitFeedbackHandler implements ICommandHandler<SubmitFeedbackComm
           correction: { ...ids, cited_memory_item_ids: cited.map((c) => c.memory_item_id) },
         },
         context,
+        reserved,
       ),
     );
     return proposed.proposal_id;

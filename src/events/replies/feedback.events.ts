@@ -11,8 +11,9 @@ export type FeedbackRating = (typeof FEEDBACK_RATINGS)[number];
 
 /**
  * Feedback on an assistant message of the external reply endpoint (spec §4.7), on `reply-feedback-{digest}`
- * (streams.replyFeedback), keyed by the SHA-256 of (organization, connector, message, retry key kind, retry key).
- * The first submission under a retry identity wins; a retry with the same content replays it.
+ * (streams.replyFeedback), keyed by the SHA-256 of (organization, connector, message, key kind, key) of the primary
+ * key of the submission that created it; every key of the feedback is claimed for it (feedback-claim.events.ts). It
+ * follows `ReplyFeedbackReserved` (same ids); a retry under any of its keys with the same content replays it.
  *
  * `outcome` is null when the rating is `none` (it clears the outcome). `proposal_id` names the pending memory
  * proposal a `corrected` outcome created (null otherwise); it is never approved here.
@@ -43,4 +44,30 @@ export type ReplyFeedbackSubmitted = DomainEvent<
   }
 >;
 
-export type ReplyFeedbackEvent = ReplyFeedbackSubmitted;
+/**
+ * The first event of a new feedback stream: the ids (and the correction proposal id) of the feedback about to be
+ * recorded, and what it says (the fingerprint), appended with expected revision "no stream" before any proposal
+ * exists, so concurrent submissions of one feedback agree on one proposal id and only one proposal is captured.
+ * A crash before `ReplyFeedbackSubmitted` is resumed by the next retry under any of its keys.
+ */
+export type ReplyFeedbackReserved = DomainEvent<
+  'ReplyFeedbackReserved',
+  Omit<ReplyFeedbackSubmitted['data'], 'submitted_at'> & {
+    /** The memory source the correction proposal registers (null without a proposal). */
+    memory_source_id: number | null;
+    /** The request's external_feedback_id (null when absent): a key matching another one is a 409. */
+    external_feedback_id: string | null;
+    reserved_at: string;
+  }
+>;
+
+/**
+ * The first (and only) event of a feedback stream that was claimed but never reserved (its claimant lost a race or
+ * crashed) and whose identities belong to another feedback: resolution follows it; nothing can be reserved here.
+ */
+export type ReplyFeedbackMoved = DomainEvent<
+  'ReplyFeedbackMoved',
+  { organization_id: number; feedback_digest: string; moved_at: string }
+>;
+
+export type ReplyFeedbackEvent = ReplyFeedbackReserved | ReplyFeedbackSubmitted | ReplyFeedbackMoved;

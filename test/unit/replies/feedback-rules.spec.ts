@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { canonicalize } from 'json-canonicalize';
 import {
   feedbackFingerprint,
+  legacyFeedbackFingerprint,
   feedbackIdentity,
   resolveFeedback,
   type FeedbackChoice,
@@ -174,8 +175,6 @@ describe('feedbackFingerprint', () => {
     feedback_issue: 'not_factually_correct',
     suggested_answer: 'We open at 9.',
     note: null,
-    external_feedback_id: 'fb-1',
-    idempotency_key: null,
   };
 
   it('is stable for the same content and changes with any field', () => {
@@ -188,10 +187,20 @@ describe('feedbackFingerprint', () => {
       { feedback_issue: null },
       { suggested_answer: 'We open at 10.' },
       { note: 'n' },
-      { idempotency_key: 'k' },
     ]) {
       expect(feedbackFingerprint({ ...content, ...change })).not.toBe(fp);
     }
+  });
+
+  it('does not cover the retry keys (they say which feedback, not what it says); the legacy one did', () => {
+    const keys = { external_feedback_id: 'fb-1', idempotency_key: 'k' };
+    expect(feedbackFingerprint({ ...content, ...keys } as FeedbackContent)).toBe(
+      feedbackFingerprint(content),
+    );
+    expect(legacyFeedbackFingerprint({ ...content, ...keys })).not.toBe(
+      legacyFeedbackFingerprint({ ...content, ...keys, idempotency_key: null }),
+    );
+    expect(legacyFeedbackFingerprint({ ...content, ...keys })).not.toBe(feedbackFingerprint(content));
   });
 
   it('covers the resolved choice: {rating: up} and {outcome: accepted} are the same submission', () => {
@@ -200,8 +209,6 @@ describe('feedbackFingerprint', () => {
       feedback_issue: null,
       suggested_answer: null,
       note: null,
-      external_feedback_id: 'x',
-      idempotency_key: null,
     };
     expect(feedbackFingerprint({ ...rest, ...resolveFeedback({ rating: 'up' }) })).toBe(
       feedbackFingerprint({ ...rest, ...resolveFeedback({ outcome: 'accepted' }) }),

@@ -1,6 +1,10 @@
 import { feedbackDecider, type FeedbackCommand } from '../../../src/commands/replies/feedback.decider';
 import { fold } from '../../../src/commands/shared/decider';
-import type { ReplyFeedbackSubmitted } from '../../../src/events/replies/feedback.events';
+import type {
+  ReplyFeedbackMoved,
+  ReplyFeedbackReserved,
+  ReplyFeedbackSubmitted,
+} from '../../../src/events/replies/feedback.events';
 import { givenDecider } from '../../support/decider-spec';
 
 const given = givenDecider(feedbackDecider);
@@ -65,5 +69,49 @@ describe('reply feedback decider', () => {
     };
     expect(fold(feedbackDecider, []).submitted).toBeNull();
     expect(fold(feedbackDecider, [submitted, later]).submitted).toEqual(feedback);
+  });
+
+  describe('reservation and moves', () => {
+    const { submitted_at: _at, ...rest } = feedback;
+    const reservation: ReplyFeedbackReserved['data'] = {
+      ...rest,
+      memory_source_id: 43,
+      external_feedback_id: 'fb-1',
+      reserved_at: '2026-07-17T10:00:00.000Z',
+    };
+    const reserved: ReplyFeedbackReserved = { type: 'ReplyFeedbackReserved', data: reservation };
+    const reserve = (data: ReplyFeedbackReserved['data']): FeedbackCommand => ({
+      type: 'ReserveFeedback',
+      reservation: data,
+    });
+    const move: FeedbackCommand = { type: 'MoveFeedback', organization_id: 1, to: 'd2', now_ms: 0 };
+    const moved: ReplyFeedbackMoved = {
+      type: 'ReplyFeedbackMoved',
+      data: { organization_id: 1, feedback_digest: 'd2', moved_at: new Date(0).toISOString() },
+    };
+
+    it('the first reservation wins; the same content again adopts it; other content is a 409', () => {
+      given([]).when(reserve(reservation)).then([reserved]);
+      given([reserved])
+        .when(reserve({ ...reservation, feedback_id: 60, proposal_id: 62 }))
+        .then([]);
+      given([reserved])
+        .when(reserve({ ...reservation, fingerprint: 'b'.repeat(64) }))
+        .thenThrows('feedback_key_reused');
+      expect(fold(feedbackDecider, [reserved, reserved]).reserved).toEqual(reservation);
+    });
+
+    it('a reserved feedback is recorded once', () => {
+      given([reserved]).when(submit(feedback)).then([submitted]);
+      given([reserved, submitted]).when(submit(feedback)).then([]);
+    });
+
+    it('only a stream never reserved can be moved; a moved stream takes no reservation', () => {
+      given([]).when(move).then([moved]);
+      given([reserved]).when(move).then([]);
+      given([moved]).when(reserve(reservation)).then([]);
+      given([moved]).when(submit(feedback)).then([]);
+      expect(fold(feedbackDecider, [moved]).moved_to).toBe('d2');
+    });
   });
 });
