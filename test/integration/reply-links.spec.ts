@@ -106,9 +106,16 @@ describe('source links of replies withhold hostile URLs (invariant 5, spec §4.6
 
   async function ingestItem(title: string, word: string, n: number, sourceUri: string): Promise<number> {
     const content = `${word} record ${n}: the clinic keeps entry ${n} on file.`;
-    const { memory_item_id } = await ingest(h.t.commands, h.organizationId, title, content, {
-      source_uri: sourceUri,
-    });
+    // Credential-bearing source URIs are refused by ingestion's scanner unless an operator allows them; these are
+    // allowed, so that the reply path's own link policy is what withholds them.
+    const { memory_item_id } = await ingest(
+      h.t.commands,
+      h.organizationId,
+      title,
+      content,
+      { source_uri: sourceUri },
+      { allowFlags: ['secret', 'credential_context'] },
+    );
     return memory_item_id;
   }
 

@@ -2,6 +2,7 @@ import type { CommandBus } from '@nestjs/cqrs';
 import {
   IngestDocumentCommand,
   type DocumentInput,
+  type IngestDocumentOptions,
   type IngestDocumentResult,
 } from '../../src/commands/memory/ingest-document.command';
 import { operatorContext } from '../../src/commands/shared/command-context';
@@ -15,6 +16,7 @@ export function ingest(
   title: string,
   content: string,
   overrides: Partial<DocumentInput> = {},
+  options: IngestDocumentOptions = {},
 ): Promise<IngestDocumentResult> {
   counter += 1;
   return commands.execute(
@@ -37,6 +39,7 @@ export function ingest(
         ...overrides,
       },
       operatorContext('test'),
+      options,
     ),
   );
 }
