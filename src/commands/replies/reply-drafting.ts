@@ -8,6 +8,7 @@ import type { ModelUsage } from '../../ai/openai-gateway';
 import type { ComposeResult } from '../../ai/reply-composer';
 import {
   isAbstention,
+  type DraftClaim,
   type DraftOutput,
   type ReviewInput,
   type ReviewOutput,
@@ -16,6 +17,7 @@ import {
 import type { GroundingPolicy } from '../../events/connectors/connector.events';
 import { assembleAnswer, claimText } from '../../grounding/answer-text';
 import { evidenceFigures, unsupportedFiguresIn, type EvidenceFigures } from '../../grounding/claim-figures';
+import { quoteProblem } from '../../grounding/claim-quotes';
 import { citedWording, wordingProblemIn, type CitedWording } from '../../grounding/claim-wording';
 import { resolveConflicts, type ConflictEntry, type ConflictParty } from '../../grounding/evidence-conflicts';
 import { bindReview, type BoundVerdict } from '../../grounding/review-binding';
@@ -92,6 +94,7 @@ export async function draftAndReview(
   const claims = drafted.output.claims.map((claim) => ({
     text: publicLinksOnly(claimText(claim.text)),
     reference_ids: [...new Set(claim.reference_ids)],
+    quotes: claim.quotes.map((q) => ({ reference_id: q.reference_id, text: publicLinksOnly(q.text) })),
   }));
   const draft: DraftOutput = {
     ...drafted.output,
@@ -119,6 +122,9 @@ export async function draftAndReview(
     // Cited tool output is reviewed like any evidence, as data.
     ...citedTools.map((t): [string, string] => [t.reference_id, JSON.stringify(t.output)]),
   ]);
+  // Each claim states its own quotes, verbatim spans of what it cites; every later check compares it with them.
+  const quoted = quoteAbort(claims, excerptOf);
+  if (quoted !== null) throw quoted;
   // Cairn's own support checks, whatever either model says (before the reviewer: a claim they refuse costs no call).
   const problem = checkClaims(claims, excerptOf);
   if (problem !== null) throw new ReplyAbort('semantic_review_failed', problem);
@@ -184,6 +190,34 @@ export async function draftAndReview(
     toolEvidence: drafted.toolEvidence,
     usage: sumUsage(drafted.usage, reviewed.usage),
   };
+}
+
+/**
+ * The quote check (grounding/claim-quotes.ts) as a refusal: a quote naming a reference its claim does not cite is a
+ * citation error (`selected_references_invalid`); a claim without a quote, or a quote not found verbatim in its
+ * reference, is an unsupported claim (`semantic_review_failed`). Null when every quote holds.
+ */
+function quoteAbort(
+  claims: ReadonlyArray<Pick<DraftClaim, 'reference_ids' | 'quotes'>>,
+  excerptOf: ReadonlyMap<string, string>,
+): ReplyAbort | null {
+  const views = new Map<string, string>();
+  for (const [i, claim] of claims.entries()) {
+    const problem = quoteProblem(claim, (id) => excerptOf.get(id), views);
+    if (problem === null) continue;
+    if (problem.kind === 'uncited')
+      return new ReplyAbort(
+        'selected_references_invalid',
+        `claim ${i + 1} quotes a reference it does not cite`,
+      );
+    return new ReplyAbort(
+      'semantic_review_failed',
+      problem.kind === 'missing'
+        ? `claim ${i + 1} quotes no evidence`
+        : `claim ${i + 1}: quote ${problem.quote + 1} is not in the evidence it names`,
+    );
+  }
+  return null;
 }
 
 /**
