@@ -134,7 +134,7 @@ export const citeToolDraft: ChatStep = (request) => {
       quotes: [{ reference_id: memory.reference_id, text: memory.excerpt.slice(0, 200) }],
     },
     ...input.tool_results.map((r) => ({
-      text: `Order status: ${JSON.stringify(r.output)}`,
+      text: `Status: ${JSON.stringify(r.output)}`,
       reference_ids: [r.reference_id],
       quotes: [{ reference_id: r.reference_id, text: JSON.stringify(r.output) }],
     })),

@@ -16,9 +16,9 @@ import {
 } from '../../ai/reply-model-contract';
 import type { GroundingPolicy } from '../../events/connectors/connector.events';
 import { assembleAnswer, claimText } from '../../grounding/answer-text';
-import { evidenceFigures, unsupportedFiguresIn, type EvidenceFigures } from '../../grounding/claim-figures';
+import { unsupportedFigures } from '../../grounding/claim-figures';
 import { quoteProblem } from '../../grounding/claim-quotes';
-import { citedWording, wordingProblemIn, type CitedWording } from '../../grounding/claim-wording';
+import { wordingProblem } from '../../grounding/claim-wording';
 import { resolveConflicts, type ConflictEntry, type ConflictParty } from '../../grounding/evidence-conflicts';
 import { bindReview, type BoundVerdict } from '../../grounding/review-binding';
 import { publicLinksOnly } from '../../safety/link-text';
@@ -126,7 +126,7 @@ export async function draftAndReview(
   const quoted = quoteAbort(claims, excerptOf);
   if (quoted !== null) throw quoted;
   // Cairn's own support checks, whatever either model says (before the reviewer: a claim they refuse costs no call).
-  const problem = checkClaims(claims, excerptOf);
+  const problem = checkClaims(claims, question);
   if (problem !== null) throw new ReplyAbort('semantic_review_failed', problem);
 
   const reviewInput: ReviewInput = {
@@ -221,28 +221,23 @@ function quoteAbort(
 }
 
 /**
- * Cairn's own checks of each claim against the text it cites (grounding/): its figures are there, and its wording
- * (no instruction, no negation the text lacks, most of its words). Null when all hold; else why not (never quoting
- * the claim or its values).
+ * Cairn's own checks of each claim against its own quotes (grounding/): its figures are figures of its quotes, of the
+ * same kind, value and unit; and its wording (no instruction, the polarity and conditions of its quotes, its words
+ * from its quotes or the question). Null when all hold; else why not (never quoting the claim or its values).
  */
 function checkClaims(
-  claims: ReadonlyArray<{ text: string; reference_ids: string[] }>,
-  excerptOf: ReadonlyMap<string, string>,
+  claims: ReadonlyArray<Pick<DraftClaim, 'text' | 'quotes'>>,
+  question: string,
 ): string | null {
-  // What the checks need of the cited texts is read once per set of references, however many claims cite it.
-  const read = new Map<string, { figures?: EvidenceFigures; wording?: CitedWording }>();
   for (const [i, claim] of claims.entries()) {
-    const key = [...claim.reference_ids].sort().join('\n');
-    const cited = read.get(key) ?? {};
-    read.set(key, cited);
-    const texts = claim.reference_ids.map((id) => excerptOf.get(id) ?? '');
-    const missing = unsupportedFiguresIn(claim.text, () => (cited.figures ??= evidenceFigures(texts)));
+    const quotes = claim.quotes.map((q) => q.text);
+    const missing = unsupportedFigures(claim.text, quotes);
     if (missing.length > 0) {
       const kinds = [...new Set(missing.map((figure) => figure.kind))].join(', ');
-      return `claim ${i + 1} states figures its cited evidence does not (${kinds})`;
+      return `claim ${i + 1} states figures its quotes do not (${kinds})`;
     }
-    const wording = wordingProblemIn(claim.text, () => (cited.wording ??= citedWording(texts)));
-    if (wording !== null) return `claim ${i + 1} fails the ${wording} check against its cited evidence`;
+    const wording = wordingProblem(claim.text, quotes, question);
+    if (wording !== null) return `claim ${i + 1} fails the ${wording} check against its quotes`;
   }
   return null;
 }
