@@ -16,7 +16,8 @@ import {
 } from '../../ai/reply-model-contract';
 import type { GroundingPolicy } from '../../events/connectors/connector.events';
 import { assembleAnswer, claimText } from '../../grounding/answer-text';
-import { unsupportedFigures } from '../../grounding/claim-figures';
+import { extractFigures, unsupportedFigures } from '../../grounding/claim-figures';
+import { quoteSourceProblem } from '../../grounding/quote-sources';
 import { quoteProblem } from '../../grounding/claim-quotes';
 import { wordingProblem } from '../../grounding/claim-wording';
 import { resolveConflicts, type ConflictEntry, type ConflictParty } from '../../grounding/evidence-conflicts';
@@ -125,6 +126,9 @@ export async function draftAndReview(
   // Each claim states its own quotes, verbatim spans of what it cites; every later check compares it with them.
   const quoted = quoteAbort(claims, excerptOf);
   if (quoted !== null) throw quoted;
+  // Every quote a figure may come from must be a source that can ground this reply on its own.
+  const sourced = sourceAbort(claims, evidence, tools, policy === 'strict');
+  if (sourced !== null) throw sourced;
   // Cairn's own support checks, whatever either model says (before the reviewer: a claim they refuse costs no call).
   const problem = checkClaims(claims, question);
   if (problem !== null) throw new ReplyAbort('semantic_review_failed', problem);
@@ -216,6 +220,36 @@ function quoteAbort(
         ? `claim ${i + 1} quotes no evidence`
         : `claim ${i + 1}: quote ${problem.quote + 1} is not in the evidence it names`,
     );
+  }
+  return null;
+}
+
+/**
+ * Sources per figure (grounding/quote-sources.ts): each quote of a claim that states a figure is a source that can
+ * ground the reply on its own (or a tool result of this reply). Null when every one is; else the refusal: a lower
+ * authority than the policy asks → `authoritative_evidence_insufficient`, an ineligible or superseded source →
+ * `semantic_review_failed`.
+ */
+function sourceAbort(
+  claims: ReadonlyArray<Pick<DraftClaim, 'text' | 'quotes'>>,
+  evidence: readonly EvidenceItem[],
+  tools: ReadonlyMap<string, ToolEvidence>,
+  strict: boolean,
+): ReplyAbort | null {
+  const references = evidence.map((e) => e.reference);
+  const byId = new Map(references.map((r) => [r.reference_id, r]));
+  for (const [i, claim] of claims.entries()) {
+    if (extractFigures(claim.text).length === 0) continue;
+    for (const quote of claim.quotes) {
+      if (tools.has(quote.reference_id)) continue;
+      const problem = quoteSourceProblem(byId.get(quote.reference_id), references, strict);
+      if (problem === null) continue;
+      const why = `claim ${i + 1} takes a figure from a source that is ${problem.replace('_', ' ')}`;
+      return new ReplyAbort(
+        problem === 'not_authoritative' ? 'authoritative_evidence_insufficient' : 'semantic_review_failed',
+        why,
+      );
+    }
   }
   return null;
 }
