@@ -93,6 +93,7 @@ const PARTIAL = words(
 export const CONNECTING_WORDS: ReadonlySet<string> = new Set(
   (
     "we you our your us i me my can may also please just here via per own get let we'r you'r yes sure happy glad " +
+    'cost costs take takes offer offers provide provides receive need ' +
     'do doe did ha have has had been being would could should so which who what when where how both each note ' +
     'el la lo los las un una unos unas de del y o que en con por para es son esta estan su sus nuestro nuestra ' +
     'nuestros nuestras usted ustedes le les se al ' +
