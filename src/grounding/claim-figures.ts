@@ -367,16 +367,28 @@ function readFigures(text: string, figures: Figure[]): string {
   return rest;
 }
 
+/** The last texts read (a claim and its quotes are read by the figure and the wording checks alike). */
+const READ_CACHE = new Map<string, { figures: Figure[]; rest: string }>();
+const READ_CACHE_SIZE = 64;
+
+function read(text: string): { figures: Figure[]; rest: string } {
+  const cached = READ_CACHE.get(text);
+  if (cached !== undefined) return cached;
+  const figures: Figure[] = [];
+  const rest = readFigures(text, figures);
+  if (READ_CACHE.size >= READ_CACHE_SIZE) READ_CACHE.delete(READ_CACHE.keys().next().value as string);
+  READ_CACHE.set(text, { figures, rest });
+  return { figures, rest };
+}
+
 /** Every figure of a text, in reader order. */
 export function extractFigures(text: string): Figure[] {
-  const figures: Figure[] = [];
-  readFigures(text, figures);
-  return figures;
+  return read(text).figures.map((figure) => ({ ...figure }));
 }
 
 /** The text (normalized, lower case) without its figures: what the wording check compares. */
 export function withoutFigures(text: string): string {
-  return readFigures(text, []);
+  return read(text).rest;
 }
 
 /** What a claim's quotes offer to match its figures. */

@@ -107,6 +107,8 @@ export const CONNECTING_WORDS: ReadonlySet<string> = new Set(
 
 /** A text as the wording checks read it: NFKC, invisible characters removed, look-alikes and accents folded. */
 export function foldText(text: string): string {
+  // eslint-disable-next-line no-control-regex -- printable ASCII has nothing to fold
+  if (/^[\x00-\x7F]*$/.test(text)) return text.toLowerCase();
   return foldConfusables(
     text.normalize('NFKC').replace(/[\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF]/g, ''),
   ).toLowerCase();
@@ -154,7 +156,7 @@ export function wordingProblem(
     return 'quantifier';
   if (count(PARTIAL, quotedText) > 0 && count(PARTIAL, text) === 0) return 'quantifier';
 
-  const known = contentTerms([...quotes, question].join('\n'));
+  const known = new Set([...quotes, question].flatMap((t) => [...contentTerms(t)]));
   for (const term of contentTerms(claim.replace(ANSWER_WORD, ''))) if (!known.has(term)) return 'wording';
   return null;
 }
