@@ -5,12 +5,11 @@
  * - of this organization, for this connector, at the revision retrieved (`trace_verified`);
  * - grounding-eligible: customer-safe, not a tool's private note, active, confirmed, not expired;
  * - authoritative (an approved source) when the connector's grounding policy is strict;
- * - current: not superseded by a newer source on the same topic among the evidence given (same title once figures
- *   such as years are left out, a later source date, the same or a higher authority).
+ * - current: not superseded by a newer source on the same topic among the evidence given (the same title once years
+ *   are left out, a source date at least a day later, the same or a higher authority).
  * A quote of a tool result of this reply is live data of the organization's own systems and stands. Pure.
  */
 import { tokenize } from '../infrastructure/search/sqlite/analyzer';
-import { withoutFigures } from './claim-figures';
 
 export interface QuoteSource {
   reference_id: string;
@@ -24,13 +23,15 @@ export interface QuoteSource {
 
 export type SourceProblem = 'not_eligible' | 'not_authoritative' | 'superseded' | 'unknown';
 
-/** A title's topic: its terms without figures (years, versions), in order. */
+/** A title's topic: its terms with years left out (`Price list 2024` and `Price list (2025)` share one). */
 export function topicOf(title: string): string {
-  return tokenize(withoutFigures(title))
+  return tokenize(title.replace(/(?<!\d)(?:19|20)\d{2}(?!\d)/g, ' '))
     .map((t) => t.term)
-    .filter((term) => !/\d/.test(term))
     .join(' ');
 }
+
+/** A newer source supersedes only when it is dated at least this much later (not a batch ingested together). */
+const SUPERSEDING_GAP_MS = 24 * 60 * 60 * 1000;
 
 /** Why `source` cannot back a figure, or null. `evidence` is everything the composer was given. */
 export function quoteSourceProblem(
@@ -48,7 +49,7 @@ export function quoteSourceProblem(
     (other) =>
       other.reference_id !== source.reference_id &&
       topicOf(other.title) === topic &&
-      Date.parse(other.source_date) > Date.parse(source.source_date) &&
+      Date.parse(other.source_date) - Date.parse(source.source_date) >= SUPERSEDING_GAP_MS &&
       other.authority.score >= source.authority.score,
   );
   return newer ? 'superseded' : null;

@@ -62,8 +62,20 @@ describe('sources per figure: each quote a figure comes from can ground the repl
     expect(quoteSourceProblem(old, [old, other], true)).toBeNull();
   });
 
-  it('a topic is the title without figures', () => {
+  it('a topic is the title without years; a source dated less than a day later supersedes nothing', () => {
     expect(topicOf('Price list (2024)')).toBe(topicOf('Price list 2025'));
     expect(topicOf('Price list')).not.toBe(topicOf('Shipping'));
+    expect(topicOf('Store 1')).not.toBe(topicOf('Store 2'));
+    const first = source({
+      reference_id: 'first',
+      title: 'Price list',
+      source_date: '2025-03-01T00:00:00.000Z',
+    });
+    const batch = source({
+      reference_id: 'batch',
+      title: 'Price list',
+      source_date: '2025-03-01T09:00:00.000Z',
+    });
+    expect(quoteSourceProblem(first, [first, batch], true)).toBeNull();
   });
 });
