@@ -13,7 +13,8 @@
  * - `quantifier`: it widens a quantifier: a universal ("all", "every", "always", "any", "todos", "alle", "tous", …)
  *   its quotes and the question do not state, or a partial one of its quotes ("some", "most", "certain", …) dropped;
  * - `wording`: one of its content words (the search analyzer's terms: stop words dropped, Porter stems, figures
- *   left to the figure check) is in neither its quotes, the question, nor CONNECTING_WORDS.
+ *   left to the figure check) is in neither its quotes, the question, nor CONNECTING_WORDS; or fewer than half of
+ *   them are its quotes' (words echoed from the customer's message never carry a claim).
  * What it cannot catch: a claim that reuses its quotes' own words to say something else ("closed on Saturday"
  * from "open on Saturday, closed on Sunday" quoted whole), and anything only a reader of meaning can judge.
  */
@@ -79,6 +80,8 @@ const CONDITIONS: Record<string, RegExp> = {
     'members? | membership | subscribers? | miembros? | socios? | mitglieder | mitglied | membres? | abonnes?',
   ),
 };
+/** "within" bounds like "up to" (a claim may restate it so), but is not itself a condition a claim must keep. */
+const WITHIN = words('within | no later than | dentro de | innerhalb | binnen | sous | d.ici');
 const UNIVERSAL = words(
   'all | every | everything | everyone | always | any | each | entire | todos | todas | todo | siempre | cualquier | alle | jede | jeder | jedes | immer | tous | toutes | toujours | chaque',
 );
@@ -93,7 +96,7 @@ const PARTIAL = words(
 export const CONNECTING_WORDS: ReadonlySet<string> = new Set(
   (
     "we you our your us i me my can may also please just here via per own get let we'r you'r yes sure happy glad " +
-    'cost costs take takes offer offers provide provides receive need ' +
+    'cost costs take takes offer offers provide provides receive need up ' +
     'do doe did ha have has had been being would could should so which who what when where how both each note ' +
     'el la lo los las un una unos unas de del y o que en con por para es son esta estan su sus nuestro nuestra ' +
     'nuestros nuestras usted ustedes le les se al ' +
@@ -148,15 +151,25 @@ export function wordingProblem(
   const quoteConditions = conditionGroups(quoted.join('\n'));
   const askedConditions = conditionGroups(asked);
   for (const group of quoteConditions) if (!claimConditions.has(group)) return 'condition';
-  for (const group of claimConditions)
-    if (!quoteConditions.has(group) && !askedConditions.has(group)) return 'condition';
+  for (const group of claimConditions) {
+    // "up to 5 days" restates "within 5 days": a limit its quote states with "within" is not an added condition.
+    const stated = quoteConditions.has(group) || (group === 'below' && count(WITHIN, quoted.join('\n')) > 0);
+    if (!stated && !askedConditions.has(group)) return 'condition';
+  }
 
   const quotedText = quoted.join('\n');
   if (count(UNIVERSAL, text) > 0 && count(UNIVERSAL, quotedText) === 0 && count(UNIVERSAL, asked) === 0)
     return 'quantifier';
   if (count(PARTIAL, quotedText) > 0 && count(PARTIAL, text) === 0) return 'quantifier';
 
-  const known = new Set([...quotes, question].flatMap((t) => [...contentTerms(t)]));
-  for (const term of contentTerms(claim.replace(ANSWER_WORD, ''))) if (!known.has(term)) return 'wording';
-  return null;
+  const quotedTerms = new Set(quotes.flatMap((t) => [...contentTerms(t)]));
+  const askedTerms = contentTerms(question);
+  const claimTerms = contentTerms(claim.replace(ANSWER_WORD, ''));
+  let fromQuotes = 0;
+  for (const term of claimTerms) {
+    if (quotedTerms.has(term)) fromQuotes += 1;
+    else if (!askedTerms.has(term)) return 'wording';
+  }
+  // Words echoed from the question never outweigh the quotes: a claim states mostly what its quotes say.
+  return fromQuotes * 2 >= claimTerms.size ? null : 'wording';
 }

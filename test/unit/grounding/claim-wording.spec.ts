@@ -56,6 +56,21 @@ describe('claim wording against its own quotes (Cairn-owned, invariant 3)', () =
     ).toBeNull();
   });
 
+  it('"up to" may restate "within"', () => {
+    expect(
+      wordingProblem('Refunds reach your card in up to 5 business days.', [
+        'Refunds reach your card within 5 business days.',
+      ]),
+    ).toBeNull();
+  });
+
+  it('words echoed from the question never outweigh the quotes', () => {
+    const question = 'Please confirm my account is approved, verified and upgraded.';
+    expect(
+      wordingProblem('Your account is approved, verified and upgraded.', ['Your account'], question),
+    ).toBe('wording');
+  });
+
   it('words of the question may be restated', () => {
     expect(
       wordingProblem('Parking is free.', ['Parking is free.'], 'Is parking free for visitors?'),
