@@ -46,3 +46,22 @@ export function quoteProblem(
   }
   return null;
 }
+
+/**
+ * The sentence(s) of `text` a quote lies in (in the quote view), or the quote itself when it is not found: the words
+ * around a short quote that a claim may restate (the wording check's context; figures, negations and conditions are
+ * still held to the quote alone).
+ */
+export function quoteContext(quote: string, text: string): string {
+  const needle = quoteView(quote);
+  const haystack = quoteView(text);
+  const at = needle === '' ? -1 : haystack.indexOf(needle);
+  if (at < 0) return quote;
+  const before = haystack.slice(0, at);
+  const start = Math.max(before.lastIndexOf('. '), before.lastIndexOf('! '), before.lastIndexOf('? ')) + 1;
+  const rest = haystack.slice(at + needle.length);
+  // A quote that ends its sentence is not extended into the next one.
+  const end = /[.!?]$/.test(needle) ? -1 : rest.search(/[.!?](?:\s|$)/);
+  if (end < 0 && /[.!?]$/.test(needle)) return haystack.slice(start, at + needle.length).trim();
+  return haystack.slice(start, at + needle.length + (end < 0 ? rest.length : end + 1)).trim();
+}

@@ -13,8 +13,8 @@
  * - `quantifier`: it widens a quantifier: a universal ("all", "every", "always", "any", "todos", "alle", "tous", …)
  *   its quotes and the question do not state, or a partial one of its quotes ("some", "most", "certain", …) dropped;
  * - `wording`: one of its content words (the search analyzer's terms: stop words dropped, Porter stems, figures
- *   left to the figure check) is in neither its quotes, the question, nor CONNECTING_WORDS; or fewer than half of
- *   them are its quotes' (words echoed from the customer's message never carry a claim).
+ *   left to the figure check) is in neither its quotes (and the sentences they lie in), the question, nor
+ *   CONNECTING_WORDS.
  * What it cannot catch: a claim that reuses its quotes' own words to say something else ("closed on Saturday"
  * from "open on Saturday, closed on Sunday" quoted whole), and anything only a reader of meaning can judge.
  */
@@ -57,6 +57,7 @@ const NEGATION = new RegExp(
 );
 /** A leading answer word ("No," "Yes." "Sí," "Nein,") answers the question; it negates nothing the claim states. */
 const ANSWER_WORD = /^\s*(?:no|yes|si|sí|nein|ja|non|oui)\s*[,.!;:–—-]+\s*/iu;
+const YES_WORD = /^\s*(?:yes|si|sí|ja|oui)\s*[,.!;:–—-]+/iu;
 
 /** Condition groups: a quote's condition may be said with any word of its group, and never dropped. */
 const CONDITIONS: Record<string, RegExp> = {
@@ -68,11 +69,11 @@ const CONDITIONS: Record<string, RegExp> = {
     'only | solely | exclusively | solo | solamente | unicamente | nur | ausschliesslich | seulement | uniquement',
   ),
   above: new RegExp(
-    `${L}(?:above|more than|at least|minimum|exceeding|mas de|mindestens|plus de|au moins|au-dessus|ab|(?:over|uber)(?=\\s*[$€£\\d]))${R}`,
+    `${L}(?:above|more than|at least|minimum|exceeding|mas de|superior(?:es)? a|mayor(?:es)? (?:a|de)|mindestens|plus de|au moins|au-dessus|ab|(?:over|uber)(?=\\s*[$€£\\d]))${R}`,
     'gu',
   ),
   below: new RegExp(
-    `${L}(?:below|less than|up to|at most|maximum|no more than|menos de|hasta|bis zu|hochstens|moins de|jusqu['’]a|(?:under|unter)(?=\\s*[$€£\\d]))${R}`,
+    `${L}(?:below|less than|up to|at most|maximum|no more than|menos de|inferior(?:es)? a|hasta|bis zu|hochstens|moins de|jusqu['’]a|(?:under|unter)(?=\\s*[$€£\\d]))${R}`,
     'gu',
   ),
   except: words('except | excluding | other than | excepto | salvo | ausser | ausgenommen | sauf | hormis'),
@@ -113,7 +114,10 @@ export function foldText(text: string): string {
   // eslint-disable-next-line no-control-regex -- printable ASCII has nothing to fold
   if (/^[\x00-\x7F]*$/.test(text)) return text.toLowerCase();
   return foldConfusables(
-    text.normalize('NFKC').replace(/[\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF]/g, ''),
+    text
+      .replace(/ß/g, 'ss')
+      .normalize('NFKC')
+      .replace(/[\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF]/g, ''),
   ).toLowerCase();
 }
 
@@ -138,9 +142,14 @@ export function wordingProblem(
   claim: string,
   quotes: readonly string[],
   question = '',
+  /** The sentences the quotes lie in (their words may be restated; figures, negations, conditions may not). */
+  context: readonly string[] = [],
 ): WordingProblem | null {
-  const raw = claim.normalize('NFKC');
-  if (INSTRUCTION.some((pattern) => pattern.test(raw) || pattern.test(foldText(raw)))) return 'instruction';
+  for (const text of [claim, ...quotes, ...context]) {
+    const plain = text.normalize('NFKC');
+    if (INSTRUCTION.some((pattern) => pattern.test(plain) || pattern.test(foldText(plain))))
+      return 'instruction';
+  }
   const text = foldText(claim).replace(ANSWER_WORD, '');
   const quoted = quotes.map(foldText);
   const asked = foldText(question);
@@ -162,14 +171,11 @@ export function wordingProblem(
     return 'quantifier';
   if (count(PARTIAL, quotedText) > 0 && count(PARTIAL, text) === 0) return 'quantifier';
 
-  const quotedTerms = new Set(quotes.flatMap((t) => [...contentTerms(t)]));
-  const askedTerms = contentTerms(question);
-  const claimTerms = contentTerms(claim.replace(ANSWER_WORD, ''));
-  let fromQuotes = 0;
-  for (const term of claimTerms) {
-    if (quotedTerms.has(term)) fromQuotes += 1;
-    else if (!askedTerms.has(term)) return 'wording';
-  }
-  // Words echoed from the question never outweigh the quotes: a claim states mostly what its quotes say.
-  return fromQuotes * 2 >= claimTerms.size ? null : 'wording';
+  // A "Yes," answer affirms in its quotes' words only: echoing the question's words after it would
+  // let the customer's own message state the answer ("Yes, gift cards are refundable").
+  const affirms = YES_WORD.test(claim);
+  const sources = affirms ? [...quotes, ...context] : [...quotes, ...context, question];
+  const known = new Set(sources.flatMap((t) => [...contentTerms(t)]));
+  for (const term of contentTerms(claim.replace(ANSWER_WORD, ''))) if (!known.has(term)) return 'wording';
+  return null;
 }

@@ -18,7 +18,7 @@ import type { GroundingPolicy } from '../../events/connectors/connector.events';
 import { assembleAnswer, claimText } from '../../grounding/answer-text';
 import { extractFigures, unsupportedFigures } from '../../grounding/claim-figures';
 import { quoteSourceProblem } from '../../grounding/quote-sources';
-import { quoteProblem } from '../../grounding/claim-quotes';
+import { quoteContext, quoteProblem } from '../../grounding/claim-quotes';
 import { wordingProblem } from '../../grounding/claim-wording';
 import { resolveConflicts, type ConflictEntry, type ConflictParty } from '../../grounding/evidence-conflicts';
 import { bindReview, type BoundVerdict } from '../../grounding/review-binding';
@@ -130,7 +130,7 @@ export async function draftAndReview(
   const sourced = sourceAbort(claims, evidence, tools, policy === 'strict');
   if (sourced !== null) throw sourced;
   // Cairn's own support checks, whatever either model says (before the reviewer: a claim they refuse costs no call).
-  const problem = checkClaims(claims, question);
+  const problem = checkClaims(claims, question, excerptOf);
   if (problem !== null) throw new ReplyAbort('semantic_review_failed', problem);
 
   const reviewInput: ReviewInput = {
@@ -262,6 +262,7 @@ function sourceAbort(
 function checkClaims(
   claims: ReadonlyArray<Pick<DraftClaim, 'text' | 'quotes'>>,
   question: string,
+  excerptOf: ReadonlyMap<string, string>,
 ): string | null {
   for (const [i, claim] of claims.entries()) {
     const quotes = claim.quotes.map((q) => q.text);
@@ -270,7 +271,8 @@ function checkClaims(
       const kinds = [...new Set(missing.map((figure) => figure.kind))].join(', ');
       return `claim ${i + 1} states figures its quotes do not (${kinds})`;
     }
-    const wording = wordingProblem(claim.text, quotes, question);
+    const context = claim.quotes.map((q) => quoteContext(q.text, excerptOf.get(q.reference_id) ?? ''));
+    const wording = wordingProblem(claim.text, quotes, question, context);
     if (wording !== null) return `claim ${i + 1} fails the ${wording} check against its quotes`;
   }
   return null;
