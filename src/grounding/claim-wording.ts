@@ -97,7 +97,7 @@ const PARTIAL = words(
 export const CONNECTING_WORDS: ReadonlySet<string> = new Set(
   (
     "we you our your us i me my can may also please just here via per own get let we'r you'r yes sure happy glad " +
-    'cost costs take takes offer offers provide provides receive need up ' +
+    'cost costs take takes offer offers provide provides receive need up from ' +
     'do doe did ha have has had been being would could should so which who what when where how both each note ' +
     'el la lo los las un una unos unas de del y o que en con por para es son esta estan su sus nuestro nuestra ' +
     'nuestros nuestras usted ustedes le les se al ' +
@@ -145,7 +145,7 @@ export function wordingProblem(
   /** The sentences the quotes lie in (their words may be restated; figures, negations, conditions may not). */
   context: readonly string[] = [],
 ): WordingProblem | null {
-  for (const text of [claim, ...quotes, ...context]) {
+  for (const text of new Set([claim, ...quotes, ...context])) {
     const plain = text.normalize('NFKC');
     if (INSTRUCTION.some((pattern) => pattern.test(plain) || pattern.test(foldText(plain))))
       return 'instruction';
@@ -175,7 +175,7 @@ export function wordingProblem(
   // let the customer's own message state the answer ("Yes, gift cards are refundable").
   const affirms = YES_WORD.test(claim);
   const sources = affirms ? [...quotes, ...context] : [...quotes, ...context, question];
-  const known = new Set(sources.flatMap((t) => [...contentTerms(t)]));
+  const known = new Set([...new Set(sources)].flatMap((t) => [...contentTerms(t)]));
   for (const term of contentTerms(claim.replace(ANSWER_WORD, ''))) if (!known.has(term)) return 'wording';
   return null;
 }
