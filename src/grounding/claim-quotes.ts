@@ -10,9 +10,17 @@
 import type { ClaimQuote } from '../ai/reply-model-contract';
 import { linkView } from '../safety/link-text';
 
-/** A text as quotes are compared: the link policy's view, whitespace collapsed and trimmed. */
+const VIEWS = new Map<string, string>();
+const VIEWS_SIZE = 32;
+
+/** A text as quotes are compared: the link policy's view, whitespace collapsed and trimmed (last texts cached). */
 export function quoteView(text: string): string {
-  return linkView(text).replace(/\s+/gu, ' ').trim();
+  const cached = VIEWS.get(text);
+  if (cached !== undefined) return cached;
+  const view = linkView(text).replace(/\s+/gu, ' ').trim();
+  if (VIEWS.size >= VIEWS_SIZE) VIEWS.delete(VIEWS.keys().next().value as string);
+  VIEWS.set(text, view);
+  return view;
 }
 
 export type QuoteProblem =
