@@ -15,6 +15,14 @@ import { adversarialHandlers } from '../test/support/grounding/adversarial-model
 import { GROUNDING_CORPUS } from '../test/support/grounding/grounding-corpus';
 import { formatResults, runScenarios, summarize } from '../test/support/grounding/grounding-run';
 import { GROUNDING_SCENARIOS } from '../test/support/grounding/grounding-scenarios';
+import { CASES_V2, DOCS_V2 } from '../test/support/grounding/grounding-v2';
+import {
+  formatV2,
+  runCaseV2,
+  summarizeV2,
+  v2Handlers,
+  type V2Result,
+} from '../test/support/grounding/v2-cases';
 import { startModelServer } from '../test/support/model-server';
 import { startServerProcess } from './server-process';
 
@@ -30,12 +38,43 @@ function cairn(dataDir: string, args: string[]): Record<string, unknown> {
   return JSON.parse(out) as Record<string, unknown>;
 }
 
+/** A second organization holding the v2 corpus (each document with its audience, authority and dates). */
+function setUpV2(dataDir: string, docs: string): string {
+  const org = String(cairn(dataDir, ['org:create', '--name', 'Grounding v2']).organization_id);
+  cairn(dataDir, ['chatbot:create', org, '--name', 'Desk v2']);
+  const connector = cairn(dataDir, [
+    'connector:create',
+    org,
+    '--name',
+    'grounding eval v2',
+    '--capabilities',
+    'assistant_reply,memory_search',
+    '--grounding-policy',
+    'strict',
+  ]);
+  for (const [i, doc] of DOCS_V2.entries()) {
+    const file = join(docs, `v2-${i}.json`);
+    const record = {
+      key: `v2-${i}`,
+      title: doc.title,
+      content: doc.content,
+      source_uri: doc.source_uri,
+      ...(doc.source_date ? { source_date: doc.source_date } : {}),
+      ...(doc.expires_at ? { expires_at: doc.expires_at } : {}),
+    };
+    writeFileSync(file, `${JSON.stringify(record)}\n`);
+    cairn(dataDir, ['memory:ingest', org, file, '--audience', doc.audience, '--authority', doc.authority]);
+  }
+  return String(connector.token);
+}
+
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cairn-eval-grounding-'));
   const model = await startModelServer();
   const handlers = adversarialHandlers(GROUNDING_SCENARIOS);
-  model.script.respond('draft', handlers.draft);
-  model.script.respond('review', handlers.review);
+  const v2 = v2Handlers(CASES_V2);
+  model.script.respond('draft', (request) => v2.draft(request) ?? handlers.draft(request));
+  model.script.respond('review', (request) => v2.review(request) ?? handlers.review(request));
   let stop: () => Promise<void> = async () => {};
   try {
     process.stderr.write('setting up the organization with the operator CLI…\n');
@@ -70,6 +109,7 @@ async function main(): Promise<void> {
         doc.title,
       ]);
     }
+    const v2Token = setUpV2(dataDir, docs);
     process.stderr.write(`starting Cairn (embedded stores) with the adversarial model double…\n`);
     const server = await startServerProcess(dataDir, {
       OPENAI_BASE_URL: model.url,
@@ -84,6 +124,13 @@ async function main(): Promise<void> {
     process.stdout.write(`${formatResults(results)}\n`);
     const summary = summarize(results);
     if (summary.failures.length > 0 || summary.controlsAnswered < summary.controls) process.exitCode = 1;
+    process.stderr.write(`running ${CASES_V2.length} v2 cases (${DOCS_V2.length} documents) over HTTP…\n`);
+    const run = String(Date.now());
+    const v2Results: V2Result[] = [];
+    for (const c of CASES_V2) v2Results.push(await runCaseV2(server.baseUrl, v2Token, c, run, v2.observed));
+    process.stdout.write(`\n${formatV2(v2Results)}\n`);
+    // A leak fails the eval; false refusals are reported (counted against the controls-answered figure).
+    if (summarizeV2(v2Results).leaks > 0) process.exitCode = 1;
   } finally {
     await stop();
     await model.close();

@@ -76,7 +76,15 @@ function draft(input: Partial<DraftInput>): DraftOutput {
   return {
     ...base,
     answer: first.excerpt.slice(0, OUTPUT_BOUNDS.answerChars),
-    claims: [{ text: first.excerpt.slice(0, OUTPUT_BOUNDS.claimChars), reference_ids: [first.reference_id] }],
+    claims: [
+      {
+        text: first.excerpt.slice(0, OUTPUT_BOUNDS.claimChars),
+        reference_ids: [first.reference_id],
+        quotes: [
+          { reference_id: first.reference_id, text: first.excerpt.slice(0, OUTPUT_BOUNDS.claimChars) },
+        ],
+      },
+    ],
     answer_mode: 'facts',
     gaps: [],
     abstain: false,

@@ -21,6 +21,8 @@ export const OUTPUT_BOUNDS = {
   claims: 20,
   claimChars: 1000,
   referencesPerClaim: 10,
+  quotesPerClaim: 10,
+  quoteChars: 1000,
   referenceIdChars: 200,
   notes: 10,
   noteChars: 500,
@@ -83,9 +85,17 @@ export interface DraftInput {
 
 // --------------------------------------------------------------------------------------------- draft output
 
+/** An exact span of a cited reference's text that a claim states (verified verbatim: grounding/claim-quotes.ts). */
+export interface ClaimQuote {
+  reference_id: string;
+  text: string;
+}
+
 export interface DraftClaim {
   text: string;
   reference_ids: string[];
+  /** The spans of the cited evidence this claim states; every later check compares the claim with these. */
+  quotes: ClaimQuote[];
 }
 
 export interface DraftOutput {
@@ -184,7 +194,18 @@ const referenceIds = list(
 export const DRAFT_OUTPUT_SCHEMA: ObjectNode = object({
   answer: text(B.answerChars, 'the reply text; empty when abstaining'),
   claims: list(
-    object({ text: text(B.claimChars), reference_ids: referenceIds }),
+    object({
+      text: text(B.claimChars),
+      reference_ids: referenceIds,
+      quotes: list(
+        object({
+          reference_id: text(B.referenceIdChars, "one of this claim's reference_ids"),
+          text: text(B.quoteChars, 'copied character for character from that evidence item'),
+        }),
+        B.quotesPerClaim,
+        'the exact spans of the cited evidence this claim states, at least one',
+      ),
+    }),
     B.claims,
     'every factual statement of the answer with the evidence that supports it',
   ),
@@ -382,7 +403,11 @@ export function reviewPayload(input: ReviewInput): ReviewInput {
     task: 'semantic_review',
     question: input.question,
     answer: input.answer,
-    claims: input.claims.map((c) => ({ text: c.text, reference_ids: [...c.reference_ids] })),
+    claims: input.claims.map((c) => ({
+      text: c.text,
+      reference_ids: [...c.reference_ids],
+      quotes: c.quotes.map((q) => ({ reference_id: q.reference_id, text: q.text })),
+    })),
     evidence: input.evidence.map((e) => ({ reference_id: e.reference_id, excerpt: e.excerpt })),
     other_evidence: input.other_evidence.map((e) => ({ reference_id: e.reference_id, excerpt: e.excerpt })),
   };

@@ -1,76 +1,108 @@
 /**
- * Cairn's own support check (ARCHITECTURE invariant 3), independent of both models: every figure a claim states
- * must appear, normalized, in the evidence text it cites. Pure and deterministic.
+ * Typed facts (ARCHITECTURE invariant 3): every figure a claim states must be a figure its own quotes state, of the
+ * same kind, value and unit. Cairn's own check, independent of both models; pure and deterministic.
  *
- * Figures, read from the NFKC-normalized, lower-cased text in this order (each span is read once):
- * - `url`      http(s) and `www.` URLs; compared as WHATWG hrefs without a trailing slash or fragment;
- * - `email`    addresses, lower-cased;
- * - `date`     ISO `2026-03-01`, `1 March 2026`, `March 1st, 2026`, `Mar 1`; a claim date without a year matches
- *              any year; one with a year needs that year;
- * - `time`     `9am`, `9:30 pm`, `17:00`, `noon`, `midnight` → minutes of the day; also matched by a bare hour in
- *              the evidence (`Saturday 9–13` supports "until 1 pm" and "until 13:00");
- * - `amount`   a currency symbol or code/word with a number (`$30`, `30 USD`, `€1,250.50`, `30 euros`);
- * - `percent`  `15%`, `15 percent`;
- * - `duration` a number with a unit (`30 days`, `30-day`, `two weeks`, `48 hrs`, `5 business days`);
- * - `month`, `weekday`  names and common abbreviations; a weekday range in the evidence (`Mon–Fri`, `Monday to
- *              Friday`) covers every day inside it;
- * - `number`   every other number, in digits (`1,000`, `2.5`) or words (`two` … `ninety`, `hundred`, `thousand`;
- *              not `one`, which is mostly a pronoun).
- * Matching: a typed figure (url, email, date, time, amount, percent, duration, month, weekday) needs the same typed
- * figure in the evidence; a plain number needs the same value anywhere in the evidence, inside any figure there but
- * a percentage; a whole hour also matches a bare number there (`9–13`).
- *
- * What it cannot catch (the reviewer is the only check there): a claim whose figures are all in the evidence but
- * which says something else about them ("closed 9–13" where the evidence says open), claims without figures,
- * negations, and figures in a form it does not read (Roman numerals, "a fortnight", "half past nine").
+ * Figures are read from the normalized text (NFKC, lower case, invisible characters removed, every Unicode decimal
+ * digit as its ASCII digit, dashes unified), each span once, in this order:
+ * - `url`      http(s), `www.` and bare-domain links (`acme-shop.com/help`); compared as host + path + query;
+ * - `email`    addresses;
+ * - `date`     ISO `2026-03-01`; numeric `18/04/2026` (day/month order read when one part is above 12, else the
+ *              date is ambiguous and matches only the same form); `1 March 2026`, `March 1st, 2026`, `18 de abril`;
+ *              a claim date without a year matches any year;
+ * - `time`     `9am`, `9:30 pm`, `17:00`, `17h30`, `17 Uhr`, `noon`, `midnight` → minutes of the day (so 17:30 is
+ *              5:30 pm, and 9 am is not 9 pm); a whole hour also matches a bare number of its quote (`Saturday 9–13`);
+ * - `zone`     `CET`, `UTC`, `Eastern`, … (a claim's zone must be its quote's);
+ * - `amount`   a currency symbol, ISO code or word before or after a number (`$30`, `30 USD`, `35 €`, `SEK 50`), with
+ *              its rate when one follows (`€35 per day`, `$20/hour`); `1,500`/`1.500` read by the currency's
+ *              convention, ambiguous (same form only) where it has none;
+ * - `phone`    phone numbers (libphonenumber-js; E.164 when possible, else their digits);
+ * - `percent`  `15%`, `15 percent`, `15 por ciento` (with a rate: `5% per year`);
+ * - `duration` a count with a unit and its qualifier (`30 days`, `30-day`, `two weeks`, `one business day`, `an
+ *              hour`, `5 días hábiles`), and `forever`/`indefinitely` (no end);
+ * - `weekday`  names and ranges (`Mon–Fri`, `lunes a viernes`): a range covers the days inside it;
+ * - `month`    names (not `may` alone);
+ * - `number`   every other number, digits or words (`thirty-five`; `one` only before a unit).
+ * Matching: a claim's typed figure needs the same typed figure in its quotes; a plain number needs a quote number,
+ * or the amount, duration or year value of a quote figure (never a fragment: `99` is not in `$4.99`).
  */
-
-import { CURRENCY_CODES, CURRENCY_WORD, NUM, NUMBER_WORD, NUMBER_WORDS, UNITS, VALUE } from './figure-words';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import {
+  BUSINESS,
+  BUSINESS_AFTER,
+  CALENDAR,
+  COUNTED,
+  CURRENCY_BEFORE,
+  CURRENCY_CODES,
+  CURRENCY_SYMBOL,
+  CURRENCY_WORD,
+  DOT_DECIMAL_CURRENCIES,
+  MONTH,
+  MONTHS,
+  NUM,
+  NUMBER_WORD,
+  RANGE_JOIN,
+  RATE,
+  RATE_UNITS,
+  UNIT,
+  UNITS,
+  VALUE,
+  WEEKDAY,
+  WEEKDAYS,
+  numberWordValue,
+} from './figure-words';
 
 export type FigureKind =
-  'url' | 'email' | 'date' | 'time' | 'amount' | 'percent' | 'duration' | 'month' | 'weekday' | 'number';
+  | 'url'
+  | 'email'
+  | 'date'
+  | 'time'
+  | 'zone'
+  | 'amount'
+  | 'phone'
+  | 'percent'
+  | 'duration'
+  | 'month'
+  | 'weekday'
+  | 'number';
 
 export interface Figure {
   kind: FigureKind;
-  /** The normalized value compared with the evidence. */
+  /** The normalized value compared with the quotes. */
   key: string;
   /** The text it was read from (for the reason of a refusal). */
   text: string;
+  /** The plain number a figure also states (an amount's, a duration's count, a date's year): what a bare number may match. */
+  value?: string;
 }
 
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const MONTH = String.raw`(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
-const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
-const WEEKDAY = String.raw`((?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|mon|tues?|wed|thur?s?|fri|sat(?=[.–—-])|sun(?=[.–—-]))\.?`;
+const B = String.raw`(?<![\p{L}\p{N}_])`;
+const E = String.raw`(?![\p{L}\p{N}_])`;
+const WEEKDAY_KEYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
-const UNIT = String.raw`(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)\b`;
-const DURATION_QUALIFIER = String.raw`(?:(?:calendar|business|working|full|consecutive)\s+)?`;
-
-/** A number as a canonical string: `1,000` → `1000`, `2,5` → `2.5`, `07` → `7`, words → digits. */
-export function numberValue(raw: string): string | null {
-  const word = NUMBER_WORDS[raw];
+/**
+ * A number as a canonical string: `1,000` → `1000`, `2,5` → `2.5`, `07` → `7`, words → digits. `currency` decides
+ * `1,500` and `1.500` (one group of three): by its convention when it has one (`$`: comma thousands, dot decimal),
+ * else the number is ambiguous and its key is its own form (`~1.500`), equal only to the same form.
+ */
+export function numberValue(raw: string, currency: string | null = null): string | null {
+  const word = numberWordValue(raw);
   if (word !== undefined) return String(word);
   let text = raw;
-  if (/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(text)) text = text.replace(/,/g, '');
+  if (/^\d{1,3}[.,]\d{3}$/.test(text)) {
+    if (currency === null || !DOT_DECIMAL_CURRENCIES.has(currency)) return `~${text}`;
+    text = text.replace(',', '');
+  } else if (/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(text)) text = text.replace(/,/g, '');
   else if (/^\d{1,3}(\.\d{3})+(,\d+)?$/.test(text)) text = text.replace(/\./g, '').replace(',', '.');
   else if (/^\d+,\d{1,2}$/.test(text)) text = text.replace(',', '.');
   const value = Number(text);
-  return Number.isFinite(value) ? String(value) : null;
-}
-
-function monthNumber(name: string): number {
-  return MONTHS.indexOf(name.slice(0, 3)) + 1;
-}
-
-function weekdayIndex(name: string): number {
-  return WEEKDAYS.indexOf(name.slice(0, 3));
+  return /^[\d.]+$/.test(text) && Number.isFinite(value) ? String(value) : null;
 }
 
 function urlKey(raw: string): string {
   try {
-    const url = new URL(/^www\./.test(raw) ? `http://${raw}` : raw);
+    const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//.test(raw) ? raw : `http://${raw}`);
     url.hash = '';
-    return `${url.host}${url.pathname.replace(/\/+$/, '')}${url.search}`;
+    return `${url.host.replace(/^www\./, '')}${url.pathname.replace(/\/+$/, '')}${url.search}`;
   } catch {
     return raw;
   }
@@ -80,181 +112,306 @@ function minutesOfDay(hour: number, minute: number, meridiem: string | undefined
   let h = hour;
   if (meridiem !== undefined) {
     if (h < 1 || h > 12) return null;
-    const pm = meridiem.startsWith('p');
-    h = (h % 12) + (pm ? 12 : 0);
+    h = (h % 12) + (meridiem.startsWith('p') ? 12 : 0);
   }
   if (h > 24 || minute > 59) return null;
   return (h % 24) * 60 + minute;
 }
 
-type Reader = { kind: FigureKind; pattern: RegExp; read: (m: RegExpExecArray) => string[] | null };
+function dateKey(year: string | undefined, month: number, day: number): string | null {
+  if (month < 1 || month > 12 || day < 1 || day > 31) return null;
+  const y = year === undefined ? '*' : String(year.length === 2 ? 2000 + Number(year) : Number(year));
+  return `${y}-${month}-${day}`;
+}
+
+function phoneKey(raw: string): string {
+  const parsed = parsePhoneNumberFromString(raw, 'US');
+  if (parsed?.isPossible()) return parsed.number;
+  return `${raw.trim().startsWith('+') ? '+' : ''}${raw.replace(/\D/g, '')}`;
+}
+
+const ZONES: Record<string, string> = {
+  cet: 'cet',
+  cest: 'cet',
+  'central european': 'cet',
+  utc: 'utc',
+  gmt: 'utc',
+  bst: 'bst',
+  est: 'eastern',
+  edt: 'eastern',
+  eastern: 'eastern',
+  cst: 'central',
+  cdt: 'central',
+  central: 'central',
+  mst: 'mountain',
+  mdt: 'mountain',
+  mountain: 'mountain',
+  pst: 'pacific',
+  pdt: 'pacific',
+  pacific: 'pacific',
+  aest: 'aest',
+  jst: 'jst',
+};
+
+type Read = Array<{ key: string; value?: string }> | null;
+type Reader = { kind: FigureKind; pattern: RegExp; read: (m: RegExpExecArray) => Read };
+const re = (source: string) => new RegExp(source, 'gu');
+const one = (key: string, value?: string): Read => [{ key, value }];
+
+function amount(currencyRaw: string, numberRaw: string, rateRaw: string | undefined): Read {
+  const currency = CURRENCY_CODES[currencyRaw] ?? currencyRaw;
+  const value = numberValue(numberRaw, currency);
+  if (value === null) return null;
+  const rate = rateRaw === undefined ? '' : `/${RATE_UNITS[rateRaw] ?? rateRaw}`;
+  return one(`${currency}:${value}${rate}`, value);
+}
 
 /** The readers, in the order spans are taken. `read` returns keys (several for a range), or null to skip. */
 const READERS: Reader[] = [
   {
     kind: 'url',
     pattern: /\b(?:https?:\/\/|www\.)[^\s<>"'`]+/g,
-    read: (m) => [urlKey(m[0].replace(/[.,;:!?)\]}'"]+$/, ''))],
+    read: (m) => one(urlKey(m[0].replace(/[.,;:!?)\]}'"]+$/, ''))),
   },
-  { kind: 'email', pattern: /[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+/g, read: (m) => [m[0]] },
+  { kind: 'email', pattern: /[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+/g, read: (m) => one(m[0]) },
+  {
+    kind: 'url',
+    pattern: re(
+      String.raw`${B}[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|co|uk|de|es|fr|eu|shop|app|dev|info|biz|us|ca|help|store)(?:/[^\s<>"'\x60]*)?${E}`,
+    ),
+    read: (m) => one(urlKey(m[0].replace(/[.,;:!?)\]}'"]+$/, ''))),
+  },
   {
     kind: 'date',
     pattern: /\b(\d{4})-(\d{1,2})-(\d{1,2})\b/g,
-    read: (m) => [`${Number(m[1])}-${Number(m[2])}-${Number(m[3])}`],
+    read: (m) => {
+      const key = dateKey(m[1], Number(m[2]), Number(m[3]));
+      return key === null ? null : one(key, String(Number(m[1])));
+    },
   },
   {
     kind: 'date',
-    pattern: new RegExp(String.raw`\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH}(?:,?\s+(\d{4}))?\b`, 'g'),
-    read: (m) => [`${m[3] ? Number(m[3]) : '*'}-${monthNumber(m[2])}-${Number(m[1])}`],
+    pattern: /\b(\d{1,2})([/.])(\d{1,2})\2(\d{4}|\d{2})\b/g,
+    read: (m) => {
+      const [a, b] = [Number(m[1]), Number(m[3])];
+      const year = String(m[4].length === 2 ? 2000 + Number(m[4]) : Number(m[4]));
+      if (a > 12 && b <= 12) return one(dateKey(year, b, a) ?? '', year);
+      if (b > 12 && a <= 12) return one(dateKey(year, a, b) ?? '', year);
+      return one(`~${a}/${b}/${year}`, year);
+    },
   },
   {
     kind: 'date',
-    pattern: new RegExp(String.raw`\b${MONTH}\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?`, 'g'),
-    read: (m) => [`${m[3] ? Number(m[3]) : '*'}-${monthNumber(m[1])}-${Number(m[2])}`],
+    pattern: re(
+      String.raw`${B}(\d{1,2})(?:st|nd|rd|th|er|\.)?\s+(?:de\s+|of\s+)?${MONTH}(?:,?\s+(?:de\s+)?(\d{4}))?${E}`,
+    ),
+    read: (m) => {
+      const key = dateKey(m[3], MONTHS[m[2]], Number(m[1]));
+      return key === null ? null : one(key, m[3]);
+    },
+  },
+  {
+    kind: 'date',
+    pattern: re(String.raw`${B}${MONTH}\s+(\d{1,2})(?:st|nd|rd|th)?${E}(?:,?\s+(\d{4})${E})?`),
+    read: (m) => {
+      const key = dateKey(m[3], MONTHS[m[1]], Number(m[2]));
+      return key === null ? null : one(key, m[3]);
+    },
   },
   {
     kind: 'time',
     pattern: /\b(\d{1,2})(?:[:.](\d{2}))?\s*(a\.?m\.?|p\.?m\.?)(?![a-z])/g,
     read: (m) => {
       const minutes = minutesOfDay(Number(m[1]), Number(m[2] ?? 0), m[3]);
-      return minutes === null ? null : [String(minutes)];
+      return minutes === null ? null : one(String(minutes));
     },
   },
   {
     kind: 'time',
-    pattern: /\b(\d{1,2}):(\d{2})\b/g,
+    pattern: /\b(\d{1,2})(?::(\d{2})|[.h](\d{2})|\s?h|\s?uhr)(?![\d\p{L}])/gu,
     read: (m) => {
-      const minutes = minutesOfDay(Number(m[1]), Number(m[2]), undefined);
-      return minutes === null ? null : [String(minutes)];
+      const minutes = minutesOfDay(Number(m[1]), Number(m[2] ?? m[3] ?? 0), undefined);
+      return minutes === null ? null : one(String(minutes));
     },
   },
-  { kind: 'time', pattern: /\b(noon|midday|midnight)\b/g, read: (m) => [m[1] === 'midnight' ? '0' : '720'] },
   {
-    kind: 'amount',
-    pattern: new RegExp(String.raw`(us\$|[$€£¥₹])\s?(${NUM})`, 'g'),
-    read: (m) => [`${CURRENCY_CODES[m[1]]}:${numberValue(m[2])}`],
+    kind: 'time',
+    pattern: re(`${B}(noon|midday|midnight|mediodía|medianoche|mittag|mitternacht|midi|minuit)${E}`),
+    read: (m) => one(/^(midnight|medianoche|mitternacht|minuit)$/.test(m[1]) ? '0' : '720'),
+  },
+  {
+    kind: 'zone',
+    pattern: re(`${B}(central european|${Object.keys(ZONES).join('|')})${E}`),
+    read: (m) => one(ZONES[m[1]]),
   },
   {
     kind: 'amount',
-    pattern: new RegExp(String.raw`\b(usd|eur|gbp|chf|cad|aud|jpy|inr)\s?(${NUM})`, 'g'),
-    read: (m) => [`${CURRENCY_CODES[m[1]]}:${numberValue(m[2])}`],
+    pattern: re(String.raw`${CURRENCY_SYMBOL}\s?(${NUM})(?:${RATE})?`),
+    read: (m) => amount(m[1], m[2], m[3]),
   },
   {
     kind: 'amount',
-    pattern: new RegExp(String.raw`\b(${VALUE})\s?${CURRENCY_WORD}`, 'g'),
-    read: (m) => [`${CURRENCY_CODES[m[2]]}:${numberValue(m[1])}`],
+    pattern: re(String.raw`${B}${CURRENCY_BEFORE}\s?(${NUM})(?:${RATE})?`),
+    read: (m) => amount(m[1], m[2], m[3]),
+  },
+  {
+    kind: 'amount',
+    pattern: re(String.raw`${B}(${VALUE})\s?(?:${CURRENCY_SYMBOL}|${CURRENCY_WORD})(?:${RATE})?`),
+    read: (m) => amount(m[2] ?? m[3], m[1], m[4]),
+  },
+  {
+    kind: 'phone',
+    pattern: /(?<![\w+.,/:-])(?:\+\d[\d ().-]{5,}\d|\(?\d{2,4}\)?[ -]\d[\d -]{3,}\d)(?![\d\w])/g,
+    read: (m) => (m[0].replace(/\D/g, '').length >= 7 ? one(phoneKey(m[0])) : null),
   },
   {
     kind: 'percent',
-    pattern: new RegExp(String.raw`\b(${VALUE})\s?(?:%|percent\b|per cent\b)`, 'g'),
-    read: (m) => [String(numberValue(m[1]))],
+    pattern: re(
+      String.raw`${B}(${VALUE})\s?(?:%|percent${E}|per cent${E}|por ciento${E}|prozent${E}|pour cent${E})(?:${RATE})?`,
+    ),
+    read: (m) => {
+      const value = numberValue(m[1]);
+      if (value === null) return null;
+      return one(`${value}${m[2] === undefined ? '' : `/${RATE_UNITS[m[2]]}`}`);
+    },
   },
   {
     kind: 'duration',
-    pattern: new RegExp(String.raw`\b(${VALUE})(?:\s*-\s*|\s+)${DURATION_QUALIFIER}${UNIT}`, 'g'),
-    read: (m) => [`${numberValue(m[1])}${UNITS[m[2]]}`],
+    pattern: re(
+      String.raw`${B}(${COUNTED})(?:\s*-\s*|\s+)(?:(${BUSINESS}|${CALENDAR})(?:\s*-\s*|\s+))?${UNIT}(?:\s+(${BUSINESS_AFTER})${E})?`,
+    ),
+    read: (m) => {
+      const value = numberValue(m[1]);
+      if (value === null) return null;
+      const unitWord = m[3];
+      const business =
+        (m[2] !== undefined && !/^(calendar|consecutive)$/.test(m[2])) ||
+        m[4] !== undefined ||
+        unitWord.startsWith('werktag');
+      const qualifier = business ? ' business' : m[2] !== undefined ? ' calendar' : '';
+      return one(`${value}${UNITS[unitWord]}${qualifier}`, value);
+    },
+  },
+  {
+    kind: 'duration',
+    pattern: re(
+      `${B}(forever|indefinitely|for life|lifetime|permanently|never expires?|no expiry|no expiration date|para siempre|für immer|pour toujours)${E}`,
+    ),
+    read: () => one('unlimited'),
   },
   {
     kind: 'weekday',
-    pattern: new RegExp(
-      String.raw`\b${WEEKDAY}(?:\s*(?:–|—|-|to|through|thru|until|till)\s*${WEEKDAY})?\b`,
-      'g',
-    ),
+    pattern: re(String.raw`${B}(?:from\s+|de\s+|von\s+|du\s+)?${WEEKDAY}(?:\s*${RANGE_JOIN}\s*${WEEKDAY})?`),
     read: (m) => {
-      const from = weekdayIndex(m[1]);
-      if (m[2] === undefined) return [WEEKDAYS[from]];
-      const to = weekdayIndex(m[2]);
-      const days: string[] = [];
+      const from = WEEKDAYS[m[1]];
+      if (m[2] === undefined) return one(WEEKDAY_KEYS[from]);
+      const to = WEEKDAYS[m[2]];
+      const days: Array<{ key: string }> = [];
       for (let i = from; ; i = (i + 1) % 7) {
-        days.push(WEEKDAYS[i]);
+        days.push({ key: WEEKDAY_KEYS[i] });
         if (i === to || days.length === 7) break;
       }
       return days;
     },
   },
   {
-    // "may" alone is a verb far more often than a month: it counts only inside a date.
+    // "may" alone is a verb far more often than a month (and "mar" a sea, "mes" a word): they count only in a date.
     kind: 'month',
-    pattern: new RegExp(String.raw`\b${MONTH}(?![a-z])`, 'g'),
-    read: (m) => (m[1] === 'may' ? null : [String(monthNumber(m[1]))]),
+    pattern: re(`${B}${MONTH}`),
+    read: (m) => (/^(may|mar|mes|mai|jun|jul)$/.test(m[1]) ? null : one(String(MONTHS[m[1]]))),
   },
   {
     kind: 'number',
-    pattern: new RegExp(String.raw`(?<![\d.,])${NUM}(?![\d])|\b${NUMBER_WORD}\b`, 'g'),
+    pattern: re(String.raw`(?<![\d.,])${NUM}(?![\d])|${B}${NUMBER_WORD}${E}`),
     read: (m) => {
       const value = numberValue(m[0].replace(/[.,]$/, ''));
-      return value === null ? null : [value];
+      return value === null ? null : one(value, value);
     },
   },
 ];
 
-/** The text as figures are read from it: NFKC, lower case, dashes unified, invisible characters removed. */
-function normalize(text: string): string {
-  return text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[\u00AD\u200B-\u200F\u2060\uFEFF]/g, '')
-    .replace(/[\u2010-\u2015\u2212]/g, (dash) => (dash === '\u2013' || dash === '\u2014' ? dash : '-'));
+/** Every Unicode decimal digit (Arabic-Indic, Devanagari, …) as its ASCII digit. */
+export function asciiDigits(text: string): string {
+  return text.replace(/\p{Nd}/gu, (digit) => {
+    const code = digit.codePointAt(0) ?? 0;
+    let zero = code;
+    while (zero > code - 9 && /\p{Nd}/u.test(String.fromCodePoint(zero - 1))) zero -= 1;
+    return String((code - zero) % 10);
+  });
+}
+
+/** The text as figures are read from it: NFKC, lower case, invisible characters removed, ASCII digits, dashes unified. */
+export function normalizeFigures(text: string): string {
+  return asciiDigits(
+    text
+      .normalize('NFKC')
+      .toLowerCase()
+      .replace(/[\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF]/g, ''),
+  ).replace(/[\u2010-\u2015\u2212]/g, (dash) => (dash === '\u2013' || dash === '\u2014' ? dash : '-'));
 }
 
 /** Reads every figure of a text, in reader order; returns the text with each figure's span blanked. */
 function readFigures(text: string, figures: Figure[]): string {
-  let rest = normalize(text);
+  let rest = normalizeFigures(text);
   for (const reader of READERS) {
     rest = rest.replace(reader.pattern, (...args: unknown[]) => {
-      const match = args.slice(0, -2) as unknown as RegExpExecArray;
+      const groups = args.findIndex((a) => typeof a === 'number');
+      const match = args.slice(0, groups) as unknown as RegExpExecArray;
       const keys = reader.read(match);
       if (keys === null) return match[0];
-      for (const key of keys) figures.push({ kind: reader.kind, key, text: match[0] });
+      for (const { key, value } of keys)
+        figures.push({ kind: reader.kind, key, text: match[0], ...(value === undefined ? {} : { value }) });
       return ' '.repeat(match[0].length);
     });
   }
   return rest;
 }
 
+/** The last texts read (a claim and its quotes are read by the figure and the wording checks alike). */
+const READ_CACHE = new Map<string, { figures: Figure[]; rest: string }>();
+const READ_CACHE_SIZE = 64;
+
+function read(text: string): { figures: Figure[]; rest: string } {
+  const cached = READ_CACHE.get(text);
+  if (cached !== undefined) return cached;
+  const figures: Figure[] = [];
+  const rest = readFigures(text, figures);
+  if (READ_CACHE.size >= READ_CACHE_SIZE) READ_CACHE.delete(READ_CACHE.keys().next().value as string);
+  READ_CACHE.set(text, { figures, rest });
+  return { figures, rest };
+}
+
 /** Every figure of a text, in reader order. */
 export function extractFigures(text: string): Figure[] {
-  const figures: Figure[] = [];
-  readFigures(text, figures);
-  return figures;
+  return read(text).figures.map((figure) => ({ ...figure }));
 }
 
 /** The text (normalized, lower case) without its figures: what the wording check compares. */
 export function withoutFigures(text: string): string {
-  return readFigures(text, []);
+  return read(text).rest;
 }
 
-const PERCENT = new RegExp(String.raw`\b${VALUE}\s?(?:%|percent\b|per cent\b)`, 'g');
-
-/**
- * Every number value anywhere in a text, inside figures or not (what a plain number of a claim may match), except
- * percentages: "15%" in the evidence does not make "open until 15" stated.
- */
-function allNumbers(text: string): Set<string> {
-  const numbers = new Set<string>();
-  const pattern = new RegExp(String.raw`\d+(?:[.,]\d+)*|\b${NUMBER_WORD}\b`, 'g');
-  for (const match of normalize(text).replace(PERCENT, ' ').matchAll(pattern)) {
-    const raw = match[0];
-    for (const value of [numberValue(raw), ...raw.split(/[.,]/).map((part) => numberValue(part))])
-      if (value !== null) numbers.add(value);
-  }
-  return numbers;
-}
-
+/** What a claim's quotes offer to match its figures. */
 export interface EvidenceFigures {
+  /** `kind:key` of every figure. */
   typed: Set<string>;
+  /** Standalone numbers, and the values figures state (amounts, counts of durations, years of dates). */
   numbers: Set<string>;
+  /** Standalone numbers only (what a bare hour matches). */
+  bare: Set<string>;
 }
 
-/** What the evidence texts a claim cites offer to match its figures. */
+/** What the quote texts of a claim offer to match its figures. */
 export function evidenceFigures(texts: readonly string[]): EvidenceFigures {
-  const typed = new Set<string>();
-  const numbers = new Set<string>();
+  const read: EvidenceFigures = { typed: new Set(), numbers: new Set(), bare: new Set() };
   for (const text of texts) {
-    for (const figure of extractFigures(text)) typed.add(`${figure.kind}:${figure.key}`);
-    for (const value of allNumbers(text)) numbers.add(value);
+    for (const figure of extractFigures(text)) {
+      read.typed.add(`${figure.kind}:${figure.key}`);
+      if (figure.kind === 'number') read.bare.add(figure.key);
+      if (figure.value !== undefined && figure.kind !== 'percent') read.numbers.add(figure.value);
+    }
   }
-  return { typed, numbers };
+  return read;
 }
 
 function supported(figure: Figure, evidence: EvidenceFigures): boolean {
@@ -263,24 +420,27 @@ function supported(figure: Figure, evidence: EvidenceFigures): boolean {
     case 'number':
       return evidence.numbers.has(figure.key);
     case 'date': {
+      if (figure.key.startsWith('~')) return false;
       const [year, month, day] = figure.key.split('-');
       if (year !== '*') return evidence.typed.has(`date:*-${month}-${day}`) && evidence.numbers.has(year);
-      return [...evidence.typed].some((key) => key.startsWith('date:') && key.endsWith(`-${month}-${day}`));
+      return [...evidence.typed].some((key) => /^date:\d+-/.test(key) && key.endsWith(`-${month}-${day}`));
     }
     case 'time': {
       const minutes = Number(figure.key);
       if (minutes % 60 !== 0) return false;
       const hour = minutes / 60;
-      return evidence.numbers.has(String(hour)) || (hour === 0 && evidence.numbers.has('24'));
+      return evidence.bare.has(String(hour)) || (hour === 0 && evidence.bare.has('24'));
     }
     case 'month':
-      return [...evidence.typed].some((key) => key.startsWith('date:') && key.split('-')[1] === figure.key);
+      return [...evidence.typed].some(
+        (key) => key.startsWith('date:') && !key.startsWith('date:~') && key.split('-')[1] === figure.key,
+      );
     default:
       return false;
   }
 }
 
-/** The figures of `claim` that the cited evidence (read once by evidenceFigures) does not state. */
+/** The figures of `claim` that its quotes (read once by evidenceFigures) do not state. */
 export function unsupportedFiguresIn(claim: string, evidence: () => EvidenceFigures): Figure[] {
   const figures = extractFigures(claim);
   if (figures.length === 0) return [];
@@ -288,7 +448,7 @@ export function unsupportedFiguresIn(claim: string, evidence: () => EvidenceFigu
   return figures.filter((figure) => !supported(figure, read));
 }
 
-/** The figures of `claim` that the cited evidence texts do not state (empty: every figure is supported). */
-export function unsupportedFigures(claim: string, citedTexts: readonly string[]): Figure[] {
-  return unsupportedFiguresIn(claim, () => evidenceFigures(citedTexts));
+/** The figures of `claim` that the quote texts do not state (empty: every figure is supported). */
+export function unsupportedFigures(claim: string, quoteTexts: readonly string[]): Figure[] {
+  return unsupportedFiguresIn(claim, () => evidenceFigures(quoteTexts));
 }

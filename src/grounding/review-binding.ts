@@ -7,17 +7,20 @@
  *   NFKC, case, whitespace and trailing punctuation ignored; nothing else: a re-worded, split, merged, dropped,
  *   reordered or extra claim breaks the binding);
  * - each claim's `reference_ids` are among the ids that drafted claim cites (the reviewer may confirm a claim from
- *   fewer of its references, never from one it did not cite, nor one outside the cited set);
+ *   fewer of its references, never from one it did not cite, nor one outside the cited set), and contain every
+ *   reference the claim quotes (a confirmation from a subset without the claim's quotes confirms something else);
  * - each conflict names a cited reference and another reference the reviewer was given.
  * Otherwise the review is not about this draft: `unbound` with the first mismatch.
  */
-import type { DraftClaim, ReviewConflict, ReviewOutput } from '../ai/reply-model-contract';
+import type { ClaimQuote, DraftClaim, ReviewConflict, ReviewOutput } from '../ai/reply-model-contract';
 
 export interface BoundVerdict {
   /** The drafted claim, as it leaves the service. */
   text: string;
   /** What the draft cited for it. */
   reference_ids: string[];
+  /** The spans of the cited evidence it states, verified verbatim (claim-quotes.ts). */
+  quotes: ClaimQuote[];
   /** The references the reviewer confirmed it from (a subset of reference_ids). */
   confirmed_by: string[];
   supported: boolean;
@@ -59,9 +62,21 @@ export function bindReview(
         reason: `claim ${i + 1}: the review cites ${foreign.join(', ')}, which the claim does not cite`,
       };
     }
+    // A confirmation must come from the references the claim's quotes are in: a subset without them (say, without
+    // the source of the claim's figure) confirms something else.
+    const unquoted = claim.quotes.find(
+      (q) => verdict.reference_ids.length > 0 && !verdict.reference_ids.includes(q.reference_id),
+    );
+    if (unquoted !== undefined) {
+      return {
+        bound: false,
+        reason: `claim ${i + 1}: the review confirms it without a reference it quotes (${unquoted.reference_id})`,
+      };
+    }
     verdicts.push({
       text: claim.text,
       reference_ids: [...claim.reference_ids],
+      quotes: claim.quotes.map((q) => ({ reference_id: q.reference_id, text: q.text })),
       confirmed_by: [...new Set(verdict.reference_ids)],
       supported: verdict.supported && verdict.reference_ids.length > 0,
     });

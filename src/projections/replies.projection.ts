@@ -44,6 +44,8 @@ export interface ReplyView {
     sufficient: boolean;
     answers_as_asked: boolean;
     claims: number;
+    /** Per claim, in order: the spans of the cited evidence it states (what a client may show as "from: …"). */
+    claim_quotes: Array<Array<{ reference_id: string; text: string }>>;
     review_input_sha256: string;
   } | null;
   receipt_version: number | null;
@@ -79,6 +81,7 @@ type ReceiptFields = {
     sufficient: boolean;
     answers_as_asked: boolean;
     claims: unknown[];
+    bound_claims?: Array<{ quotes?: Array<{ reference_id: string; text: string }> }>;
     review_input_sha256: string;
   }>;
 };
@@ -86,7 +89,7 @@ type ReceiptFields = {
 /** Replies and their feedback as one view per reply (rebuilt identically from the streams). */
 export const repliesProjection: Projection = {
   name: 'replies',
-  version: 1,
+  version: 2,
   collections: [
     { name: REPLIES, indexes: ['organization_id', 'message_id', 'status'] },
     { name: REPLY_CLAIMS, indexes: [] },
@@ -183,6 +186,9 @@ export const repliesProjection: Projection = {
                 sufficient: review.sufficient,
                 answers_as_asked: review.answers_as_asked,
                 claims: review.claims.length,
+                claim_quotes: (review.bound_claims ?? []).map((c) =>
+                  (c.quotes ?? []).map(({ reference_id, text }) => ({ reference_id, text })),
+                ),
                 review_input_sha256: review.review_input_sha256,
               }
             : null,

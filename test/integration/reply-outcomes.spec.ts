@@ -237,6 +237,7 @@ describe('reply outcomes over HTTP (spec §7, one test per producible code)', ()
       const claims = input.evidence.map((e) => ({
         text: 'Parking is in the garage.',
         reference_ids: [e.reference_id],
+        quotes: [{ reference_id: e.reference_id, text: 'Parking for patients is available in the garage' }],
       }));
       return reply.json({ ...draft, claims });
     });

@@ -57,8 +57,20 @@ describe('suggested reply shape, every field (spec §2.5, §2.6, §2.7)', () => 
           {
             text: 'The clinic is open Monday to Friday, 8:00 to 18:00.',
             reference_ids: [id('Opening hours')],
+            quotes: [
+              {
+                reference_id: id('Opening hours'),
+                text: 'The clinic is open Monday to Friday, 8:00 to 18:00.',
+              },
+            ],
           },
-          { text: 'The clinic has free parking on Elm Street.', reference_ids: [id('Clinic parking')] },
+          {
+            text: 'The clinic has free parking on Elm Street.',
+            reference_ids: [id('Clinic parking')],
+            quotes: [
+              { reference_id: id('Clinic parking'), text: 'The clinic has free parking on Elm Street.' },
+            ],
+          },
         ],
         answer_mode: 'facts',
         answer_intent: 'answer_business_question',

@@ -54,7 +54,13 @@ describe('reply receipt views and audit:reply (CLI against a live server)', () =
       receipt_version: 2,
       receipt_hash: expect.stringMatching(/^[0-9a-f]{64}$/),
       original_token_id: expect.any(String),
-      review: { reviewer_model: 'test-reviewer', sufficient: true, answers_as_asked: true, claims: 1 },
+      review: {
+        reviewer_model: 'test-reviewer',
+        sufficient: true,
+        answers_as_asked: true,
+        claims: 1,
+        claim_quotes: [[{ reference_id: expect.stringMatching(/^mi\d+-r1-c/), text: expect.any(String) }]],
+      },
       feedback: [
         { outcome: 'accepted', rating: 'up', proposal_id: null, response_review_id: expect.any(Number) },
       ],

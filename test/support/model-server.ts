@@ -131,7 +131,10 @@ const abstainDraft = (gaps = ['the evidence does not answer the question']): Dra
 export function defaultDraft(input: Partial<DraftInput>): DraftOutput {
   const first = input.evidence?.[0];
   if (first === undefined) return abstainDraft();
-  const claims = [{ text: first.excerpt.slice(0, 1000), reference_ids: [first.reference_id] }];
+  const text = first.excerpt.slice(0, 1000);
+  const claims = [
+    { text, reference_ids: [first.reference_id], quotes: [{ reference_id: first.reference_id, text }] },
+  ];
   const answer = first.excerpt.slice(0, 4000);
   return { ...abstainDraft([]), answer, claims, answer_mode: 'facts', abstain: false };
 }
@@ -180,7 +183,7 @@ export const reply = {
       const claims = draft.claims.map((c) => ({ ...c, reference_ids: [...c.reference_ids, referenceId] }));
       return reply.json({
         ...draft,
-        claims: claims.length > 0 ? claims : [{ text: 'x', reference_ids: [referenceId] }],
+        claims: claims.length > 0 ? claims : [{ text: 'x', reference_ids: [referenceId], quotes: [] }],
       });
     },
   /** The default review with fields replaced. */

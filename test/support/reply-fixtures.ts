@@ -215,7 +215,11 @@ export const citeAllEvidence: ChatHandler = (request) => {
   if (evidence.length === 0) return reply.abstain();
   return reply.json({
     answer: evidence.map((e) => e.excerpt).join(' '),
-    claims: evidence.map((e) => ({ text: e.excerpt, reference_ids: [e.reference_id] })),
+    claims: evidence.map((e) => ({
+      text: e.excerpt,
+      reference_ids: [e.reference_id],
+      quotes: [{ reference_id: e.reference_id, text: e.excerpt }],
+    })),
     answer_mode: 'facts',
     answer_intent: 'answer_business_question',
     inferences: [],

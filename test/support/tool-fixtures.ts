@@ -128,10 +128,15 @@ export const citeToolDraft: ChatStep = (request) => {
   const draft = defaultDraft(input);
   const memory = input.evidence[0];
   const claims = [
-    { text: memory.excerpt.slice(0, 200), reference_ids: [memory.reference_id] },
+    {
+      text: memory.excerpt.slice(0, 200),
+      reference_ids: [memory.reference_id],
+      quotes: [{ reference_id: memory.reference_id, text: memory.excerpt.slice(0, 200) }],
+    },
     ...input.tool_results.map((r) => ({
-      text: `Order status: ${JSON.stringify(r.output)}`,
+      text: `Status: ${JSON.stringify(r.output)}`,
       reference_ids: [r.reference_id],
+      quotes: [{ reference_id: r.reference_id, text: JSON.stringify(r.output) }],
     })),
   ];
   const answer = claims.map((c) => c.text).join(' ');

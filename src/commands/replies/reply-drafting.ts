@@ -20,7 +20,7 @@ import { resolveConflicts, type ConflictEntry, type ConflictParty } from '../../
 import { bindReview, type BoundVerdict } from '../../grounding/review-binding';
 import { publicLinksOnly } from '../../safety/link-text';
 import { canonicalDigest } from '../shared/canonical-digest';
-import { checkClaims } from './claim-checks';
+import { checkClaims, quoteAbort, sourceAbort } from './claim-checks';
 import { ReplyAbort } from './reply-abort';
 import { AUTHORITY, isAuthoritativeGround, type EvidenceItem } from './reply-evidence';
 import { modelAbort, type ReplyModels } from './reply-models';
@@ -157,6 +157,7 @@ async function draftOnce(
   const claims = drafted.output.claims.map((claim) => ({
     text: publicLinksOnly(claimText(claim.text)),
     reference_ids: [...new Set(claim.reference_ids)],
+    quotes: claim.quotes.map((q) => ({ reference_id: q.reference_id, text: publicLinksOnly(q.text) })),
   }));
   const draft: DraftOutput = {
     ...drafted.output,
@@ -184,8 +185,14 @@ async function draftOnce(
     // Cited tool output is reviewed like any evidence, as data.
     ...citedTools.map((t): [string, string] => [t.reference_id, JSON.stringify(t.output)]),
   ]);
+  // Each claim states its own quotes, verbatim spans of what it cites; every later check compares it with them.
+  const quoted = quoteAbort(claims, excerptOf);
+  if (quoted !== null) throw quoted;
+  // Every quote a figure may come from must be a source that can ground this reply on its own.
+  const sourced = sourceAbort(claims, evidence, tools, policy === 'strict');
+  if (sourced !== null) throw sourced;
   // Cairn's own support checks, whatever either model says (before the reviewer: a claim they refuse costs no call).
-  const problem = checkClaims(claims, excerptOf);
+  const problem = checkClaims(claims, question, excerptOf);
   if (problem !== null) throw new ReplyAbort('semantic_review_failed', problem);
 
   const reviewInput: ReviewInput = {

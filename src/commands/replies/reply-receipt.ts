@@ -69,7 +69,14 @@ export type ReceiptReviewEntry = {
   answers_as_asked: boolean;
   claims: ReceiptReviewClaim[];
   /** The verdicts bound one for one to the drafted claims (review-binding.ts); absent in receipts before them. */
-  bound_claims?: Array<{ text: string; reference_ids: string[]; confirmed_by: string[]; supported: boolean }>;
+  bound_claims?: Array<{
+    text: string;
+    reference_ids: string[];
+    /** The spans of the cited evidence the claim states (absent in receipts before quote-bound claims). */
+    quotes?: Array<{ reference_id: string; text: string }>;
+    confirmed_by: string[];
+    supported: boolean;
+  }>;
   /** What the reviewer reported as contradicting cited evidence. */
   conflicts?: Array<{ reference_id: string; conflicting_reference_id: string; description: string }>;
   reason: string | null;

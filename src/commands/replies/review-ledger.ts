@@ -48,7 +48,10 @@ export function ledgerDigest(ledger: readonly ReceiptReviewEntry[]): string {
   return canonicalDigest(ledger);
 }
 
-const claimsOf = (claims: ReadonlyArray<{ text: string; reference_ids: string[] }>): DraftClaim[] =>
+/** The claims as the final review input binds them: text and citations (quotes are bound in `bound_claims`). */
+const claimsOf = (
+  claims: ReadonlyArray<{ text: string; reference_ids: string[] }>,
+): Array<Pick<DraftClaim, 'text' | 'reference_ids'>> =>
   claims.map((c) => ({ text: c.text, reference_ids: [...c.reference_ids] }));
 
 /** The final review input by parts: what a replay re-derives from the user message, the reply and the ledger. */
@@ -97,6 +100,6 @@ export function confirmationsFrom(
 }
 
 /** The claims the final review was given, as drafted (text and cited ids), from the ledger's last entry. */
-export function finalClaimsOf(entry: ReceiptReviewEntry): DraftClaim[] {
+export function finalClaimsOf(entry: ReceiptReviewEntry): Array<Pick<DraftClaim, 'text' | 'reference_ids'>> {
   return claimsOf(entry.bound_claims ?? []);
 }

@@ -59,7 +59,11 @@ export function scenarioTag(question: unknown): string | null {
 
 // ------------------------------------------------------------------------------------------- draft helpers
 
-export type DraftClaimSpec = { text: string; reference_ids: string[] };
+export type DraftClaimSpec = {
+  text: string;
+  reference_ids: string[];
+  quotes: Array<{ reference_id: string; text: string }>;
+};
 
 /** The sentences of a text (split at line breaks and sentence ends). */
 export function sentences(text: string): string[] {
@@ -83,12 +87,31 @@ export function refOf(input: DraftInput, title: string): string {
 export function quote(input: DraftInput, title: string, index = 0): DraftClaimSpec {
   const evidence = evidenceTitled(input, title);
   const lines = sentences(evidence?.excerpt ?? '').filter((s) => s !== title);
-  return { text: lines[index] ?? `(no sentence ${index} in ${title})`, reference_ids: [refOf(input, title)] };
+  const text = lines[index] ?? `(no sentence ${index} in ${title})`;
+  const reference_id = refOf(input, title);
+  return { text, reference_ids: [reference_id], quotes: [{ reference_id, text }] };
 }
 
-/** A claim of our own wording citing the evidence titled `titles`. */
+const words = (text: string): Set<string> => new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+
+/** The sentence of the evidence titled `title` sharing the most words with `text` (what a lying composer quotes). */
+export function closestSentence(input: DraftInput, title: string, text: string): string {
+  const lines = sentences(evidenceTitled(input, title)?.excerpt ?? '').filter((s) => s !== title);
+  const mine = words(text);
+  const shared = (line: string) => [...words(line)].filter((w) => mine.has(w)).length;
+  return lines.reduce((best, line) => (shared(line) > shared(best) ? line : best), lines[0] ?? title);
+}
+
+/** A claim of our own wording citing the evidence titled `titles`, quoting the closest sentence of each. */
 export function say(input: DraftInput, text: string, ...titles: string[]): DraftClaimSpec {
-  return { text, reference_ids: titles.map((title) => refOf(input, title)) };
+  return {
+    text,
+    reference_ids: titles.map((title) => refOf(input, title)),
+    quotes: titles.map((title) => ({
+      reference_id: refOf(input, title),
+      text: closestSentence(input, title, text),
+    })),
+  };
 }
 
 /** A draft of these claims; `answer` is their text unless patched. */

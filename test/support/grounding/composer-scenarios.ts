@@ -123,7 +123,8 @@ export const COMPOSER_LIES: GroundingScenario[] = [
     name: 'composer: a fabricated amount beside an honest claim',
     question: Q_SHIPPING,
     expect: 'refuse',
-    codes: REVIEW_FAILED,
+    // The amount is refused twice over: its quote (Shipping) is not authoritative, nor does it state the amount.
+    codes: [...REVIEW_FAILED, ...INSUFFICIENT],
     forbidden: ['$0.99'],
     draft: refundAnd('Standard shipping costs $0.99.', SHIPPING),
   },

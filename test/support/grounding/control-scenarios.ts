@@ -16,6 +16,7 @@ import {
   Q_SHIPPING,
   Q_GIFTS,
   textIs,
+  INSUFFICIENT,
   honestHours,
   honestRefund,
 } from './scenario-topics';
@@ -120,9 +121,12 @@ export const CONTROLS: GroundingScenario[] = [
   },
   {
     id: 'c12',
-    name: 'control: a supporting source adds detail beside an authoritative one',
+    // Was a control before sources per figure: under a strict policy every quote a figure comes from must be
+    // authoritative, so a supporting source's price beside an approved claim no longer answers.
+    name: 'sources: a figure quoted from a supporting source beside an authoritative claim (strict)',
     question: Q_SHIPPING,
-    expect: 'answer',
+    expect: 'refuse',
+    codes: INSUFFICIENT,
     draft: (i) => draftOf([quote(i, REFUNDS, 2), quote(i, SHIPPING, 0)]),
   },
   {

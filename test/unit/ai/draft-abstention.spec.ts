@@ -1,6 +1,12 @@
 import { isAbstention, parseDraftOutput } from '../../../src/ai/reply-model-contract';
 
-const CLAIMS = [{ text: 'We open at 9:00.', reference_ids: ['mi1-r1-c1'] }];
+const CLAIMS = [
+  {
+    text: 'We open at 9:00.',
+    reference_ids: ['mi1-r1-c1'],
+    quotes: [{ reference_id: 'mi1-r1-c1', text: 'We open at 9:00.' }],
+  },
+];
 const draft = (patch: Record<string, unknown>) => ({
   answer: 'We open at 9:00.',
   claims: CLAIMS,

@@ -45,7 +45,9 @@ const REVIEW: ReviewInput = {
   task: 'semantic_review',
   question: DRAFT.question,
   answer: STAFF,
-  claims: [{ text: STAFF, reference_ids: ['mi_1:r1:c0'] }],
+  claims: [
+    { text: STAFF, reference_ids: ['mi_1:r1:c0'], quotes: [{ reference_id: 'mi_1:r1:c0', text: STAFF }] },
+  ],
   evidence: [{ reference_id: 'mi_1:r1:c0', excerpt: STAFF }],
   other_evidence: [{ reference_id: 'mi_2:r1:c0', excerpt: 'Free parking behind the building.' }],
 };
@@ -151,7 +153,13 @@ describe('model contract: composer and reviewer through the openai SDK', () => {
       const { output, usage } = await draftOnly(composer.compose(DRAFT));
       expect(output).toEqual(defaultDraft(DRAFT));
       expect(output).toMatchObject({ answer: 'The physician sees patients on Mondays.', abstain: false });
-      expect(output.claims).toEqual([{ text: output.answer, reference_ids: ['mi_1:r1:c0'] }]);
+      expect(output.claims).toEqual([
+        {
+          text: output.answer,
+          reference_ids: ['mi_1:r1:c0'],
+          quotes: [{ reference_id: 'mi_1:r1:c0', text: output.answer }],
+        },
+      ]);
       expect(usage.model).toBe('composer-model');
       // The test server counts a token per four characters of the request body and of the content.
       expect(usage.input_tokens).toBe(Math.ceil(JSON.stringify(server.requests[0].body).length / 4));
@@ -229,7 +237,7 @@ describe('model contract: composer and reviewer through the openai SDK', () => {
   });
 
   describe('error mapping (one call each: no retries)', () => {
-    const claim = { text: 'x', reference_ids: [] };
+    const claim = { text: 'x', reference_ids: [], quotes: [] };
     it.each([
       ['429', reply.status(429, '2'), 'rate_limited', 2000],
       ['500', reply.status(500), 'server_error', null],
@@ -277,6 +285,7 @@ describe('model contract: composer and reviewer through the openai SDK', () => {
       ['too many claims', reply.draft({ claims: Array.from({ length: 21 }, () => claim) })],
       ['an over-long answer', reply.draft({ answer: 'x'.repeat(4001) })],
       ['a non-string reference id', reply.draft({ claims: [{ ...claim, reference_ids: [7 as never] }] })],
+      ['a claim without quotes', reply.draft({ claims: [{ text: 'x', reference_ids: [] } as never] })],
     ])('draft answer that is %s → malformed', async (_name, step) => {
       server.script.draft(step);
       expect((await failure(composer.compose(DRAFT))).kind).toBe('malformed');

@@ -45,7 +45,7 @@ describe('claim figures: what the cited evidence must state (invariant 3, Cairn-
     ['The price list is valid from March 1, 2027.', 'date'],
     ['We are open on Sunday.', 'weekday'],
     ['Prices change in April.', 'month'],
-    ['Call +1 555 123 9999.', 'number'],
+    ['Call +1 555 123 9999.', 'phone'],
     ['There are twelve stores.', 'number'],
   ])('unsupported: %j (%s)', (claim, kind) => {
     const missing = unsupportedFigures(claim, [EXCERPT]);

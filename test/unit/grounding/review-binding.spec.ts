@@ -2,8 +2,16 @@ import type { ReviewOutput } from '../../../src/ai/reply-model-contract';
 import { bindReview } from '../../../src/grounding/review-binding';
 
 const DRAFT = [
-  { text: 'We are open Monday to Friday from 9:00 to 17:00.', reference_ids: ['a', 'b'] },
-  { text: 'Refunds are accepted within 30 days.', reference_ids: ['c'] },
+  {
+    text: 'We are open Monday to Friday from 9:00 to 17:00.',
+    reference_ids: ['a', 'b'],
+    quotes: [{ reference_id: 'b', text: 'Monday to Friday from 9:00 to 17:00' }],
+  },
+  {
+    text: 'Refunds are accepted within 30 days.',
+    reference_ids: ['c'],
+    quotes: [{ reference_id: 'c', text: 'Refunds are accepted within 30 days' }],
+  },
 ];
 const GIVEN = new Set(['a', 'b', 'c', 'other']);
 const honest = (): ReviewOutput => ({
@@ -59,6 +67,10 @@ describe('the review is bound to the drafted claims one for one (invariant 3)', 
     [
       'a reference the claim does not cite',
       [honest().claims[0], { ...honest().claims[1], reference_ids: ['a'] }],
+    ],
+    [
+      "a confirmation from a cited reference that lacks the claim's quote (a subset without its figures)",
+      [{ ...honest().claims[0], reference_ids: ['a'] }, honest().claims[1]],
     ],
     [
       'a reference that was never cited',
