@@ -17,10 +17,15 @@ import { toolReply } from '../support/tool-server';
 const citeEverything: ChatStep = (request) => {
   const input = request.input as DraftInput;
   const claims = [
-    ...input.evidence.map((e) => ({ text: e.excerpt.slice(0, 200), reference_ids: [e.reference_id] })),
+    ...input.evidence.map((e) => ({
+      text: e.excerpt.slice(0, 200),
+      reference_ids: [e.reference_id],
+      quotes: [{ reference_id: e.reference_id, text: e.excerpt.slice(0, 200) }],
+    })),
     ...input.tool_results.map((r) => ({
-      text: `Order status: ${JSON.stringify(r.output)}`,
+      text: `Status: ${JSON.stringify(r.output)}`,
       reference_ids: [r.reference_id],
+      quotes: [{ reference_id: r.reference_id, text: JSON.stringify(r.output) }],
     })),
   ];
   return reply.json({ ...defaultDraft(input), answer: claims.map((c) => c.text).join(' '), claims });

@@ -66,7 +66,11 @@ const draftLines =
     const claims = words.map((w) => lineWith(request, w));
     return reply.json({
       answer: claims.map((c) => c.text).join(' '),
-      claims: claims.map((c) => ({ text: c.text, reference_ids: [c.reference_id] })),
+      claims: claims.map((c) => ({
+        text: c.text,
+        reference_ids: [c.reference_id],
+        quotes: [{ reference_id: c.reference_id, text: c.text }],
+      })),
       answer_mode: 'facts',
       answer_intent: 'answer_business_question',
       inferences: [],
