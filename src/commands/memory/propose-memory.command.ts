@@ -1,4 +1,4 @@
-import type { ProposalCorrection, ProposedPolicy } from '../../events/memory/proposal.events';
+import type { CitedSpan, ProposalCorrection, ProposedPolicy } from '../../events/memory/proposal.events';
 import type { ConnectorPrincipal } from '../../http/auth/connector-principal';
 import type { CommandContext } from '../shared/command-context';
 
@@ -14,6 +14,8 @@ export interface ProposeMemoryInput {
   target_memory_item_id?: number | null;
   /** Set for a correction from reply feedback. */
   correction?: ProposalCorrection | null;
+  /** For a correction: the cited revision's text it replaces. */
+  cited?: CitedSpan | null;
 }
 
 export class ProposeMemoryCommand {
