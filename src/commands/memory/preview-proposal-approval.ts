@@ -58,7 +58,12 @@ export class ProposalApprovalPreviewer {
     const current = loaded?.item?.content ?? null;
     const after = plan?.correction?.content ?? null;
     return {
-      proposal: { ...proposal, status: state.status, approval: state.approval },
+      proposal: {
+        ...proposal,
+        cited: proposal.cited ?? null,
+        status: state.status,
+        approval: state.approval,
+      },
       target:
         targetId === null
           ? null

@@ -95,7 +95,7 @@ export class ReviewProposalHandler implements ICommandHandler<ReviewProposalComm
       return { ...result, correction: null };
     }
     if (!target) throw new InternalError('correction target not loaded');
-    const revision = await this.applyCorrection(
+    const applied = await this.applyCorrection(
       state.proposal,
       target,
       approval?.base_revision,
@@ -104,9 +104,10 @@ export class ReviewProposalHandler implements ICommandHandler<ReviewProposalComm
     );
     return {
       ...result,
+      changed: result.changed || applied.appended,
       correction: {
         base_revision: approval?.base_revision ?? null,
-        revision,
+        revision: applied.revision,
         rebased: approval?.rebased ?? false,
       },
     };
@@ -115,7 +116,7 @@ export class ReviewProposalHandler implements ICommandHandler<ReviewProposalComm
   /**
    * Appends the revision replacing the cited text (once: a revision that applied it already appends nothing).
    * An approval interrupted before its revision completes now, at the revision it recorded, or re-based with
-   * --rebase when the item moved on meanwhile. Returns the item's revision.
+   * --rebase when the item moved on meanwhile. Returns the item's revision and whether this run appended it.
    */
   private async applyCorrection(
     proposal: MemoryProposalCaptured['data'],
@@ -123,15 +124,16 @@ export class ReviewProposalHandler implements ICommandHandler<ReviewProposalComm
     baseRevision: number | undefined,
     options: ApprovalOptions,
     context: CommandContext,
-  ): Promise<number> {
+  ): Promise<{ revision: number; appended: boolean }> {
     const { item, snapshot } = target;
     if (!item || !snapshot) throw new InternalError('correction target vanished');
-    if (snapshot.applied) return item.revision;
+    if (snapshot.applied) return { revision: item.revision, appended: false };
     const plan = planApproval(proposal, snapshot, {
       audience: null,
       rebase: options.rebase || snapshot.revision === baseRevision,
     });
-    if (!plan.correction || plan.correction.content === null) return item.revision;
+    if (!plan.correction || plan.correction.content === null)
+      return { revision: item.revision, appended: false };
     const content = await this.writer.content({
       title: item.title,
       content: plan.correction.content,
@@ -146,7 +148,7 @@ export class ReviewProposalHandler implements ICommandHandler<ReviewProposalComm
       proposal_id: proposal.proposal_id,
       base_revision: plan.correction.base_revision,
     });
-    return revised.revision;
+    return { revision: revised.revision, appended: revised.revision !== item.revision };
   }
 
   /** A new item under the id the approval recorded. Run again, its creation is recognized and nothing appended. */
