@@ -3,6 +3,7 @@ import type {
   MemoryProposalApproved,
   MemoryProposalEvent,
   ProposalCorrection,
+  ProposedPolicy,
 } from '../events/memory/proposal.events';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import type { Projection, ProjectionContext } from './projection';
@@ -19,7 +20,7 @@ export interface MemoryProposalDocument {
   content: string;
   proposed_type: string;
   source_uri: string | null;
-  proposed_policy: { review_required: boolean; customer_safe_candidate: boolean };
+  proposed_policy: ProposedPolicy;
   proposed_by: string;
   target_memory_item_id: number | null;
   /** For a correction from reply feedback: its reply, message, feedback and review item (else null). */

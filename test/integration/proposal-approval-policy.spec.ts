@@ -95,6 +95,26 @@ describe('approval policy', () => {
       audience: 'customer_safe',
       grounding_eligible: true,
     });
+    // The proposer's authority role is applied too, and an unknown one is refused at the door.
+    const supporting = await http(t.baseUrl, 'POST', `${MEMORY}/proposals`, {
+      token: proposer.token,
+      body: {
+        title: 'Parking nearby',
+        content: 'The public garage on Lake Street is two minutes away.',
+        proposed_policy: { customer_safe_candidate: true, authority_role: 'supporting' },
+      },
+    });
+    const reference = await cairn(t.dataDir, 'proposals:approve', org, String(supporting.body.proposal_id));
+    expect(reference.json.policy.applied).toEqual({
+      audience: 'customer_safe',
+      authority_level: 'reference',
+    });
+    expect(await stored(reference.json.memory_item_id)).toMatchObject({ authority_level: 'reference' });
+    const unknown = await http(t.baseUrl, 'POST', `${MEMORY}/proposals`, {
+      token: proposer.token,
+      body: { title: 'x', content: 'y', proposed_policy: { authority_role: 'supreme' } },
+    });
+    expect(unknown.status).toBe(422);
     const both = await cairn(
       t.dataDir,
       'proposals:approve',

@@ -31,14 +31,24 @@ export type ApprovalPlan = {
   correction: { base_revision: number; rebased: boolean; old_text: string; content: string | null } | null;
 };
 
-/** The audience a new item gets: the operator's explicit choice, else the proposal's. */
+/** The authority level of each proposed authority role (spec §2.6 roles, memory item levels). */
+const AUTHORITY_LEVEL_OF: Record<
+  NonNullable<ProposedPolicy['authority_role']>,
+  AppliedPolicy['authority_level']
+> = {
+  authoritative: 'approved_source',
+  supporting: 'reference',
+  unverified: 'unverified',
+};
+
+/**
+ * What a new item gets: the audience the operator chose explicitly, else the proposal's
+ * (`customer_safe_candidate`); the authority the proposal names (`authority_role`), else approved_source.
+ */
 function newItemPolicy(proposed: ProposedPolicy, options: ApprovalOptions): ApprovalPlan['policy'] {
   const audience = options.audience ?? (proposed.customer_safe_candidate ? 'customer_safe' : 'internal');
-  return {
-    proposed,
-    applied: { audience, authority_level: 'approved_source' },
-    override: options.audience,
-  };
+  const authority_level = AUTHORITY_LEVEL_OF[proposed.authority_role ?? 'authoritative'];
+  return { proposed, applied: { audience, authority_level }, override: options.audience };
 }
 
 export function planApproval(

@@ -3,6 +3,7 @@ import type { ConnectorPrincipal } from '../../http/auth/connector-principal';
 import type { CommandContext } from '../shared/command-context';
 
 export const PROPOSED_TYPES = ['fact', 'faq', 'policy', 'procedure', 'correction'] as const;
+export const PROPOSED_AUTHORITY_ROLES = ['authoritative', 'supporting', 'unverified'] as const;
 
 export interface ProposeMemoryInput {
   title: string;

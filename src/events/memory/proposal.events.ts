@@ -1,6 +1,14 @@
 import type { DomainEvent } from '../domain-event';
 
-export type ProposedPolicy = { review_required: boolean; customer_safe_candidate: boolean };
+/** How far the proposer says an approved item should be trusted (the roles of spec §2.6 `authority.role`). */
+export type ProposedAuthorityRole = 'authoritative' | 'supporting' | 'unverified';
+
+export type ProposedPolicy = {
+  review_required: boolean;
+  customer_safe_candidate: boolean;
+  /** Absent: `authoritative` (an operator-approved source). */
+  authority_role?: ProposedAuthorityRole;
+};
 
 /** Who may see an approved item and how far it is trusted (memory item fields). */
 export type AppliedPolicy = {

@@ -224,6 +224,27 @@ describe('proposal decider: new items', () => {
   });
 });
 
+it('gives a new item the authority the proposal names', () => {
+  const supporting = {
+    ...newFact,
+    proposed_policy: { ...newFact.proposed_policy, authority_role: 'supporting' as const },
+  };
+  given([captured(supporting)])
+    .when(approve(null))
+    .then([
+      {
+        type: 'MemoryProposalApproved',
+        data: expect.objectContaining({
+          policy: {
+            proposed: supporting.proposed_policy,
+            applied: { audience: 'internal', authority_level: 'reference' },
+            override: null,
+          },
+        }) as never,
+      },
+    ]);
+});
+
 describe('memory item decider: a correction revision', () => {
   const content = (text: string, chunk: number): MemoryContent => ({
     title: 'Opening hours',
