@@ -35,7 +35,13 @@ import {
 import { ProjectionsRebuildCommand, ProjectionsStatusCommand } from './projection.commands';
 import { AuditReplyCommand, RepliesListCommand, RepliesShowCommand } from './reply.commands';
 import { ReplyAuditor } from '../audit/reply-auditor';
-import { ProposalsApproveCommand, ProposalsListCommand, ProposalsRejectCommand } from './proposal.commands';
+import { ProposalApprovalPreviewer } from '../commands/memory/preview-proposal-approval';
+import {
+  ProposalsApproveCommand,
+  ProposalsListCommand,
+  ProposalsRejectCommand,
+  ProposalsShowCommand,
+} from './proposal.commands';
 import { QueriesModule } from '../queries/queries.module';
 import { ToolDisableCommand, ToolEnableCommand, ToolListCommand, ToolRegisterCommand } from './tool.commands';
 
@@ -50,6 +56,7 @@ export class CliModule {
         StreamAuditor,
         TraceVolume,
         GroundingPolicyPreviewer,
+        ProposalApprovalPreviewer,
         ServeCommand,
         McpCommand,
         OrgCreateCommand,
@@ -79,6 +86,7 @@ export class CliModule {
         MemoryReviseCommand,
         MemoryArchiveCommand,
         ProposalsListCommand,
+        ProposalsShowCommand,
         ProposalsApproveCommand,
         ProposalsRejectCommand,
         ToolRegisterCommand,

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Command, Option } from 'nest-commander';
+import type { ApprovalOptions } from '../commands/memory/approval-plan';
+import { ProposalApprovalPreviewer } from '../commands/memory/preview-proposal-approval';
 import { ReviewProposalCommand, type ReviewProposalResult } from '../commands/memory/review-proposal.command';
+import { ValidationFailedError } from '../common/errors';
 import { operatorContext } from '../commands/shared/command-context';
 import type { MemoryProposalDocument } from '../projections/memory-proposals.projection';
 import { ListProposalsQuery } from '../queries/memory/list-proposals.query';
@@ -37,37 +40,83 @@ export class ProposalsListCommand extends JsonCommand {
   }
 }
 
-/** Decorated so its subclasses inherit the constructor's injection metadata. */
+type ApproveFlags = { rebase?: boolean; customerSafe?: boolean; internal?: boolean };
+
+/** The approval options of the flags (--customer-safe and --internal exclude each other). */
+function approvalOptions(flags: ApproveFlags): ApprovalOptions {
+  if (flags.customerSafe && flags.internal) {
+    throw new ValidationFailedError('give --customer-safe or --internal, not both', [
+      { field: 'audience', message: 'one of --customer-safe, --internal' },
+    ]);
+  }
+  const audience = flags.customerSafe ? 'customer_safe' : flags.internal ? 'internal' : null;
+  return { rebase: flags.rebase === true, audience };
+}
+
+/** The flags shared by proposals:show and proposals:approve. */
 @Injectable()
-abstract class ReviewCommand extends JsonCommand {
-  constructor(private readonly commands: CommandBus) {
+abstract class ApprovalFlagsCommand extends JsonCommand {
+  @Option({
+    flags: '--rebase',
+    description:
+      'a correction of an item revised since the reply: replace the cited text in the current revision',
+  })
+  parseRebase(): boolean {
+    return true;
+  }
+
+  @Option({ flags: '--customer-safe', description: 'a new item: customer_safe, whatever the proposal says' })
+  parseCustomerSafe(): boolean {
+    return true;
+  }
+
+  @Option({ flags: '--internal', description: 'a new item: internal, whatever the proposal says' })
+  parseInternal(): boolean {
+    return true;
+  }
+}
+
+@Command({
+  name: 'proposals:show',
+  arguments: '<ORG> <ID>',
+  description:
+    'A proposal with its diff (old text, new text, changed lines) and what approval would apply: policy, ' +
+    'revision, or why it would be refused (takes the flags of proposals:approve)',
+})
+export class ProposalsShowCommand extends ApprovalFlagsCommand {
+  constructor(private readonly previewer: ProposalApprovalPreviewer) {
     super();
   }
 
-  protected review(
-    params: string[],
-    decision: ReviewProposalCommand['decision'],
-  ): Promise<ReviewProposalResult> {
-    return this.commands.execute(
-      new ReviewProposalCommand(
-        parseId(params[0], 'ORG'),
-        parseId(params[1], 'ID'),
-        decision,
-        operatorContext(),
-      ),
-    );
+  protected execute(params: string[], options: ApproveFlags): Promise<object> {
+    expectArgs(params, 2, 'proposals:show ORG ID [--rebase] [--customer-safe|--internal]');
+    return this.previewer.show(parseId(params[0], 'ORG'), parseId(params[1], 'ID'), approvalOptions(options));
   }
 }
 
 @Command({
   name: 'proposals:approve',
   arguments: '<ORG> <ID>',
-  description: 'Approve: creates (or revises) a customer-safe, approved_source memory item',
+  description:
+    "Approve. A new item gets the proposal's audience (customer_safe_candidate) unless --customer-safe or " +
+    '--internal says otherwise; a correction revises only the text the reply cited (--rebase: in the current ' +
+    'revision); the result names the policy applied',
 })
-export class ProposalsApproveCommand extends ReviewCommand {
-  protected execute(params: string[]): Promise<object> {
-    expectArgs(params, 2, 'proposals:approve ORG ID');
-    return this.review(params, { type: 'approve' });
+export class ProposalsApproveCommand extends ApprovalFlagsCommand {
+  constructor(private readonly commands: CommandBus) {
+    super();
+  }
+
+  protected execute(params: string[], options: ApproveFlags): Promise<object> {
+    expectArgs(params, 2, 'proposals:approve ORG ID [--rebase] [--customer-safe|--internal]');
+    return this.commands.execute<ReviewProposalCommand, ReviewProposalResult>(
+      new ReviewProposalCommand(
+        parseId(params[0], 'ORG'),
+        parseId(params[1], 'ID'),
+        { type: 'approve', ...approvalOptions(options) },
+        operatorContext(),
+      ),
+    );
   }
 }
 
@@ -76,10 +125,21 @@ export class ProposalsApproveCommand extends ReviewCommand {
   arguments: '<ORG> <ID>',
   description: 'Reject a proposal (its history stays)',
 })
-export class ProposalsRejectCommand extends ReviewCommand {
+export class ProposalsRejectCommand extends JsonCommand {
+  constructor(private readonly commands: CommandBus) {
+    super();
+  }
+
   protected execute(params: string[], options: { reason?: string }): Promise<object> {
     expectArgs(params, 2, 'proposals:reject ORG ID [--reason TEXT]');
-    return this.review(params, { type: 'reject', reason: options.reason ?? null });
+    return this.commands.execute<ReviewProposalCommand, ReviewProposalResult>(
+      new ReviewProposalCommand(
+        parseId(params[0], 'ORG'),
+        parseId(params[1], 'ID'),
+        { type: 'reject', reason: options.reason ?? null },
+        operatorContext(),
+      ),
+    );
   }
 
   @Option({ flags: '--reason <text>', description: 'why (kept in the history)' })

@@ -1,4 +1,10 @@
-import type { MemoryProposalEvent, ProposalCorrection } from '../events/memory/proposal.events';
+import type {
+  CitedSpan,
+  MemoryProposalApproved,
+  MemoryProposalEvent,
+  ProposalCorrection,
+  ProposedPolicy,
+} from '../events/memory/proposal.events';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import type { Projection, ProjectionContext } from './projection';
 
@@ -14,11 +20,15 @@ export interface MemoryProposalDocument {
   content: string;
   proposed_type: string;
   source_uri: string | null;
-  proposed_policy: { review_required: boolean; customer_safe_candidate: boolean };
+  proposed_policy: ProposedPolicy;
   proposed_by: string;
   target_memory_item_id: number | null;
   /** For a correction from reply feedback: its reply, message, feedback and review item (else null). */
   correction: ProposalCorrection | null;
+  /** For a correction: the cited revision and the text of it that approval replaces (null: not recorded). */
+  cited: CitedSpan | null;
+  /** Approved: the policy proposed and applied, and the operator's override (null otherwise, or not recorded). */
+  approval_policy: NonNullable<MemoryProposalApproved['data']['policy']> | null;
   memory_item_id: number | null;
   reviewed_by: string | null;
   review_reason: string | null;
@@ -30,7 +40,7 @@ export interface MemoryProposalDocument {
 /** Proposals for operators to review (`proposals:list`). */
 export const memoryProposalsProjection: Projection = {
   name: 'memory-proposals',
-  version: 2,
+  version: 3,
   collections: [{ name: MEMORY_PROPOSALS, indexes: ['organization_id', 'status'] }],
   eventTypes: new Set(['MemoryProposalCaptured', 'MemoryProposalApproved', 'MemoryProposalRejected']),
   async apply(recorded: RecordedEvent, context: ProjectionContext) {
@@ -43,6 +53,8 @@ export const memoryProposalsProjection: Projection = {
         id,
         ...data,
         correction: data.correction ?? null,
+        cited: data.cited ?? null,
+        approval_policy: null,
         status: 'captured',
         memory_item_id: null,
         reviewed_by: null,
@@ -62,6 +74,7 @@ export const memoryProposalsProjection: Projection = {
             ...current,
             status: 'approved',
             memory_item_id: event.data.memory_item_id,
+            approval_policy: event.data.policy ?? null,
             reviewed_by: event.data.approved_by,
             reviewed_at: at,
           }

@@ -21,8 +21,11 @@ describe('proposals CLI against a live server', () => {
   });
   afterAll(async () => t.close());
 
-  const propose = async (title: string, content: string): Promise<number> => {
-    const res = await http(t.baseUrl, 'POST', `${MEMORY}/proposals`, { token, body: { title, content } });
+  const propose = async (title: string, content: string, customerSafe = true): Promise<number> => {
+    const res = await http(t.baseUrl, 'POST', `${MEMORY}/proposals`, {
+      token,
+      body: { title, content, proposed_policy: { customer_safe_candidate: customerSafe } },
+    });
     expect(res.status).toBe(200);
     return res.body.proposal_id as number;
   };
@@ -49,6 +52,12 @@ describe('proposals CLI against a live server', () => {
       status: 'approved',
       memory_item_id: expect.any(Number),
       changed: true,
+      policy: {
+        proposed: { review_required: true, customer_safe_candidate: true },
+        applied: { audience: 'customer_safe', authority_level: 'approved_source' },
+        override: null,
+      },
+      correction: null,
     });
     const rejected = await cairn(
       t.dataDir,

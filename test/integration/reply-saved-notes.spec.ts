@@ -48,7 +48,12 @@ describe('saved notes and pending proposals never become reply evidence', () => 
     expect((await save('tool_private', 'The clinic is open on Monday at dawn.')).status).toBe(200);
     const proposal = await http(t.baseUrl, 'POST', `${MEMORY}/proposals`, {
       token: tool,
-      body: { title: 'Clinic open Saturday', content: 'The clinic is open on Saturday morning.' },
+      body: {
+        title: 'Clinic open Saturday',
+        content: 'The clinic is open on Saturday morning.',
+        // Proposed as customer-facing: approval applies the proposal's policy (an internal one is never evidence).
+        proposed_policy: { customer_safe_candidate: true },
+      },
     });
     expect(proposal.status).toBe(200);
     // The notes are in memory and match the question.

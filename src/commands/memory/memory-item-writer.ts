@@ -65,6 +65,21 @@ export class MemoryItemWriter {
     private readonly ids: IdGenerator,
   ) {}
 
+  /** The item as it was at `revision` (null when it never reached it, or does not exist). */
+  async atRevision(
+    memoryItemId: number,
+    revision: number,
+  ): Promise<Extract<MemoryItemState, { exists: true }> | null> {
+    const { events } = await this.executor.load(streams.memoryItem(memoryItemId), memoryItemDecider);
+    let state = memoryItemDecider.initialState();
+    for (const event of events) {
+      state = memoryItemDecider.evolve(state, event as unknown as MemoryItemEvent);
+      if (state.exists && state.revision === revision && state.pending === undefined) return state;
+      if (state.exists && state.revision > revision) return null;
+    }
+    return null;
+  }
+
   /** Validated content with fresh chunk ids. */
   async content(
     input: Pick<
@@ -129,15 +144,16 @@ export class MemoryItemWriter {
   }
 
   /**
-   * Appends a revision of an existing item of the organization (404 otherwise). With `proposalId` (an approved
-   * correction) nothing is appended when a revision already applied that proposal.
+   * Appends a revision of an existing item of the organization (404 otherwise). With `correction` (an approved
+   * correction) nothing is appended when a revision already applied that proposal, and the item must still be at
+   * the revision the content was made from.
    */
   async revise(
     organizationId: number,
     memoryItemId: number,
     content: MemoryContent,
     context: CommandContext,
-    proposalId?: number,
+    correction?: { proposal_id: number; base_revision: number },
   ): Promise<Extract<MemoryItemState, { exists: true }>> {
     const stream = streams.memoryItem(memoryItemId);
     const result = await this.write(
@@ -147,7 +163,7 @@ export class MemoryItemWriter {
         type: 'ReviseMemoryItem',
         organization_id: organizationId,
         content,
-        ...(proposalId === undefined ? {} : { proposal_id: proposalId }),
+        ...(correction ?? {}),
       },
       context,
       { organizationId },

@@ -18,6 +18,8 @@ export type MemoryItemCommand =
       content: MemoryContent;
       /** An approved correction: applied once, however often its approval is run. */
       proposal_id?: number;
+      /** The revision the new content was made from: refused when the item has moved past it. */
+      base_revision?: number;
     }
   | { type: 'ArchiveMemoryItem'; organization_id: number }
   /** One part of a revision too large for one append (content-parts.ts); recorded once. */
@@ -152,6 +154,13 @@ export const memoryItemDecider: Decider<MemoryItemCommand, MemoryItemState, Memo
     if (proposal !== undefined && state.applied_proposal_ids.includes(proposal)) return [];
     if (state.archived)
       throw new ConflictError('memory_item_archived', 'an archived memory item cannot be revised');
+    if (command.base_revision !== undefined && command.base_revision !== state.revision) {
+      throw new ConflictError(
+        'memory_item_revised_since',
+        `memory item ${state.memory_item_id} was revised since revision ${command.base_revision} (now ${state.revision})`,
+        [{ message: 'revisions', base_revision: command.base_revision, current_revision: state.revision }],
+      );
+    }
     if (command.content.content_sha256 === state.content_sha256) return [];
     const revision = state.revision + 1;
     requireParts(state, command.content, revision);

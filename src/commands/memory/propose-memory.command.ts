@@ -1,8 +1,9 @@
-import type { ProposalCorrection, ProposedPolicy } from '../../events/memory/proposal.events';
+import type { CitedSpan, ProposalCorrection, ProposedPolicy } from '../../events/memory/proposal.events';
 import type { ConnectorPrincipal } from '../../http/auth/connector-principal';
 import type { CommandContext } from '../shared/command-context';
 
 export const PROPOSED_TYPES = ['fact', 'faq', 'policy', 'procedure', 'correction'] as const;
+export const PROPOSED_AUTHORITY_ROLES = ['authoritative', 'supporting', 'unverified'] as const;
 
 export interface ProposeMemoryInput {
   title: string;
@@ -14,6 +15,8 @@ export interface ProposeMemoryInput {
   target_memory_item_id?: number | null;
   /** Set for a correction from reply feedback. */
   correction?: ProposalCorrection | null;
+  /** For a correction: the cited revision's text it replaces. */
+  cited?: CitedSpan | null;
 }
 
 export class ProposeMemoryCommand {

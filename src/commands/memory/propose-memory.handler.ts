@@ -78,6 +78,7 @@ export class ProposeMemoryHandler implements ICommandHandler<ProposeMemoryComman
           proposed_policy: input.proposed_policy,
           target_memory_item_id: input.target_memory_item_id ?? null,
           correction: input.correction ?? null,
+          ...(input.cited ? { cited: input.cited } : {}),
         },
       },
       context,

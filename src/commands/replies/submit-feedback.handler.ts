@@ -29,7 +29,10 @@ import {
 import { SubmitFeedbackCommand, type SubmitFeedbackResult } from './submit-feedback.command';
 import { MEMORY_ITEMS, type MemoryItemDocument } from '../../projections/memory.projection';
 import { REPLIES, type ReplyView } from '../../projections/replies.projection';
-import { isReplayableReceiptV2 } from './reply-receipt';
+import { isReplayableReceiptV2, type ReceiptReference } from './reply-receipt';
+import type { CitedSpan } from '../../events/memory/proposal.events';
+import { locateCitedSpan } from '../memory/correction-span';
+import { MemoryItemWriter } from '../memory/memory-item-writer';
 import { replyRequestDecider } from './reply-request.decider';
 
 /**
@@ -54,6 +57,7 @@ export class SubmitFeedbackHandler implements ICommandHandler<SubmitFeedbackComm
     private readonly ids: IdGenerator,
     private readonly scanner: UnsafeContentScanner,
     private readonly clock: Clock,
+    private readonly writer: MemoryItemWriter,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     private readonly claims: FeedbackClaims,
   ) {}
@@ -251,8 +255,8 @@ export class SubmitFeedbackHandler implements ICommandHandler<SubmitFeedbackComm
   ): Promise<number> {
     const { connector, input, context } = command;
     if (!hasText(input.suggested_answer)) throw new InternalError('corrected feedback without an answer');
-    const cited = await this.citedItems(connector.organization_id, ids.reply_id, requestDigest);
-    const target = cited.find((c) => c.authority_role === 'authoritative') ?? cited[0];
+    const cited = await this.citedReferences(connector.organization_id, ids.reply_id, requestDigest);
+    const target = cited.find((c) => c.authority.role === 'authoritative') ?? cited[0];
     const item = target
       ? await this.readStore.get<MemoryItemDocument>(MEMORY_ITEMS, String(target.memory_item_id))
       : null;
@@ -264,9 +268,14 @@ export class SubmitFeedbackHandler implements ICommandHandler<SubmitFeedbackComm
           content: input.suggested_answer,
           proposed_type: 'correction',
           source_uri: item?.source_uri ?? null,
-          proposed_policy: { review_required: true, customer_safe_candidate: false },
+          // A correction keeps its item's audience; one without a target is proposed as internal.
+          proposed_policy: {
+            review_required: true,
+            customer_safe_candidate: item?.audience === 'customer_safe',
+          },
           target_memory_item_id: item ? item.memory_item_id : null,
           correction: { ...ids, cited_memory_item_ids: cited.map((c) => c.memory_item_id) },
+          cited: item && target ? await this.citedSpan(target) : null,
         },
         context,
         reserved,
@@ -275,15 +284,31 @@ export class SubmitFeedbackHandler implements ICommandHandler<SubmitFeedbackComm
     return proposed.proposal_id;
   }
 
+  /** The text of the cited revision the correction replaces (see locateCitedSpan). */
+  private async citedSpan(reference: ReceiptReference): Promise<CitedSpan> {
+    const atCited = await this.writer.atRevision(reference.memory_item_id, reference.revision);
+    const located = atCited
+      ? locateCitedSpan(atCited.content, atCited.chunks, reference.memory_chunk_ids, reference.excerpt)
+      : null;
+    return {
+      memory_item_id: reference.memory_item_id,
+      revision: reference.revision,
+      reference_id: reference.reference_id,
+      reference_excerpt: reference.excerpt,
+      memory_chunk_id: located?.memory_chunk_id ?? null,
+      span: located?.span ?? null,
+    };
+  }
+
   /**
-   * The items a completed reply cited, from its receipt on the request stream: named by the assistant message (its
+   * The references a completed reply cited, from its receipt on the request stream: named by the assistant message (its
    * look-up is fed before the reply answers), else found through the reply's receipt view (older messages).
    */
-  private async citedItems(
+  private async citedReferences(
     organizationId: number,
     replyId: number,
     requestDigest: string | null,
-  ): Promise<Array<{ memory_item_id: number; authority_role: string }>> {
+  ): Promise<ReceiptReference[]> {
     let stream = requestDigest === null ? null : streams.replyRequest(requestDigest);
     if (stream === null) {
       const view = await this.readStore.get<ReplyView>(REPLIES, String(replyId));
@@ -298,10 +323,7 @@ export class SubmitFeedbackHandler implements ICommandHandler<SubmitFeedbackComm
     )
       return [];
     if (!state.receipt || !isReplayableReceiptV2(state.receipt)) return [];
-    return state.receipt.references.map((r) => ({
-      memory_item_id: r.memory_item_id,
-      authority_role: r.authority.role,
-    }));
+    return state.receipt.references;
   }
 }
 

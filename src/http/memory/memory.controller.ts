@@ -128,6 +128,9 @@ export class MemoryController {
           proposed_policy: {
             review_required: body.proposed_policy?.review_required ?? true,
             customer_safe_candidate: body.proposed_policy?.customer_safe_candidate ?? false,
+            ...(body.proposed_policy?.authority_role
+              ? { authority_role: body.proposed_policy.authority_role }
+              : {}),
           },
         },
         connectorContext(connector, requestId),

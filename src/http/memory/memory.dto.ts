@@ -17,7 +17,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { MAX_GIVEN_SUMMARY_CHARS } from '../../commands/memory/document-content';
-import { PROPOSED_TYPES } from '../../commands/memory/propose-memory.command';
+import { PROPOSED_AUTHORITY_ROLES, PROPOSED_TYPES } from '../../commands/memory/propose-memory.command';
 import { SAVE_KINDS } from '../../commands/memory/save-memory.command';
 import { NOT_BLANK, Optional } from '../dto-rules';
 
@@ -120,10 +120,22 @@ export class ProposedPolicyBody {
   @IsBoolean()
   review_required?: boolean;
 
-  @ApiPropertyOptional({ default: false })
+  @ApiPropertyOptional({
+    default: false,
+    description: 'true: approved as customer_safe (customer-facing evidence); false: internal',
+  })
   @Optional()
   @IsBoolean()
   customer_safe_candidate?: boolean;
+
+  @ApiPropertyOptional({
+    enum: PROPOSED_AUTHORITY_ROLES,
+    default: 'authoritative',
+    description: 'the authority the approved item gets: approved_source, reference or unverified',
+  })
+  @Optional()
+  @IsIn(PROPOSED_AUTHORITY_ROLES)
+  authority_role?: (typeof PROPOSED_AUTHORITY_ROLES)[number];
 }
 
 export class ProposeMemoryBody {
