@@ -321,8 +321,17 @@ export interface components {
        * @default true
        */
       review_required?: boolean;
-      /** @default false */
+      /**
+       * @description true: approved as customer_safe (customer-facing evidence); false: internal
+       * @default false
+       */
       customer_safe_candidate?: boolean;
+      /**
+       * @description the authority the approved item gets: approved_source, reference or unverified
+       * @default authoritative
+       * @enum {string}
+       */
+      authority_role?: 'authoritative' | 'supporting' | 'unverified';
     };
     ProposeMemoryBody: {
       title: string;
