@@ -73,6 +73,12 @@ export function adversarialInputs(length: number): Record<string, string> {
     htpasswdFlags: ['htpasswd ', '-b ', ''],
     mysqlFlags: ['mysql ', '-x ', ''],
     oracleSlashes: ['', 'a/bcde@', ''],
+    privateLabelSpaces: ['-----BEGIN ', 'RSA  ', 'PRIVATE  KEY'],
+    armorBlocks: [
+      '',
+      '-----BEGIN PUBLIC KEY-----\nMHcCAQEEIKTZZAI1WOxvLLvMh9B5\n-----END PUBLIC KEY-----\n',
+      '',
+    ],
   };
   for (const [name, [prefix, unit, suffix]] of Object.entries(prefixed)) {
     inputs[name] = prefix + run(unit, length - prefix.length - suffix.length) + suffix;

@@ -1,0 +1,41 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { UnsafeContentScanner } from '../../../src/safety/unsafe-content/unsafe-content-scanner';
+import { BASE64, rand } from './samples/generators';
+
+/*
+ * Issue 29 point 5, second round: the rules behind the blind corpus items caught since (armor labels, normalized
+ * AWS key ids, short and nested encodings, escaped tokens, credential phrases in other languages). Each test names
+ * what a user sees: the field is refused (a flag of the kind) or left alone.
+ */
+describe('UnsafeContentScanner issue 29 rules', () => {
+  const scanner = new UnsafeContentScanner();
+  const rules = async (content: string): Promise<string[]> =>
+    (await scanner.scan({ content })).map((flag) => `${flag.kind}/${flag.rule}`);
+  const pemBody = (der: Buffer): string => der.toString('base64').replace(/.{64}/g, '$&\n').trim();
+
+  describe('armor blocks', () => {
+    const ec = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 });
+
+    it('flags a private key body under a PUBLIC KEY label', async () => {
+      const der = ec.privateKey.export({ format: 'der', type: 'sec1' });
+      const text = `-----BEGIN PUBLIC KEY-----\n${pemBody(der)}\n-----END PUBLIC KEY-----`;
+      expect(await rules(text)).toContain('private_key/pem_private_key');
+    });
+
+    it('flags a private key under a made-up or double-spaced PRIVATE KEY label', async () => {
+      const body = pemBody(rsa.privateKey.export({ format: 'der', type: 'pkcs1' }));
+      for (const label of ['RSA PRIVATE KEY FILE', 'RSA  PRIVATE KEY']) {
+        const text = `key:\n-----BEGIN ${label}-----\n${body}\n-----END ${label}-----`;
+        expect(await rules(text)).toEqual(['private_key/pem_private_key']);
+      }
+    });
+
+    it('leaves a real public key alone but scans a PUBLIC KEY body that is not one', async () => {
+      const spki = pemBody(ec.publicKey.export({ format: 'der', type: 'spki' }));
+      expect(await rules(`-----BEGIN PUBLIC KEY-----\n${spki}\n-----END PUBLIC KEY-----`)).toEqual([]);
+      const fake = `${rand(601, 64, BASE64)}\n${rand(602, 64, BASE64)}`;
+      expect(await rules(`-----BEGIN PUBLIC KEY-----\n${fake}\n-----END PUBLIC KEY-----`)).not.toEqual([]);
+    });
+  });
+});
