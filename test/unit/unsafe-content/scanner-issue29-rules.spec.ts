@@ -38,4 +38,28 @@ describe('UnsafeContentScanner issue 29 rules', () => {
       expect(await rules(`-----BEGIN PUBLIC KEY-----\n${fake}\n-----END PUBLIC KEY-----`)).not.toEqual([]);
     });
   });
+
+  describe('AWS access key ids, normalized', () => {
+    const id = 'AKIA2B3C4D5E6F7G8H2J'.replace(/[89]/g, '7');
+    it.each([
+      ['spaced every 4', id.replace(/(.{4})(?!$)/g, '$1 ')],
+      ['hyphenated', id.replace(/(.{4})(?!$)/g, '$1-')],
+      ['dotted', id.split('').join('.')],
+      ['split over lines', `${id.slice(0, 10)}\n${id.slice(10)}`],
+      ['split over table cells', `| id | ${id.slice(0, 10)} | ${id.slice(10)} |`],
+      ['lower case', id.toLowerCase()],
+      ['Cyrillic look-alikes', `\u0410\u041A\u0406\u0410${id.slice(4)}`],
+      ['small capitals', `\u1D00\u1D0B\u026A\u1D00${id.slice(4)}`],
+    ])('flags one written %s', async (_how, written) => {
+      expect(await rules(`the key id is ${written} thanks`)).toContain('secret/aws_access_key_id');
+    });
+
+    it.each([
+      ['capitals without a digit', 'AKIA MEANS KEYS FOR USER'],
+      ['mixed case', 'Akia said 2 keys were bad'],
+      ['too long', `${id.toLowerCase()}abc`],
+    ])('leaves %s alone', async (_how, text) => {
+      expect(await rules(text)).toEqual([]);
+    });
+  });
 });

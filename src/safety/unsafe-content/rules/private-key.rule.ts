@@ -150,12 +150,16 @@ export function keyMaterialMasks(text: string, privateKeys: RawFinding[]): Span[
   if (text.includes('-----BEGIN')) {
     // One body walk per line: many headers on one line would otherwise each walk the same body (quadratic).
     const walked = new Set<number>();
+    // Bodies are parsed for at most MAX_ARMOR_BODIES blocks; the rest are scanned like any text (not opaque).
+    let parsed = 0;
     forEachMatch(text, ARMOR_BEGIN, (match) => {
       spans.push({ start: match.index, end: match.index + match[0].length });
       const bodyLine = text.indexOf('\n', match.index);
       if (walked.has(bodyLine)) return;
       walked.add(bodyLine);
       const body = armorBody(text, match.index, `-----END ${match[1]}-----`);
+      if (parsed >= MAX_ARMOR_BODIES) return;
+      parsed++;
       const der = derOf(body.base64);
       if (der !== null && bodyMatchesLabel(match[1]!, der)) spans.push(...body.spans);
     });

@@ -1,3 +1,4 @@
+import { detectNormalizedAwsKeyIds } from './aws-key-id-normalized.rule';
 import { detectCommandLinePasswords } from './command-line-password.rule';
 import { detectCardNumbers, detectSpreadCardNumbers } from './card-number.rule';
 import type { RawFinding } from './finding';
@@ -17,6 +18,7 @@ import { detectUrlCredentials } from './url-credentials.rule';
  */
 export const TEXT_DETECTORS: ReadonlyArray<(text: string) => RawFinding[]> = [
   detectProviderTokens,
+  detectNormalizedAwsKeyIds,
   detectJwts,
   detectUrlCredentials,
   detectPasswordHashes,
