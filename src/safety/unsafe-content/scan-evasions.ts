@@ -9,6 +9,8 @@ type DetectAll = (text: string) => Promise<RawFinding[]>;
  * decoding bytes can satisfy by accident. Named token formats, private keys, hashes and assignments still count.
  */
 const GENERIC_RULES: ReadonlySet<string> = new Set(['high_entropy_string']);
+/** Encoded blocks found inside decoded blocks (double encoding) that are scanned, per field. */
+const MAX_NESTED_BLOCKS = 16;
 const GENERIC_KINDS: ReadonlySet<string> = new Set(['personal_data_dump', 'credential_context']);
 
 function specific(finding: RawFinding): boolean {
@@ -42,8 +44,16 @@ export async function detectEvasions(text: string, detectAll: DetectAll): Promis
     }
   }
 
+  let nestedLeft = MAX_NESTED_BLOCKS;
   for (const block of findEncodedBlocks(base.text)) {
-    const inner = (await detectAll(block.decoded)).filter(specific);
+    // Double encoding (base64 of base64, base64 of hex): one level more, at most MAX_NESTED_BLOCKS per field.
+    const nested = findEncodedBlocks(block.decoded)
+      .slice(0, Math.max(0, nestedLeft))
+      .map((inside) => inside.decoded);
+    nestedLeft -= nested.length;
+    const inner: RawFinding[] = [];
+    for (const decoded of [block.decoded, ...nested])
+      inner.push(...(await detectAll(decoded)).filter(specific));
     if (inner.length === 0) continue;
     const span = toOriginal(base, block.start, block.end);
     for (const finding of inner) {

@@ -62,4 +62,31 @@ describe('UnsafeContentScanner issue 29 rules', () => {
       expect(await rules(text)).toEqual([]);
     });
   });
+
+  describe('short, grouped, base32 and double encodings', () => {
+    const id = 'AKIA2B3C4D5E6F7G2H2J';
+    const b64 = (text: string): string => Buffer.from(text).toString('base64');
+    const base32 = (text: string): string => {
+      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+      const bits = [...Buffer.from(text)].map((byte) => byte.toString(2).padStart(8, '0')).join('');
+      return bits
+        .padEnd(Math.ceil(bits.length / 5) * 5, '0')
+        .replace(/.{5}/g, (five) => alphabet[parseInt(five, 2)]!);
+    };
+    it.each([
+      ['base64 of a bare key id (28 characters)', b64(id)],
+      ['base64 of a short password assignment', b64('password=gR89NYjK_2se')],
+      [
+        'base64 in groups of four',
+        b64(`GITLAB_TOKEN=glpat-${'x7Kq2mZp9RtY4wVb1NcD'}`).replace(/.{4}(?!$)/g, '$& '),
+      ],
+      ['base32', base32(`ghp_${'nlJroRjRQKqJRf5uOFLdK1RDgpY9B41wtBUd'}`)],
+      ['base64 of base64', b64(b64(id))],
+    ])('flags %s', async (_how, encoded) => {
+      // A named rule inside the decoded block, not the entropy heuristic on the encoded text.
+      expect(
+        (await rules(`blob: ${encoded}`)).filter((rule) => !rule.endsWith('high_entropy_string')),
+      ).not.toEqual([]);
+    });
+  });
 });
