@@ -1,5 +1,6 @@
 import { findEncodedBlocks } from './encoded-blocks';
 import type { RawFinding } from './rules/finding';
+import { unescapedView } from './unescaped-view';
 import { compatibilityView, identityView, joinedView, toOriginal, type ScanView } from './scan-views';
 
 type DetectAll = (text: string) => Promise<RawFinding[]>;
@@ -42,6 +43,15 @@ export async function detectEvasions(text: string, detectAll: DetectAll): Promis
       const spansJoin = span.end - span.start > finding.end - finding.start;
       if (specific(finding) && spansJoin) findings.push({ ...finding, ...span });
     }
+  }
+
+  // Escapes decoded in place, twice (`%255C` → `%5C` → `\`); specific rules only.
+  let escaped = unescapedView(base);
+  for (let round = 0; escaped !== null && round < 2; round++) {
+    for (const finding of await detectAll(escaped.text)) {
+      if (specific(finding)) findings.push(mapped(escaped, finding));
+    }
+    escaped = unescapedView(escaped);
   }
 
   let nestedLeft = MAX_NESTED_BLOCKS;

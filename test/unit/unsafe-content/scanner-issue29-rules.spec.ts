@@ -89,4 +89,34 @@ describe('UnsafeContentScanner issue 29 rules', () => {
       ).not.toEqual([]);
     });
   });
+
+  describe('escaped tokens', () => {
+    const token = `ghp_${'nlJroRjRQKqJRf5uOFLdK1RDgpY9B41wtBUd'}`;
+    const each = (f: (char: string) => string): string => [...token].map(f).join('');
+    const hex = (char: string): string => char.charCodeAt(0).toString(16).padStart(2, '0');
+    it.each([
+      ['\\u-escaped under a neutral key', `{"value":"${each((c) => `\\u00${hex(c)}`)}"}`],
+      ['\\x-escaped', `const k = "${each((c) => `\\x${hex(c)}`)}";`],
+      ['percent-encoded', `https://example.com/?ref=${each((c) => `%${hex(c).toUpperCase()}`)}`],
+      ['as HTML hex entities', `<code>${each((c) => `&#x${hex(c)};`)}</code>`],
+      [
+        'as HTML decimal and named entities',
+        `<td>${token.replace('_', '&lowbar;').replace(/n/g, '&#110;')}</td>`,
+      ],
+      ['percent-encoded twice', `?ref=${each((c) => `%25${hex(c)}`)}`],
+    ])('flags a token %s', async (_how, text) => {
+      expect(await rules(text)).toContain('secret/@secretlint/secretlint-rule-github');
+    });
+
+    it('flags a password written as a byte array of hex literals', async () => {
+      const bytes = [...Buffer.from('dd+QYVf6#pmM')].map((byte) => `0x${byte.toString(16)}`).join(', ');
+      expect(await rules(`static readonly byte[] Password = { ${bytes} };`)).not.toEqual([]);
+    });
+
+    it('leaves ordinary entities and percent-escapes alone', async () => {
+      expect(
+        await rules('<p>Tom &amp; Jerry&#39;s order&nbsp;%20#1234 &lt;b&gt; \\u00e9t\\u00e9</p>'),
+      ).toEqual([]);
+    });
+  });
 });
