@@ -7,22 +7,10 @@ import { EVASIONS_V3, SUPPORT_TEXTS_V3 } from './samples/evasions-v3';
  * evasion is refused; no support text is flagged.
  */
 /**
- * Evasions the scanner does not catch yet (36; see docs/hardening.md). Each runs as `it.failing`: when one
+ * Evasions the scanner does not catch yet (24; see docs/hardening.md). Each runs as `it.failing`: when one
  * becomes caught its test fails until it is removed from this list, so the list only shrinks.
  */
 const NOT_YET_CAUGHT: ReadonlySet<string> = new Set([
-  'v3-prose-password-german-lautet',
-  'v3-prose-password-french-guillemets',
-  'v3-prose-password-spanish',
-  'v3-prose-password-italian',
-  'v3-prose-password-portuguese',
-  'v3-prose-password-dutch',
-  'v3-prose-password-polish',
-  'v3-prose-password-japanese',
-  'v3-prose-password-russian',
-  'v3-prose-password-pw-for-vpn',
-  'v3-prose-password-creds-slash',
-  'v3-prose-password-login-is-pass-is',
   'v3-prose-password-chat-answer-next-line',
   'v3-prose-password-qa-format',
   'v3-prose-password-passphrase-words',

@@ -119,4 +119,34 @@ describe('UnsafeContentScanner issue 29 rules', () => {
       ).toEqual([]);
     });
   });
+
+  describe('credentials stated in other languages and short forms', () => {
+    it.each([
+      ['German', 'das Passwort für den Drucker-Admin lautet YF7-mPq2-Rt9w, bitte'],
+      ['French', 'le mot de passe est « Lune#Njjcy70 » (sensible à la casse)'],
+      ['Spanish', 'la contraseña es tortuga.Hsynb34 y el usuario es tienda'],
+      ['Italian', 'la password è Tkdqyw!559, rete "Magazzino"'],
+      ['Portuguese', 'A senha do portal do fornecedor é eajn8096MV'],
+      ['Dutch', 'Het wachtwoord van de beheerder is nu Hqgodh96?vi.'],
+      ['Polish', 'Hasło do panelu sklepu to Bxfay_5983, login: admin'],
+      ['Russian', 'Пароль от роутера в офисе: Xngxtl708#, логин admin'],
+      ['Japanese', '管理画面のパスワードは「phz9422JHE」です'],
+      ['pw for …:', 'pw for the vpn: sxipi384GZ (same as last quarter)'],
+      ['creds: user / pass', 'creds: svc_backup / Pndbdge37$ in KeePass'],
+      ['login is …, pass is …', 'login is admin, pass is vcso7416ev'],
+    ])('flags a password stated in %s', async (_language, text) => {
+      expect(await rules(text)).toContain('secret/credential_in_prose');
+    });
+
+    it.each([
+      'Das Passwort ist case-sensitive und lautet nicht mehr wie früher.',
+      'la contraseña es obligatoria; le mot de passe est « trop court »',
+      'Password reset for your account: click the link we sent.',
+      'パスワードは12文字以上である必要があります。',
+      'login is required, pass is valid for 30 days',
+      'Het wachtwoord is nu gewijzigd.',
+    ])('leaves "%s" alone', async (text) => {
+      expect(await rules(text)).toEqual([]);
+    });
+  });
 });

@@ -8,6 +8,7 @@ import { detectJwts } from './jwt.rule';
 import { detectPasswordHashes } from './password-hash.rule';
 import { detectPersonalDataDumps } from './personal-data-dump.rule';
 import { detectProseCredentials } from './prose-credential.rule';
+import { detectIntlProseCredentials } from './prose-credential-intl.rule';
 import { detectProviderTokens } from './provider-tokens.rule';
 import { detectSecretAssignments } from './secret-assignment.rule';
 import { detectUrlCredentials } from './url-credentials.rule';
@@ -28,6 +29,7 @@ export const TEXT_DETECTORS: ReadonlyArray<(text: string) => RawFinding[]> = [
   detectCommandLinePasswords,
   detectSecretAssignments,
   detectProseCredentials,
+  detectIntlProseCredentials,
   detectHighEntropyStrings,
   detectPersonalDataDumps,
 ];
