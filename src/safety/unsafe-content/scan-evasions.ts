@@ -1,6 +1,6 @@
 import { findEncodedBlocks } from './encoded-blocks';
 import type { RawFinding } from './rules/finding';
-import { unescapedView } from './unescaped-view';
+import { markupStrippedView, unescapedView } from './unescaped-view';
 import { compatibilityView, identityView, joinedView, toOriginal, type ScanView } from './scan-views';
 
 type DetectAll = (text: string) => Promise<RawFinding[]>;
@@ -52,6 +52,14 @@ export async function detectEvasions(text: string, detectAll: DetectAll): Promis
       if (specific(finding)) findings.push(mapped(escaped, finding));
     }
     escaped = unescapedView(escaped);
+  }
+
+  // Markup inside tokens removed (emphasis markers, `\_`, `<wbr>`, ANSI colours); specific rules only.
+  const stripped = markupStrippedView(base);
+  if (stripped) {
+    for (const finding of await detectAll(stripped.text)) {
+      if (specific(finding)) findings.push(mapped(stripped, finding));
+    }
   }
 
   let nestedLeft = MAX_NESTED_BLOCKS;

@@ -71,3 +71,32 @@ export function unescapedView(view: ScanView): ScanView | null {
   for (let i = last; i <= text.length; i++) origin.push(view.origin[i]!);
   return { text: out, origin };
 }
+
+/**
+ * Markup inside a token removed (issue 29): markdown emphasis markers (`**ghp_ab**cd*ef*`), backslash escapes of
+ * punctuation (`sk\_live\_…`), `<wbr>` tags and soft hyphens from copied HTML, ANSI colour sequences from a terminal
+ * paste. Each alternative is anchored on its own prefix and bounded: linear.
+ */
+// eslint-disable-next-line no-control-regex -- ANSI escape sequences start with ESC (0x1B) by definition
+const MARKUP = /\x1B\[[0-9;]{0,20}[A-Za-z]|<wbr\s{0,2}\/?>|&shy;|\*{1,3}|~~|\\([_*`~[\]#|.-])/g;
+
+export function markupStrippedView(view: ScanView): ScanView | null {
+  const { text } = view;
+  // eslint-disable-next-line no-control-regex -- ESC (0x1B) starts an ANSI sequence
+  if (!/[\x1B<*~\\&]/.test(text)) return null;
+  let out = '';
+  const origin: number[] = [];
+  let last = 0;
+  for (const match of text.matchAll(MARKUP)) {
+    out += text.slice(last, match.index);
+    for (let i = last; i < match.index; i++) origin.push(view.origin[i]!);
+    const kept = match[1] ?? '';
+    out += kept;
+    for (let i = 0; i < kept.length; i++) origin.push(view.origin[match.index + 1]!);
+    last = match.index + match[0].length;
+  }
+  if (last === 0) return null;
+  out += text.slice(last);
+  for (let i = last; i <= text.length; i++) origin.push(view.origin[i]!);
+  return { text: out, origin };
+}

@@ -149,4 +149,16 @@ describe('UnsafeContentScanner issue 29 rules', () => {
       expect(await rules(text)).toEqual([]);
     });
   });
+
+  describe('markup inside a token', () => {
+    const token = `ghp_${'vbhfI5a3hTRisGpxLx7wbFOxv6xx4z3BLby8'}`;
+    it.each([
+      ['markdown emphasis', `**${token.slice(0, 12)}**${token.slice(12, 28)}*${token.slice(28)}*`],
+      ['escaped underscores', token.replace('_', '\\_')],
+      ['<wbr> tags', `<code>${token.slice(0, 16)}<wbr>${token.slice(16)}</code>`],
+      ['ANSI colours', `\u001B[1;32m${token.slice(0, 10)}\u001B[0m\u001B[1;32m${token.slice(10)}\u001B[0m`],
+    ])('flags a token split by %s', async (_how, text) => {
+      expect(await rules(`Token: ${text}`)).toContain('secret/@secretlint/secretlint-rule-github');
+    });
+  });
 });
