@@ -59,6 +59,7 @@ export function adversarialInputs(length: number): Record<string, string> {
     markdownEscapes: '\\_a',
     wbrTags: 'ab1<wbr>',
     ansiColours: '\x1B[1;32ma',
+    tokenHeads: 'ghp_abcd 1234abcd ',
     nestedBase64: 'VVVGTFNVRlhRVlJGVTFSRFVsSkZSRk09 ',
     cardLike: '4111111111111 ',
     emailDots: 'a.',

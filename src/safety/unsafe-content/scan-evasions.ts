@@ -1,5 +1,6 @@
 import { findEncodedBlocks } from './encoded-blocks';
 import type { RawFinding } from './rules/finding';
+import { tokenHalves } from './token-halves';
 import { markupStrippedView, unescapedView } from './unescaped-view';
 import { compatibilityView, identityView, joinedView, toOriginal, type ScanView } from './scan-views';
 
@@ -59,6 +60,15 @@ export async function detectEvasions(text: string, detectAll: DetectAll): Promis
   if (stripped) {
     for (const finding of await detectAll(stripped.text)) {
       if (specific(finding)) findings.push(mapped(stripped, finding));
+    }
+  }
+
+  // A token given in two halves in one sentence: the halves joined and scanned alone; named rules only.
+  for (const halves of tokenHalves(base.text)) {
+    const inner = (await detectAll(halves.joined)).filter(specific);
+    const span = toOriginal(base, halves.start, halves.end);
+    for (const finding of inner) {
+      findings.push({ ...finding, ...span, description: `${finding.description} (given in two parts)` });
     }
   }
 

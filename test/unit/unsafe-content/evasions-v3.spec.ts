@@ -7,7 +7,7 @@ import { EVASIONS_V3, SUPPORT_TEXTS_V3 } from './samples/evasions-v3';
  * evasion is refused; no support text is flagged.
  */
 /**
- * Evasions the scanner does not catch yet (20; see docs/hardening.md). Each runs as `it.failing`: when one
+ * Evasions the scanner does not catch yet (19; see docs/hardening.md). Each runs as `it.failing`: when one
  * becomes caught its test fails until it is removed from this list, so the list only shrinks.
  */
 const NOT_YET_CAUGHT: ReadonlySet<string> = new Set([
@@ -18,7 +18,6 @@ const NOT_YET_CAUGHT: ReadonlySet<string> = new Set([
   'v3-prose-password-inline-code-sign-in',
   'v3-prose-password-alarm-code-spaced',
   'v3-prose-password-pgpass',
-  'v3-split-token-halves-in-prose',
   'v3-provider-token-twilio-dotnet-config',
   'v3-provider-token-telegram-bot-url',
   'v3-provider-token-discord-webhook',

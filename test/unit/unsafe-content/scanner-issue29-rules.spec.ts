@@ -161,4 +161,17 @@ describe('UnsafeContentScanner issue 29 rules', () => {
       expect(await rules(`Token: ${text}`)).toContain('secret/@secretlint/secretlint-rule-github');
     });
   });
+
+  describe('a token in two halves', () => {
+    it('flags a token whose halves are given in one sentence', async () => {
+      const text = 'the first half is ghp_JsTtNppfXXc7kCi8 and the rest is 0pG7StdL3VdnNY3JppOd, join them';
+      expect(await rules(text)).toContain('secret/@secretlint/secretlint-rule-github');
+    });
+
+    it('leaves a prefix followed by an unrelated word with digits alone', async () => {
+      expect(
+        await rules('tokens start with ghp_abcd and are rotated every 90days, see ticket ABC12345'),
+      ).toEqual([]);
+    });
+  });
 });
