@@ -87,6 +87,8 @@ export function adversarialInputs(length: number): Record<string, string> {
     oddHex: ['', 'ab', 'a'],
     beginLabel: ['-----BEGIN ', 'A ', ''],
     machine: ['machine ', 'a ', ''],
+    wifiFields: ['WIFI:', 'T:a;', 'P:'],
+    signInAs: ['sign in as `root` with', ' ', '`a'],
     pwForSpaces: ['pw for the vpn', ' ', ':'],
     passwortWords: ['das Passwort', ' ab', ' lautet'],
     passwortSpaces: ['Passwort lautet', ' ', ''],

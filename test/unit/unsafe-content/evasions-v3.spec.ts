@@ -7,15 +7,13 @@ import { EVASIONS_V3, SUPPORT_TEXTS_V3 } from './samples/evasions-v3';
  * evasion is refused; no support text is flagged.
  */
 /**
- * Evasions the scanner does not catch yet (19; see docs/hardening.md). Each runs as `it.failing`: when one
+ * Evasions the scanner does not catch yet (17; see docs/hardening.md). Each runs as `it.failing`: when one
  * becomes caught its test fails until it is removed from this list, so the list only shrinks.
  */
 const NOT_YET_CAUGHT: ReadonlySet<string> = new Set([
   'v3-prose-password-chat-answer-next-line',
   'v3-prose-password-qa-format',
   'v3-prose-password-passphrase-words',
-  'v3-prose-password-wifi-psk-qr',
-  'v3-prose-password-inline-code-sign-in',
   'v3-prose-password-alarm-code-spaced',
   'v3-prose-password-pgpass',
   'v3-provider-token-twilio-dotnet-config',

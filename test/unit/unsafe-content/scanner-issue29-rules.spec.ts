@@ -134,6 +134,8 @@ describe('UnsafeContentScanner issue 29 rules', () => {
       ['pw for …:', 'pw for the vpn: sxipi384GZ (same as last quarter)'],
       ['creds: user / pass', 'creds: svc_backup / Pndbdge37$ in KeePass'],
       ['login is …, pass is …', 'login is admin, pass is vcso7416ev'],
+      ['sign in as `user` with `…`', 'Sign in as `root` with `J#OMsD8QNj~B` and change it'],
+      ['a Wi-Fi QR payload', 'Scan this: WIFI:T:WPA;S:Warehouse-5G;P:umop741FWY!;;'],
     ])('flags a password stated in %s', async (_language, text) => {
       expect(await rules(text)).toContain('secret/credential_in_prose');
     });
@@ -145,6 +147,7 @@ describe('UnsafeContentScanner issue 29 rules', () => {
       'パスワードは12文字以上である必要があります。',
       'login is required, pass is valid for 30 days',
       'Het wachtwoord is nu gewijzigd.',
+      'Sign in as `root` with `your password` from the welcome mail.',
     ])('leaves "%s" alone', async (text) => {
       expect(await rules(text)).toEqual([]);
     });

@@ -39,6 +39,14 @@ const LOGIN_PASS = new RegExp(
 );
 
 /** The value groups are the last `groups` of each match, the bare (unquoted) form last. */
+/** Sign in as `root` with `J#OMsD8QNj~B` (inline code, no word "password"). */
+const SIGN_IN_AS = new RegExp(
+  String.raw`(?<![\p{L}\p{N}])(?:sign|log)[\s-]?in\s{1,4}as\s{1,4}\x60[^\x60\n]{1,64}\x60\s{1,4}with\s{1,4}\x60([^\x60\n]{4,128})\x60`,
+  'giu',
+);
+/** A Wi-Fi QR payload's pre-shared key: `WIFI:T:WPA;S:Warehouse-5G;P:umop741FWY!;;`. */
+const WIFI_QR = /\bWIFI:(?:[TSHE]:[^;\n]{0,64};){0,4}P:([^;\n]{4,64});/g;
+
 function pushMatches(text: string, pattern: RegExp, findings: RawFinding[], groups = VALUE_GROUPS): void {
   forEachMatch(text, pattern, (match) => {
     const first = match.length - groups;
@@ -65,5 +73,7 @@ export function detectIntlProseCredentials(text: string): RawFinding[] {
   pushMatches(text, STATED_CJK, findings, 2);
   pushMatches(text, USER_SLASH_PASS, findings);
   pushMatches(text, LOGIN_PASS, findings);
+  pushMatches(text, SIGN_IN_AS, findings, 1);
+  pushMatches(text, WIFI_QR, findings, 1);
   return findings;
 }
