@@ -60,6 +60,8 @@ export function adversarialInputs(length: number): Record<string, string> {
     wbrTags: 'ab1<wbr>',
     ansiColours: '\x1B[1;32ma',
     tokenHeads: 'ghp_abcd 1234abcd ',
+    telegramHeads: 'bot123456789:AA',
+    discordHooks: 'discord.com/api/webhooks/123456789012345678/',
     nestedBase64: 'VVVGTFNVRlhRVlJGVTFSRFVsSkZSRk09 ',
     cardLike: '4111111111111 ',
     emailDots: 'a.',

@@ -7,7 +7,7 @@ import { EVASIONS_V3, SUPPORT_TEXTS_V3 } from './samples/evasions-v3';
  * evasion is refused; no support text is flagged.
  */
 /**
- * Evasions the scanner does not catch yet (17; see docs/hardening.md). Each runs as `it.failing`: when one
+ * Evasions the scanner does not catch yet (15; see docs/hardening.md). Each runs as `it.failing`: when one
  * becomes caught its test fails until it is removed from this list, so the list only shrinks.
  */
 const NOT_YET_CAUGHT: ReadonlySet<string> = new Set([
@@ -17,8 +17,6 @@ const NOT_YET_CAUGHT: ReadonlySet<string> = new Set([
   'v3-prose-password-alarm-code-spaced',
   'v3-prose-password-pgpass',
   'v3-provider-token-twilio-dotnet-config',
-  'v3-provider-token-telegram-bot-url',
-  'v3-provider-token-discord-webhook',
   'v3-card-number-words-and-digits',
   'v3-card-number-all-words-transcript',
   'v3-card-number-split-across-lines',

@@ -177,4 +177,19 @@ describe('UnsafeContentScanner issue 29 rules', () => {
       ).toEqual([]);
     });
   });
+
+  describe('provider formats', () => {
+    it('flags a Telegram bot token in an API URL and a Discord webhook URL', async () => {
+      const telegram = `https://api.telegram.org/bot9016872362:${'AARlm_0H6k5xByMC8iaZXK0I6xJEl2NSkEm'}/sendMessage`;
+      const discord = `hxxps://discord.com/api/webhooks/1003895334281414167/${'aZTub_A9JTSVglken_RfHlpNHzPJ9OPtX2c19KsxzMtnjUHF4E1JMo7jYjAX_Z6zDn0l'}`;
+      expect(await rules(telegram)).toContain('secret/telegram_bot_token');
+      expect(await rules(discord)).toContain('secret/discord_webhook_url');
+    });
+
+    it('leaves a time with a long number and a webhook documentation path alone', async () => {
+      expect(
+        await rules('call 1234567890:AA is not a token, see discord.com/api/webhooks/{id}/{token}'),
+      ).toEqual([]);
+    });
+  });
 });
