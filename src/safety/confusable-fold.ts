@@ -24,7 +24,7 @@ import { remove as foldConfusableLetters, confusablesMap } from 'confusables';
 const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
 
 /** Non-ASCII glyphs the package folds to I, i, l or L: they read as either letter. */
-const I_OR_L: ReadonlySet<string> = new Set(
+export const I_OR_L: ReadonlySet<string> = new Set(
   [...confusablesMap.entries()]
     .filter(([glyph, letter]) => /^[IiLl]$/.test(letter) && /[^\x20-\x7E]/.test(glyph))
     .map(([glyph]) => glyph)

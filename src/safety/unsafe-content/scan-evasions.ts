@@ -1,5 +1,7 @@
 import { findEncodedBlocks } from './encoded-blocks';
 import type { RawFinding } from './rules/finding';
+import { tokenHalves } from './token-halves';
+import { markupStrippedView, unescapedView } from './unescaped-view';
 import { compatibilityView, identityView, joinedView, toOriginal, type ScanView } from './scan-views';
 
 type DetectAll = (text: string) => Promise<RawFinding[]>;
@@ -9,6 +11,8 @@ type DetectAll = (text: string) => Promise<RawFinding[]>;
  * decoding bytes can satisfy by accident. Named token formats, private keys, hashes and assignments still count.
  */
 const GENERIC_RULES: ReadonlySet<string> = new Set(['high_entropy_string']);
+/** Encoded blocks found inside decoded blocks (double encoding) that are scanned, per field. */
+const MAX_NESTED_BLOCKS = 16;
 const GENERIC_KINDS: ReadonlySet<string> = new Set(['personal_data_dump', 'credential_context']);
 
 function specific(finding: RawFinding): boolean {
@@ -42,8 +46,42 @@ export async function detectEvasions(text: string, detectAll: DetectAll): Promis
     }
   }
 
+  // Escapes decoded in place, twice (`%255C` → `%5C` → `\`); specific rules only.
+  let escaped = unescapedView(base);
+  for (let round = 0; escaped !== null && round < 2; round++) {
+    for (const finding of await detectAll(escaped.text)) {
+      if (specific(finding)) findings.push(mapped(escaped, finding));
+    }
+    escaped = unescapedView(escaped);
+  }
+
+  // Markup inside tokens removed (emphasis markers, `\_`, `<wbr>`, ANSI colours); specific rules only.
+  const stripped = markupStrippedView(base);
+  if (stripped) {
+    for (const finding of await detectAll(stripped.text)) {
+      if (specific(finding)) findings.push(mapped(stripped, finding));
+    }
+  }
+
+  // A token given in two halves in one sentence: the halves joined and scanned alone; named rules only.
+  for (const halves of tokenHalves(base.text)) {
+    const inner = (await detectAll(halves.joined)).filter(specific);
+    const span = toOriginal(base, halves.start, halves.end);
+    for (const finding of inner) {
+      findings.push({ ...finding, ...span, description: `${finding.description} (given in two parts)` });
+    }
+  }
+
+  let nestedLeft = MAX_NESTED_BLOCKS;
   for (const block of findEncodedBlocks(base.text)) {
-    const inner = (await detectAll(block.decoded)).filter(specific);
+    // Double encoding (base64 of base64, base64 of hex): one level more, at most MAX_NESTED_BLOCKS per field.
+    const nested = findEncodedBlocks(block.decoded)
+      .slice(0, Math.max(0, nestedLeft))
+      .map((inside) => inside.decoded);
+    nestedLeft -= nested.length;
+    const inner: RawFinding[] = [];
+    for (const decoded of [block.decoded, ...nested])
+      inner.push(...(await detectAll(decoded)).filter(specific));
     if (inner.length === 0) continue;
     const span = toOriginal(base, block.start, block.end);
     for (const finding of inner) {

@@ -26,7 +26,7 @@ const WITH_PASSWORD = new RegExp(
   'giu',
 );
 
-function credentialLike(value: string, quoted: boolean): boolean {
+export function credentialLike(value: string, quoted: boolean): boolean {
   if (isPlaceholder(value) || isPathOrUrl(value) || isCodeReference(value)) return false;
   if (quoted) return !isProse(value);
   const letters = /\p{L}/u.test(value);

@@ -22,6 +22,16 @@ const TOKEN_PATTERNS: TokenPattern[] = [
     description: 'AWS access key ID',
     pattern: /\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z2-7]{16}\b/g,
   },
+  {
+    rule: 'telegram_bot_token',
+    description: 'Telegram bot token',
+    pattern: /(?<![\w-])(?:bot)?\d{8,10}:AA[0-9A-Za-z_-]{33}(?![\w-])/g,
+  },
+  {
+    rule: 'discord_webhook_url',
+    description: 'Discord webhook URL (its token grants posting)',
+    pattern: /\bdiscord(?:app)?\.com\/api\/webhooks\/\d{17,20}\/[0-9A-Za-z_-]{60,80}(?![\w-])/g,
+  },
   { rule: 'google_api_key', description: 'Google API key', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![\w-])/g },
   {
     rule: 'google_oauth_client_secret',

@@ -1,3 +1,4 @@
+import { detectNormalizedAwsKeyIds } from './aws-key-id-normalized.rule';
 import { detectCommandLinePasswords } from './command-line-password.rule';
 import { detectCardNumbers, detectSpreadCardNumbers } from './card-number.rule';
 import type { RawFinding } from './finding';
@@ -7,6 +8,7 @@ import { detectJwts } from './jwt.rule';
 import { detectPasswordHashes } from './password-hash.rule';
 import { detectPersonalDataDumps } from './personal-data-dump.rule';
 import { detectProseCredentials } from './prose-credential.rule';
+import { detectIntlProseCredentials } from './prose-credential-intl.rule';
 import { detectProviderTokens } from './provider-tokens.rule';
 import { detectSecretAssignments } from './secret-assignment.rule';
 import { detectUrlCredentials } from './url-credentials.rule';
@@ -17,6 +19,7 @@ import { detectUrlCredentials } from './url-credentials.rule';
  */
 export const TEXT_DETECTORS: ReadonlyArray<(text: string) => RawFinding[]> = [
   detectProviderTokens,
+  detectNormalizedAwsKeyIds,
   detectJwts,
   detectUrlCredentials,
   detectPasswordHashes,
@@ -26,6 +29,7 @@ export const TEXT_DETECTORS: ReadonlyArray<(text: string) => RawFinding[]> = [
   detectCommandLinePasswords,
   detectSecretAssignments,
   detectProseCredentials,
+  detectIntlProseCredentials,
   detectHighEntropyStrings,
   detectPersonalDataDumps,
 ];
