@@ -392,7 +392,7 @@ export function withoutFigures(text: string): string {
 }
 
 /** What a claim's quotes offer to match its figures. */
-export interface EvidenceFigures {
+interface EvidenceFigures {
   /** `kind:key` of every figure. */
   typed: Set<string>;
   /** Standalone numbers, and the values figures state (amounts, counts of durations, years of dates). */
@@ -402,7 +402,7 @@ export interface EvidenceFigures {
 }
 
 /** What the quote texts of a claim offer to match its figures. */
-export function evidenceFigures(texts: readonly string[]): EvidenceFigures {
+function evidenceFigures(texts: readonly string[]): EvidenceFigures {
   const read: EvidenceFigures = { typed: new Set(), numbers: new Set(), bare: new Set() };
   for (const text of texts) {
     for (const figure of extractFigures(text)) {
@@ -441,7 +441,7 @@ function supported(figure: Figure, evidence: EvidenceFigures): boolean {
 }
 
 /** The figures of `claim` that its quotes (read once by evidenceFigures) do not state. */
-export function unsupportedFiguresIn(claim: string, evidence: () => EvidenceFigures): Figure[] {
+function unsupportedFiguresIn(claim: string, evidence: () => EvidenceFigures): Figure[] {
   const figures = extractFigures(claim);
   if (figures.length === 0) return [];
   const read = evidence();

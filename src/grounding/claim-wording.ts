@@ -18,10 +18,9 @@
  * What it cannot catch: a claim that reuses its quotes' own words to say something else ("closed on Saturday"
  * from "open on Saturday, closed on Sunday" quoted whole), and anything only a reader of meaning can judge.
  */
-import { remove as foldConfusables } from 'confusables';
 import { tokenize } from '../infrastructure/search/sqlite/analyzer';
 import { withoutFigures } from './claim-figures';
-import { injectionViews } from '../safety/confusable-fold';
+import { foldLetters, injectionViews } from '../safety/confusable-fold';
 
 export type WordingProblem = 'instruction' | 'polarity' | 'condition' | 'quantifier' | 'wording';
 
@@ -111,16 +110,7 @@ export const CONNECTING_WORDS: ReadonlySet<string> = new Set(
 );
 
 /** A text as the wording checks read it: NFKC, invisible characters removed, look-alikes and accents folded. */
-export function foldText(text: string): string {
-  // eslint-disable-next-line no-control-regex -- printable ASCII has nothing to fold
-  if (/^[\x00-\x7F]*$/.test(text)) return text.toLowerCase();
-  return foldConfusables(
-    text
-      .replace(/ß/g, 'ss')
-      .normalize('NFKC')
-      .replace(/[\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF]/g, ''),
-  ).toLowerCase();
-}
+export const foldText = foldLetters;
 
 const count = (pattern: RegExp, text: string): number => text.match(pattern)?.length ?? 0;
 

@@ -69,9 +69,24 @@ function view(folded: string, iOrL: 'i' | 'l', asciiLAsI: boolean): string {
   return joinSpacedLetters(text);
 }
 
+/** Step 1: NFKC with invisible characters removed (the text as a reader sees it). */
+export function visibleText(text: string): string {
+  return text.normalize('NFKC').replace(INVISIBLE, '');
+}
+
+/**
+ * Steps 1 and 2 without the I/l views, lower case, `ß` as `ss`: one folded text for word matching (the grounding
+ * wording checks). Printable ASCII comes back lower-cased only.
+ */
+export function foldLetters(text: string): string {
+  // eslint-disable-next-line no-control-regex -- printable ASCII has nothing to fold
+  if (/^[\x00-\x7F]*$/.test(text)) return text.toLowerCase();
+  return foldConfusableLetters(visibleText(text.replace(/ß/g, 'ss'))).toLowerCase();
+}
+
 /** The views of `text` to match injection patterns against (see the file comment), the NFKC one first. */
 export function injectionViews(text: string): string[] {
-  const compatible = text.normalize('NFKC').replace(INVISIBLE, '');
+  const compatible = visibleText(text);
   // The unfolded view keeps markup such as `<|im_start|>` (the package folds `|` to `l`).
   const views = [compatible, view(compatible, 'i', false), view(compatible, 'i', true)];
   if ([...compatible].some((char) => I_OR_L.has(char))) views.push(view(compatible, 'l', false));

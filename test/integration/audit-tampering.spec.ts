@@ -1,10 +1,14 @@
 import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hashEvent, stripChain } from '../../src/infrastructure/event-store/hash-chain';
 import { decodePayload, encodePayload } from '../../src/infrastructure/event-store/sqlite/event-payload';
 import { openSqlite, type SqliteDatabase } from '../../src/infrastructure/sqlite/sqlite-connection';
 import { cairn } from '../support/cli';
-import { dropUniqueRevisions, linksInMetadata, rechain } from '../support/sqlite-tampering';
+import {
+  dropUniqueRevisions,
+  forgeChatbotEvent,
+  linksInMetadata,
+  rechain,
+} from '../support/sqlite-tampering';
 import { makeTempDir } from '../support/temp-dir';
 
 /**
@@ -403,32 +407,14 @@ describe('audit:verify against tampering (invariant 8)', () => {
   });
 
   it("a forged event at position 0, chained to its stream's last event: event_count_mismatch", async () => {
-    const res = await verifyAfter((_sql, db) => {
-      const last = one<{ metadata: string }>(
-        db,
-        "SELECT metadata FROM events WHERE stream = 'chatbot-1' ORDER BY revision DESC LIMIT 1",
-      );
-      const prev_hash = (JSON.parse(last.metadata) as { hash: string }).hash;
-      const metadata = stripChain(JSON.parse(last.metadata));
-      const event = {
-        event_id: 'f0f0f0f0-0000-4000-8000-000000000000',
-        stream: 'chatbot-1',
-        revision: 4,
-        type: 'ChatbotResumed',
-      };
-      const data = { organization_id: org, chatbot_id: 1 };
-      const hash = hashEvent({ ...event, data, metadata, prev_hash });
-      db.prepare(
-        'INSERT INTO events (position, event_id, stream, revision, type, data, metadata) VALUES (0, ?, ?, ?, ?, ?, ?)',
-      ).run(
-        event.event_id,
-        event.stream,
-        event.revision,
-        event.type,
-        JSON.stringify(data),
-        JSON.stringify({ ...metadata, prev_hash, hash }),
-      );
-    });
+    const res = await verifyAfter((_sql, db) =>
+      forgeChatbotEvent(db, {
+        chatbotId: 1,
+        organizationId: org,
+        eventId: 'f0f0f0f0-0000-4000-8000-000000000000',
+        position: 0,
+      }),
+    );
     expect(res.code).toBe(1);
     expect(res.json.error).toMatchObject({
       code: 'event_count_mismatch',
@@ -437,32 +423,14 @@ describe('audit:verify against tampering (invariant 8)', () => {
   });
 
   it('a forged event at the end of a stream with a consistent stream hash but no log link: log_chain_broken', async () => {
-    const res = await verifyAfter((_sql, db) => {
-      const last = one<{ metadata: string }>(
-        db,
-        "SELECT metadata FROM events WHERE stream = 'chatbot-1' ORDER BY revision DESC LIMIT 1",
-      );
-      const prev_hash = (JSON.parse(last.metadata) as { hash: string }).hash;
-      const metadata = stripChain(JSON.parse(last.metadata));
-      const event = {
-        event_id: 'f0f0f0f0-0000-4000-8000-000000000001',
-        stream: 'chatbot-1',
-        revision: 4,
-        type: 'ChatbotResumed',
-      };
-      const data = { organization_id: org, chatbot_id: 1 };
-      const hash = hashEvent({ ...event, data, metadata, prev_hash });
-      db.prepare(
-        'INSERT INTO events (event_id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
-      ).run(
-        event.event_id,
-        event.stream,
-        event.revision,
-        event.type,
-        JSON.stringify(data),
-        JSON.stringify({ ...metadata, prev_hash, hash }),
-      );
-    });
+    const res = await verifyAfter((_sql, db) =>
+      forgeChatbotEvent(db, {
+        chatbotId: 1,
+        organizationId: org,
+        eventId: 'f0f0f0f0-0000-4000-8000-000000000001',
+        position: null,
+      }),
+    );
     expect(res.code).toBe(1);
     expect(res.json.error).toMatchObject({
       code: 'log_chain_broken',

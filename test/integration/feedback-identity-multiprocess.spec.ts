@@ -1,6 +1,7 @@
 import { cairn } from '../support/cli';
 import { startModelServer, type ModelServer } from '../support/model-server';
 import { prepareProcessTenant, type ProcessTenant } from '../support/process-tenant';
+import { MODEL_ENV } from '../support/reply-fixtures';
 import {
   readEvents,
   requireBuiltServer,
@@ -35,11 +36,9 @@ describe('one feedback per identity, across processes', () => {
     tenant = await prepareProcessTenant();
     const { dataDir, token } = tenant;
     const servers = await startServerProcesses(2, {
+      ...MODEL_ENV,
       CAIRN_DATA_DIR: dataDir,
       OPENAI_BASE_URL: model.url,
-      OPENAI_API_KEY: 'test',
-      CAIRN_COMPOSER_MODEL: 'test-composer',
-      CAIRN_REVIEWER_MODEL: 'test-reviewer',
     });
     const replied = await http(servers[0].baseUrl, 'POST', REPLIES, {
       token,

@@ -54,26 +54,6 @@ describe('one feedback per identity: the key matrix (spec §4.7 rule 3)', () => 
     expect(await proposalsFor(h, message_id)).toEqual([first.body.proposal_id]);
   });
 
-  it('F1+K1, then K1 alone, then F1 alone: one feedback, one proposal, replays append nothing', async () => {
-    const { message_id } = await h.seedMessage();
-    const [F1, K1] = [h.key(), h.key()];
-    const first = await h.feedback(message_id, {
-      ...CORRECTED,
-      external_feedback_id: F1,
-      idempotency_key: K1,
-    });
-    expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ outcome: 'corrected', idempotent_replay: false });
-    const before = await h.head();
-    for (const keys of [{ idempotency_key: K1 }, { external_feedback_id: F1 }]) {
-      const again = await h.feedback(message_id, { ...CORRECTED, ...keys });
-      expect([again.status, again.body]).toEqual([200, { ...first.body, idempotent_replay: true }]);
-    }
-    expect(await h.head()).toBe(before);
-    expect(await proposalsFor(h, message_id)).toEqual([first.body.proposal_id]);
-    expect(await submittedFor(h, message_id)).toBe(1);
-  });
-
   it('K1+F2 after F1+K1 is 409 naming idempotency_key (K1 belongs to F1), nothing recorded', async () => {
     const { message_id } = await h.seedMessage();
     const [F1, K1, F2] = [h.key(), h.key(), h.key()];

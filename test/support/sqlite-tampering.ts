@@ -65,3 +65,33 @@ export function linksInMetadata(db: SqliteDatabase): void {
                                   '$.global_hash', lower(hex(global_hash))),
     global_prev_hash = NULL, global_hash = NULL`);
 }
+
+/**
+ * Appends a forged `ChatbotResumed` event to the end of a chatbot's stream, chained to its last event (a stream hash
+ * that holds), with no log link; `position` 0 puts it before the log's first event, null lets SQLite number it.
+ */
+export function forgeChatbotEvent(
+  db: SqliteDatabase,
+  at: { chatbotId: number; organizationId: number | string; eventId: string; position: 0 | null },
+): void {
+  const stream = `chatbot-${at.chatbotId}`;
+  const last = db
+    .prepare('SELECT revision, metadata FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1')
+    .get(stream) as { revision: number; metadata: string };
+  const prev_hash = (JSON.parse(last.metadata) as { hash: string }).hash;
+  const metadata = stripChain(JSON.parse(last.metadata));
+  const event = { event_id: at.eventId, stream, revision: last.revision + 1, type: 'ChatbotResumed' };
+  const data = { organization_id: at.organizationId, chatbot_id: at.chatbotId };
+  const hash = hashEvent({ ...event, data, metadata, prev_hash });
+  db.prepare(
+    'INSERT INTO events (position, event_id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  ).run(
+    at.position,
+    event.event_id,
+    event.stream,
+    event.revision,
+    event.type,
+    JSON.stringify(data),
+    JSON.stringify({ ...metadata, prev_hash, hash }),
+  );
+}

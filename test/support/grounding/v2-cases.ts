@@ -6,35 +6,10 @@
 import type { DraftInput, ReviewInput } from '../../../src/ai/reply-model-contract';
 import { defaultReview, reply, type ChatAnswer, type ChatRequest } from '../model-server';
 import { draftOf, evidenceTitled } from './adversarial-model';
+import type { CaseV2 } from './grounding-v2';
 
-export interface DocV2 {
-  title: string;
-  content: string;
-  authority: 'approved_source' | 'reference' | 'unverified';
-  audience: 'customer_safe' | 'internal';
-  source_uri: string;
-  source_date?: string;
-  expires_at?: string;
-}
-export interface QuoteV2 {
-  doc: string;
-  text: string;
-}
-export interface ClaimV2 {
-  text: string;
-  cite: string[];
-  quotes: QuoteV2[];
-}
-export interface CaseV2 {
-  id: string;
-  kind: string;
-  question: string;
-  history?: Array<{ role: string; text: string }>;
-  claims: ClaimV2[];
-  review?: 'rubber_stamp' | { subset: string[][] };
-  expect: 'refused' | 'answered';
-  why: string;
-}
+// The format's types are the corpus file's own (written with it); re-exported for the spec and the eval.
+export type { CaseV2, ClaimV2, DocV2, QuoteV2 } from './grounding-v2';
 
 const TAG = /\[\[v2:([A-Za-z0-9_-]+)\]\]/;
 
