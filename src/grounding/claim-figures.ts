@@ -350,8 +350,14 @@ export function normalizeFigures(text: string): string {
   ).replace(/[\u2010-\u2015\u2212]/g, (dash) => (dash === '\u2013' || dash === '\u2014' ? dash : '-'));
 }
 
+/** Where a figure was read in the normalized text (a weekday range gives several figures one span). */
+interface Span {
+  start: number;
+  end: number;
+}
+
 /** Reads every figure of a text, in reader order; returns the text with each figure's span blanked. */
-function readFigures(text: string, figures: Figure[]): string {
+function readFigures(text: string, figures: Figure[], spans: Span[]): string {
   let rest = normalizeFigures(text);
   for (const reader of READERS) {
     rest = rest.replace(reader.pattern, (...args: unknown[]) => {
@@ -359,26 +365,37 @@ function readFigures(text: string, figures: Figure[]): string {
       const match = args.slice(0, groups) as unknown as RegExpExecArray;
       const keys = reader.read(match);
       if (keys === null) return match[0];
-      for (const { key, value } of keys)
+      const start = args[groups] as number;
+      for (const { key, value } of keys) {
         figures.push({ kind: reader.kind, key, text: match[0], ...(value === undefined ? {} : { value }) });
+        spans.push({ start, end: start + match[0].length });
+      }
       return ' '.repeat(match[0].length);
     });
   }
   return rest;
 }
 
+interface ReadText {
+  figures: Figure[];
+  /** `spans[i]` is where `figures[i]` was read. */
+  spans: Span[];
+  rest: string;
+}
+
 /** The last texts read (a claim and its quotes are read by the figure and the wording checks alike). */
-const READ_CACHE = new Map<string, { figures: Figure[]; rest: string }>();
+const READ_CACHE = new Map<string, ReadText>();
 const READ_CACHE_SIZE = 64;
 
-function read(text: string): { figures: Figure[]; rest: string } {
+function read(text: string): ReadText {
   const cached = READ_CACHE.get(text);
   if (cached !== undefined) return cached;
   const figures: Figure[] = [];
-  const rest = readFigures(text, figures);
+  const spans: Span[] = [];
+  const rest = readFigures(text, figures, spans);
   if (READ_CACHE.size >= READ_CACHE_SIZE) READ_CACHE.delete(READ_CACHE.keys().next().value as string);
-  READ_CACHE.set(text, { figures, rest });
-  return { figures, rest };
+  READ_CACHE.set(text, { figures, spans, rest });
+  return { figures, spans, rest };
 }
 
 /** Every figure of a text, in reader order. */
@@ -451,4 +468,43 @@ function unsupportedFiguresIn(claim: string, evidence: () => EvidenceFigures): F
 /** The figures of `claim` that the quote texts do not state (empty: every figure is supported). */
 export function unsupportedFigures(claim: string, quoteTexts: readonly string[]): Figure[] {
   return unsupportedFiguresIn(claim, () => evidenceFigures(quoteTexts));
+}
+
+/** What joins the two ends of a range: a dash, or a word ("to", "until", "and" after "between", …). */
+const RANGE_GAP = new RegExp(String.raw`^\s*(?:${RANGE_JOIN}|and|y|und|et)\s*$`, 'u');
+/** The kinds whose two ends make a range (weekday ranges are one span, read as days). */
+const RANGE_KINDS: ReadonlySet<FigureKind> = new Set([
+  'time',
+  'amount',
+  'percent',
+  'date',
+  'duration',
+  'number',
+]);
+
+/**
+ * The ranges of `claim` ("8:30–17:30", "$10 to $20", "between 3 and 5 days") whose two ends no single quote states
+ * together: each end may be in some quote, but a range blended from two sources ("8:30" from the contact page,
+ * "17:30" from the clinic's hours) is a figure no source gives. Returns the second end of each such range.
+ */
+export function rangesAcrossQuotes(claim: string, quoteTexts: readonly string[]): Figure[] {
+  const { figures, spans } = read(claim);
+  if (figures.length < 2 || quoteTexts.length < 2) return [];
+  const normalized = normalizeFigures(claim);
+  const order = figures.map((_, i) => i).sort((a, b) => spans[a].start - spans[b].start);
+  const each = quoteTexts.map((text) => evidenceFigures([text]));
+  const blended: Figure[] = [];
+  for (let k = 1; k < order.length; k += 1) {
+    const [a, b] = [order[k - 1], order[k]];
+    if (
+      spans[a].end > spans[b].start ||
+      !RANGE_KINDS.has(figures[a].kind) ||
+      !RANGE_KINDS.has(figures[b].kind)
+    )
+      continue;
+    if (!RANGE_GAP.test(normalized.slice(spans[a].end, spans[b].start))) continue;
+    if (!each.some((quote) => supported(figures[a], quote) && supported(figures[b], quote)))
+      blended.push({ ...figures[b] });
+  }
+  return blended;
 }

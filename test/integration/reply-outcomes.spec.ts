@@ -235,7 +235,7 @@ describe('reply outcomes over HTTP (spec §7, one test per producible code)', ()
       const input = request.input as DraftInput;
       const draft = defaultDraft(input);
       const claims = input.evidence.map((e) => ({
-        text: 'Parking is in the garage.',
+        text: 'Parking for patients is in the garage.',
         reference_ids: [e.reference_id],
         quotes: [{ reference_id: e.reference_id, text: 'Parking for patients is available in the garage' }],
       }));

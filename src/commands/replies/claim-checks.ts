@@ -1,6 +1,7 @@
 import type { DraftClaim } from '../../ai/reply-model-contract';
-import { extractFigures, unsupportedFigures } from '../../grounding/claim-figures';
+import { extractFigures, rangesAcrossQuotes, unsupportedFigures } from '../../grounding/claim-figures';
 import { quoteContext, quoteProblem } from '../../grounding/claim-quotes';
+import { scopeProblem } from '../../grounding/claim-scope';
 import { wordingProblem } from '../../grounding/claim-wording';
 import { quoteSourceProblem } from '../../grounding/quote-sources';
 import { ReplyAbort } from './reply-abort';
@@ -87,9 +88,13 @@ export function checkClaims(
       const kinds = [...new Set(missing.map((figure) => figure.kind))].join(', ');
       return `claim ${i + 1} states figures its quotes do not (${kinds})`;
     }
+    if (rangesAcrossQuotes(claim.text, quotes).length > 0)
+      return `claim ${i + 1} states a range whose ends no single quote states together`;
     const context = claim.quotes.map((q) => quoteContext(q.text, excerptOf.get(q.reference_id) ?? ''));
     const wording = wordingProblem(claim.text, quotes, question, context);
     if (wording !== null) return `claim ${i + 1} fails the ${wording} check against its quotes`;
+    const scope = scopeProblem(claim.text, quotes, question, context);
+    if (scope !== null) return `claim ${i + 1} fails the ${scope} check against its quotes`;
   }
   return null;
 }
