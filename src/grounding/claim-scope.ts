@@ -39,7 +39,7 @@ const UNIVERSALS: ReadonlySet<string> = new Set(
  */
 const RESTRICTING_START: ReadonlySet<string> = new Set(
   (
-    'with without for in on at from of by under over above below within between during before after until ' +
+    'to with without for in on at from of by under over above below within between during before after until ' +
     'that which who whose where when if unless except only while except provided placed bought made ' +
     'con sin para en de desde hasta que si salvo excepto mit ohne fur in an auf von bei unter uber vor nach ' +
     'bis die der das wenn ausser avec sans pour dans sur de par sous avant apres jusqu qui que si sauf'
@@ -143,7 +143,13 @@ function splices(claim: readonly Word[], quote: readonly Word[], names: Readonly
     if (!RESTRICTING_START.has(skipped[0].word) && !DETERMINERS.has(quote[qa].word)) continue;
     if (skipped.some((w) => isContent(w) && !claimStems.has(w.stem) && !names.has(w.stem))) return true;
   }
-  return false;
+  // The quote's end left off: "A restocking fee of 15% applies." quoting "… applies to opened electronics".
+  const last = pairs.at(-1);
+  const tail = last === undefined ? [] : quote.slice(last[1] + 1);
+  if (tail.length === 0 || !RESTRICTING_START.has(tail[0].word)) return false;
+  // Only when the claim states none of it: a reordered claim ("Opened electronics carry a restocking fee") has it.
+  const content = tail.filter((w) => isContent(w) && !names.has(w.stem));
+  return content.length > 0 && content.every((w) => !claimStems.has(w.stem));
 }
 
 /** Whether a universal of the claim ranges over a content word none of its quotes state. */

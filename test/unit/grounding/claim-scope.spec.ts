@@ -74,16 +74,17 @@ describe('claim scope against its own quotes (word order: restrictions, quantifi
     expect(scopeProblem(claim, [quote], question)).toBe(problem);
   });
 
-  it('a claim that is its quote, or its quote with a trailing part left off, never splices', () => {
-    const sentences = [TRADE_IN, PRICE_MATCH, MEMBERS, RESTOCKING, PRIVACY, CLINIC];
+  it('a claim that is its quote never fails; one that stops before a list goes on is not a restriction', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...sentences), fc.nat(), (sentence, cut) => {
-        const words = sentence.split(' ');
-        const prefix = words.slice(0, Math.max(2, cut % (words.length + 1))).join(' ');
-        expect(scopeProblem(sentence, [sentence])).toBeNull();
-        expect(scopeProblem(prefix, [sentence])).not.toBe('restriction');
-      }),
+      fc.property(
+        fc.constantFrom(TRADE_IN, PRICE_MATCH, MEMBERS, RESTOCKING, PRIVACY, CLINIC),
+        (sentence) => {
+          expect(scopeProblem(sentence, [sentence])).toBeNull();
+        },
+      ),
     );
+    const shipping = 'Standard shipping costs $4.99 and takes 3–5 business days.';
+    expect(scopeProblem('Standard shipping costs $4.99.', [shipping])).toBeNull();
   });
 
   it('cutting a word after a determiner, or a phrase opened by a preposition, is a restriction dropped', () => {
@@ -101,13 +102,15 @@ describe('claim scope against its own quotes (word order: restrictions, quantifi
     );
     for (const [claim, quote] of [
       ['Phones get 50% of the listed value.', TRADE_IN],
+      ['Returns are free.', 'Returns within Sweden are free.'],
+      // The quote's restricting end left off.
       [
         'A restocking fee of 15% applies.',
         'A restocking fee of 15% applies to opened electronics bought in store.',
       ],
-      ['Returns are free.', 'Returns within Sweden are free.'],
+      ['We match the price of any authorised Swedish retailer.', PRICE_MATCH],
     ])
-      expect(scopeProblem(claim, [quote])).toBe(claim.startsWith('A restocking') ? null : 'restriction');
+      expect(scopeProblem(claim, [quote])).toBe('restriction');
   });
 });
 
