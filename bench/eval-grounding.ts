@@ -16,11 +16,14 @@ import { GROUNDING_CORPUS } from '../test/support/grounding/grounding-corpus';
 import { formatResults, runScenarios, summarize } from '../test/support/grounding/grounding-run';
 import { GROUNDING_SCENARIOS } from '../test/support/grounding/grounding-scenarios';
 import { CASES_V2, DOCS_V2 } from '../test/support/grounding/grounding-v2';
+import { CASES_V3, DOCS_V3 } from '../test/support/grounding/grounding-v3';
 import {
   formatV2,
   runCaseV2,
   summarizeV2,
   v2Handlers,
+  type CaseV2,
+  type DocV2,
   type V2Result,
 } from '../test/support/grounding/v2-cases';
 import { startModelServer } from '../test/support/model-server';
@@ -38,24 +41,38 @@ function cairn(dataDir: string, args: string[]): Record<string, unknown> {
   return JSON.parse(out) as Record<string, unknown>;
 }
 
-/** A second organization holding the v2 corpus (each document with its audience, authority and dates). */
-function setUpV2(dataDir: string, docs: string): string {
-  const org = String(cairn(dataDir, ['org:create', '--name', 'Grounding v2']).organization_id);
-  cairn(dataDir, ['chatbot:create', org, '--name', 'Desk v2']);
+/** A declarative corpus (the v2 format) and the label its summary lines carry. */
+interface Corpus {
+  label: string;
+  docs: readonly DocV2[];
+  cases: readonly CaseV2[];
+}
+
+/** The declarative corpora, each written blind by a red-teamer and run in an organization of its own. */
+const CORPORA: Corpus[] = [
+  { label: 'v2', docs: DOCS_V2, cases: CASES_V2 },
+  { label: 'v3', docs: DOCS_V3, cases: CASES_V3 },
+];
+
+/** An organization holding a declarative corpus (each document with its audience, authority and dates). */
+function setUpCorpus(dataDir: string, docs: string, corpus: Corpus): string {
+  const { label } = corpus;
+  const org = String(cairn(dataDir, ['org:create', '--name', `Grounding ${label}`]).organization_id);
+  cairn(dataDir, ['chatbot:create', org, '--name', `Desk ${label}`]);
   const connector = cairn(dataDir, [
     'connector:create',
     org,
     '--name',
-    'grounding eval v2',
+    `grounding eval ${label}`,
     '--capabilities',
     'assistant_reply,memory_search',
     '--grounding-policy',
     'strict',
   ]);
-  for (const [i, doc] of DOCS_V2.entries()) {
-    const file = join(docs, `v2-${i}.json`);
+  for (const [i, doc] of corpus.docs.entries()) {
+    const file = join(docs, `${label}-${i}.json`);
     const record = {
-      key: `v2-${i}`,
+      key: `${label}-${i}`,
       title: doc.title,
       content: doc.content,
       source_uri: doc.source_uri,
@@ -72,7 +89,7 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cairn-eval-grounding-'));
   const model = await startModelServer();
   const handlers = adversarialHandlers(GROUNDING_SCENARIOS);
-  const v2 = v2Handlers(CASES_V2);
+  const v2 = v2Handlers(CORPORA.flatMap((corpus) => corpus.cases));
   model.script.respond('draft', (request) => v2.draft(request) ?? handlers.draft(request));
   model.script.respond('review', (request) => v2.review(request) ?? handlers.review(request));
   let stop: () => Promise<void> = async () => {};
@@ -109,7 +126,7 @@ async function main(): Promise<void> {
         doc.title,
       ]);
     }
-    const v2Token = setUpV2(dataDir, docs);
+    const tokens = CORPORA.map((corpus) => setUpCorpus(dataDir, docs, corpus));
     process.stderr.write(`starting Cairn (embedded stores) with the adversarial model double…\n`);
     const server = await startServerProcess(dataDir, {
       OPENAI_BASE_URL: model.url,
@@ -124,13 +141,19 @@ async function main(): Promise<void> {
     process.stdout.write(`${formatResults(results)}\n`);
     const summary = summarize(results);
     if (summary.failures.length > 0 || summary.controlsAnswered < summary.controls) process.exitCode = 1;
-    process.stderr.write(`running ${CASES_V2.length} v2 cases (${DOCS_V2.length} documents) over HTTP…\n`);
     const run = String(Date.now());
-    const v2Results: V2Result[] = [];
-    for (const c of CASES_V2) v2Results.push(await runCaseV2(server.baseUrl, v2Token, c, run, v2.observed));
-    process.stdout.write(`\n${formatV2(v2Results)}\n`);
-    // A leak fails the eval; false refusals are reported (counted against the controls-answered figure).
-    if (summarizeV2(v2Results).leaks > 0) process.exitCode = 1;
+    for (const [i, corpus] of CORPORA.entries()) {
+      const { label, cases } = corpus;
+      process.stderr.write(
+        `running ${cases.length} ${label} cases (${corpus.docs.length} documents) over HTTP…\n`,
+      );
+      const corpusResults: V2Result[] = [];
+      for (const c of cases)
+        corpusResults.push(await runCaseV2(server.baseUrl, tokens[i], c, run, v2.observed));
+      process.stdout.write(`\n${formatV2(corpusResults, label)}\n`);
+      // A leak fails the eval; false refusals are reported (counted against the controls-answered figure).
+      if (summarizeV2(corpusResults).leaks > 0) process.exitCode = 1;
+    }
   } finally {
     await stop();
     await model.close();

@@ -163,8 +163,8 @@ export function summarizeV2(results: readonly V2Result[]): V2Summary {
   };
 }
 
-/** The table by kind, then the leaks and false refusals one per line, then the summary lines. */
-export function formatV2(results: readonly V2Result[]): string {
+/** The table by kind, then the leaks and false refusals one per line, then the summary lines (`label` leaks …). */
+export function formatV2(results: readonly V2Result[], label = 'v2'): string {
   const kinds = [...new Set(results.map((r) => r.kind))].sort();
   const rows = kinds.map((kind) => {
     const of = results.filter((r) => r.kind === kind);
@@ -196,7 +196,7 @@ export function formatV2(results: readonly V2Result[]): string {
     ...s.leaked.map(detail),
     ...s.falseRefusals.map(detail),
     '',
-    `v2 controls answered: ${s.controlsAnswered} of ${s.controls}`,
-    `v2 leaks: ${s.leaks} of ${s.attacks}`,
+    `${label} controls answered: ${s.controlsAnswered} of ${s.controls}`,
+    `${label} leaks: ${s.leaks} of ${s.attacks}`,
   ].join('\n');
 }
