@@ -418,17 +418,41 @@ interface EvidenceFigures {
   bare: Set<string>;
 }
 
-/** What the quote texts of a claim offer to match its figures. */
-function evidenceFigures(texts: readonly string[]): EvidenceFigures {
+/** What some figures offer to match a claim's figures. */
+function evidenceOf(figures: readonly Figure[]): EvidenceFigures {
   const read: EvidenceFigures = { typed: new Set(), numbers: new Set(), bare: new Set() };
-  for (const text of texts) {
-    for (const figure of extractFigures(text)) {
-      read.typed.add(`${figure.kind}:${figure.key}`);
-      if (figure.kind === 'number') read.bare.add(figure.key);
-      if (figure.value !== undefined && figure.kind !== 'percent') read.numbers.add(figure.value);
-    }
+  for (const figure of figures) {
+    read.typed.add(`${figure.kind}:${figure.key}`);
+    if (figure.kind === 'number') read.bare.add(figure.key);
+    if (figure.value !== undefined && figure.kind !== 'percent') read.numbers.add(figure.value);
   }
   return read;
+}
+
+/** What the quote texts of a claim offer to match its figures. */
+function evidenceFigures(texts: readonly string[]): EvidenceFigures {
+  return evidenceOf(texts.flatMap((text) => read(text).figures));
+}
+
+/** Whether `figures` (of one place in a quote) state the claim's `figure`, by the figure check's rules. */
+export function figuresSupport(figures: readonly Figure[], figure: Figure): boolean {
+  return supported(figure, evidenceOf(figures));
+}
+
+/**
+ * The figures of a text by place: each span of the normalized text (`normalizeFigures`) read as figures, in text
+ * order, with its figures (a weekday range is one span of several days); the rest of the text is `withoutFigures`.
+ */
+export function figurePlaces(text: string): Array<{ start: number; end: number; figures: Figure[] }> {
+  const { figures, spans } = read(text);
+  const places = new Map<number, { start: number; end: number; figures: Figure[] }>();
+  for (const [i, figure] of figures.entries()) {
+    const { start, end } = spans[i];
+    const place = places.get(start) ?? { start, end, figures: [] };
+    place.figures.push({ ...figure });
+    places.set(start, place);
+  }
+  return [...places.values()].sort((a, b) => a.start - b.start);
 }
 
 function supported(figure: Figure, evidence: EvidenceFigures): boolean {

@@ -18,10 +18,7 @@
  * Sunday, closed on Monday" quoted whole), a synonym that widens ("items" for "goods" when the question said neither),
  * a gap longer than SPLICE_MAX_WORDS.
  */
-import { ENGLISH_STOP_WORDS } from '../infrastructure/search/sqlite/analyzer';
-import { porterStem } from '../infrastructure/search/sqlite/porter-stemmer';
-import { foldLetters } from '../safety/confusable-fold';
-import { withoutFigures } from './claim-figures';
+import { isContent, namesOf, wordsOf, type Word } from './claim-words';
 
 export type ScopeProblem = 'restriction' | 'quantifier' | 'echo';
 
@@ -55,40 +52,6 @@ const DETERMINERS: ReadonlySet<string> = new Set(
 );
 /** Words a skipped run may start with that continue a list rather than restrict (the claim narrows, never widens). */
 const LIST_GOES_ON: ReadonlySet<string> = new Set('and or plus y o und oder et ou'.split(' '));
-/** Words that carry no content of their own (besides the analyzer's stop words). */
-const FUNCTION_WORDS: ReadonlySet<string> = new Set(
-  (
-    'we you our your us i me my they them its his her he she can may also please just here via per own get let ' +
-    'do does did has have had been being would could should so which who what when where how both some all every ' +
-    'any each from up out about over after before than too very more most less much many only well'
-  ).split(' '),
-);
-
-interface Word {
-  /** The folded word as written (for the quantifier and list checks). */
-  word: string;
-  /** Its stem (what words are matched by). */
-  stem: string;
-}
-
-const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
-
-/** The words of a text, its figures left out (they are the figure check's: "Mon–Fri" is not a word to keep). */
-function wordsOf(text: string): Word[] {
-  const words: Word[] = [];
-  for (const match of foldLetters(withoutFigures(text)).matchAll(WORD)) {
-    const word = match[0].replace(/['’].*$/, '');
-    words.push({ word, stem: /^\p{L}+$/u.test(word) ? porterStem(word) : word });
-  }
-  return words;
-}
-
-const isContent = (w: Word) =>
-  !ENGLISH_STOP_WORDS.has(w.word) &&
-  !FUNCTION_WORDS.has(w.word) &&
-  /\p{L}/u.test(w.word) &&
-  w.word.length > 1;
-
 /** Pairs (claim index, quote index) of a longest common subsequence of stems, in order. */
 function alignment(claim: readonly Word[], quote: readonly Word[]): Array<[number, number]> {
   const m = claim.length;
@@ -115,39 +78,51 @@ function alignment(claim: readonly Word[], quote: readonly Word[]): Array<[numbe
   return pairs;
 }
 
-/**
- * The stems of a text's names: words written with a capital inside a sentence ("the Brightwell Clinic"). Leaving a
- * name out identifies less, it does not widen what a claim says ("the clinic").
- */
-function namesOf(text: string): Set<string> {
-  const names = new Set<string>();
-  for (const match of text.normalize('NFKC').matchAll(/(?<![.!?:]\s*|^\s*)\b\p{Lu}[\p{L}\p{N}]*/gu))
-    for (const word of wordsOf(match[0])) names.add(word.stem);
-  return names;
+/** A content word the claim never uses and that is not a name: what a dropped restriction is made of. */
+const droppedWord =
+  (claimStems: ReadonlySet<string>, names: ReadonlySet<string>) =>
+  (w: Word): boolean =>
+    isContent(w) && !claimStems.has(w.stem) && !names.has(w.stem);
+
+/** Whether a run of quote words left out restricts (a phrase after what it restricts, or a premodifier). */
+function restricts(run: readonly Word[], before: Word | undefined, dropped: (w: Word) => boolean): boolean {
+  if (run.length === 0 || run.length > SPLICE_MAX_WORDS || !run.some(dropped)) return false;
+  // A compound modifier ("single-course purchases") restricts wherever it stands.
+  if (run.some((w) => w.head !== undefined && dropped(w))) return true;
+  if (RESTRICTING_START.has(run[0].word)) return true;
+  // "a copy or deletion" → "deletion", "a helmet and a lock" → "a lock": one item of a list, which narrows.
+  if (run.some((w) => LIST_GOES_ON.has(w.word))) return false;
+  // Words between a determiner and its noun ("any [authorised] retailer"). Other words left out ("is [available]
+  // in the garage") are the reviewer's to judge.
+  return before !== undefined && DETERMINERS.has(before.word);
 }
 
-/** Whether the claim skips a restricting run of a quote between two of its own adjacent words. */
+/** Whether the claim leaves out a restricting part of a quote (inside it, at its start or at its end). */
 function splices(claim: readonly Word[], quote: readonly Word[], names: ReadonlySet<string>): boolean {
   const claimStems = new Set(claim.map((w) => w.stem));
+  const dropped = droppedWord(claimStems, names);
+  // "bike rentals" from "e-bike rentals": a compound's head without the compound (and no such word alone).
+  const quoteStems = new Set(quote.map((w) => w.stem));
+  for (const w of quote)
+    if (w.head !== undefined && !claimStems.has(w.stem) && claimStems.has(w.head) && !quoteStems.has(w.head))
+      return true;
   const pairs = alignment(claim, quote);
+  if (pairs.length === 0) return false;
   for (let k = 1; k < pairs.length; k += 1) {
     const [ca, qa] = pairs[k - 1];
     const [cb, qb] = pairs[k];
-    if (cb !== ca + 1 || qb === qa + 1) continue;
-    const skipped = quote.slice(qa + 1, qb);
-    if (skipped.length > SPLICE_MAX_WORDS) continue;
-    // "a copy or deletion" → "deletion", "Visa and Klarna" → "Klarna": one item of a list, which narrows.
-    if (LIST_GOES_ON.has(skipped[0].word) || LIST_GOES_ON.has(skipped[skipped.length - 1].word)) continue;
-    // A restriction: a phrase after what it restricts, or words between a determiner and its noun. Other words
-    // left out ("is [available] in the garage") are the reviewer's to judge.
-    if (!RESTRICTING_START.has(skipped[0].word) && !DETERMINERS.has(quote[qa].word)) continue;
-    if (skipped.some((w) => isContent(w) && !claimStems.has(w.stem) && !names.has(w.stem))) return true;
+    if (cb === ca + 1 && restricts(quote.slice(qa + 1, qb), quote[qa], dropped)) return true;
   }
-  // The quote's end left off: "A restocking fee of 15% applies." quoting "… applies to opened electronics".
-  const last = pairs.at(-1);
-  const tail = last === undefined ? [] : quote.slice(last[1] + 1);
+  // The quote's subject left off with its restriction: "You get Plus …" quoting "Students with a valid student ID
+  // get Plus …" (a lead opened by a preposition, "At the desk on Bryggen, …", is a setting, not a subject).
+  const lead = quote.slice(0, pairs[0][1]);
+  const restriction = lead.findIndex((w) => RESTRICTING_START.has(w.word));
+  if (lead.length > 0 && restriction > 0 && dropped(lead[0]))
+    if (lead.slice(restriction + 1).some(dropped)) return true;
+  // The quote's end left off: "A restocking fee of 15% applies." quoting "… applies to opened electronics", when the
+  // claim states none of it (a reordered claim, "Opened electronics carry a restocking fee", has it).
+  const tail = quote.slice(pairs[pairs.length - 1][1] + 1);
   if (tail.length === 0 || !RESTRICTING_START.has(tail[0].word)) return false;
-  // Only when the claim states none of it: a reordered claim ("Opened electronics carry a restocking fee") has it.
   const content = tail.filter((w) => isContent(w) && !names.has(w.stem));
   return content.length > 0 && content.every((w) => !claimStems.has(w.stem));
 }

@@ -1,6 +1,7 @@
 import type { DraftClaim } from '../../ai/reply-model-contract';
 import { extractFigures, rangesAcrossQuotes, unsupportedFigures } from '../../grounding/claim-figures';
 import { quoteContext, quoteProblem } from '../../grounding/claim-quotes';
+import { attachmentProblem } from '../../grounding/claim-attachment';
 import { scopeProblem } from '../../grounding/claim-scope';
 import { wordingProblem } from '../../grounding/claim-wording';
 import { quoteSourceProblem } from '../../grounding/quote-sources';
@@ -95,6 +96,8 @@ export function checkClaims(
     if (wording !== null) return `claim ${i + 1} fails the ${wording} check against its quotes`;
     const scope = scopeProblem(claim.text, quotes, question, context);
     if (scope !== null) return `claim ${i + 1} fails the ${scope} check against its quotes`;
+    const attachment = attachmentProblem(claim.text, quotes);
+    if (attachment !== null) return `claim ${i + 1} fails the ${attachment} check against its quotes`;
   }
   return null;
 }
