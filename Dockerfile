@@ -1,5 +1,5 @@
 # Cairn server image (used by docker-compose.yml).
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
@@ -9,7 +9,7 @@ COPY src ./src
 COPY bin ./bin
 RUN npm run build && npm prune --omit=dev --omit=optional
 
-FROM node:20-bookworm-slim
+FROM node:22-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 CAIRN_DATA_DIR=/data
 COPY --from=build /app/node_modules ./node_modules

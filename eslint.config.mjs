@@ -9,6 +9,7 @@ export default tseslint.config(
       'node_modules/',
       'dist/',
       'dist-bench/',
+      'clients/typescript/dist/',
       'data/',
       'coverage/',
       'test/artifacts/',

@@ -9,6 +9,8 @@ module.exports = {
   },
   // ESM-only packages that CommonJS code requires (Node >= 20.19 can; jest cannot): compile them to CommonJS.
   transformIgnorePatterns: ['/node_modules/(?!(content-disposition)/)'],
+  // clients/typescript imports its own modules as `./x.js` (its ESM build needs the extension): resolve to x.ts.
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   // Every response of a Cairn server under test is checked against its /openapi.json (test/support/validate-fetch.ts).
   setupFilesAfterEnv: ['<rootDir>/test/support/validate-fetch.ts'],

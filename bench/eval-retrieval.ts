@@ -1,4 +1,5 @@
 import { startBenchServer } from './bench-server';
+import { sharedDataOrSkip, sharedDataPath } from './shared-data';
 /**
  * `npm run eval:retrieval`: retrieval quality of memory search on BEIR SciFact, end to end.
  *
@@ -14,14 +15,14 @@ import { startBenchServer } from './bench-server';
  * Two splits: `test` (300 queries) carries the targets; `train` (809 queries) is where ranking parameters such
  * as the title boost are chosen, so that the test figures are not tuned on the test queries.
  *
- * The data set is read from `../shared/data/beir-scifact` relative to the project root (or CAIRN_SCIFACT_DIR);
- * it is never copied into the project.
+ * The data set is read from the project's `shared/data/beir-scifact` (see shared-data.ts; or CAIRN_SCIFACT_DIR);
+ * it is never copied into the project. Without it the evaluation says so and exits 0 as skipped.
  */
 import { CommandBus } from '@nestjs/cqrs';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { listPaths, MemoryIngestRun } from '../src/cli/memory-ingest-run';
 import { RegisterConnectorCommand } from '../src/commands/connectors/register-connector.command';
 import type { RegisterConnectorResult } from '../src/commands/connectors/register-connector.command';
@@ -39,21 +40,10 @@ const SEARCH_PATH = '/app/api/tool-connectors/v1/memory/search';
 const SPLITS = ['test', 'train'] as const;
 type Split = (typeof SPLITS)[number];
 
-/** The project root: the nearest directory above this file holding package.json (works from src and dist). */
-function projectRoot(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json'))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('package.json not found above ' + __dirname);
-    dir = parent;
-  }
-  return dir;
-}
-
-function dataDir(): string {
-  const dir = process.env.CAIRN_SCIFACT_DIR ?? resolve(projectRoot(), '../shared/data/beir-scifact');
-  if (!existsSync(join(dir, 'corpus.jsonl'))) throw new Error(`BEIR SciFact not found in ${dir}`);
-  return dir;
+/** BEIR SciFact: CAIRN_SCIFACT_DIR, or `shared/data/beir-scifact` (see shared-data.ts); null when absent. */
+function dataDir(): string | null {
+  const dir = process.env.CAIRN_SCIFACT_DIR ?? sharedDataPath('beir-scifact');
+  return sharedDataOrSkip('eval:retrieval', join(dir, 'corpus.jsonl'), 'CAIRN_SCIFACT_DIR') && dir;
 }
 
 /**
@@ -196,6 +186,7 @@ function qualityRows(result: SplitResult, boost: string): BenchRow[] {
 
 async function main(): Promise<void> {
   const data = dataDir();
+  if (data === null) return;
   const queries = new Map(
     readJsonl<{ _id: string; text: string }>(join(data, 'queries.jsonl')).map((q) => [q._id, q.text]),
   );
@@ -280,7 +271,8 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
+/** Settles when the run has ended (a test awaits it). */
+export const finished = main().catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(1);
 });

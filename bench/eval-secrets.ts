@@ -1,6 +1,6 @@
 /**
  * `npm run eval:secrets`: the memory save path's UnsafeContentScanner over the public leaky-repo benchmark
- * (Plazmaz/leaky-repo, MIT; see ../shared/data/README.md). The archive is extracted to a temporary directory at
+ * (Plazmaz/leaky-repo, MIT; its README in the project's shared/data, see shared-data.ts). The archive is extracted to a temporary directory at
  * run time and deleted afterwards; nothing of it is copied into the project.
  *
  * Ground truth: `leaky-repo/.leaky-meta/secrets.csv`, one row per file: `name,num_risk,num_informative` (counts
@@ -22,33 +22,20 @@
  * The score is printed twice: with all flags, and without `credential_context` flags (user/host/URL/database
  * assignments reported next to a credential), so the part of the score that comes from those is visible.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { x as extract } from 'tar';
 import { UnsafeContentScanner, type UnsafeFlag } from '../src/safety/unsafe-content/unsafe-content-scanner';
+import { sharedDataOrSkip, sharedDataPath } from './shared-data';
 
-const ARCHIVE = join('shared', 'data', 'secrets', 'leaky-repo.tar.gz');
 const LABELLED_TOTAL = 175;
 
-/** `<project>/../shared/data/...`, found from the working directory or this script's location (src or dist). */
-function findArchive(): string {
-  const fromEnv = process.env.LEAKY_REPO_ARCHIVE;
-  if (fromEnv && existsSync(fromEnv)) return resolve(fromEnv);
-  for (const start of [process.cwd(), __dirname]) {
-    let dir = resolve(start);
-    for (;;) {
-      const candidate = join(dir, '..', ARCHIVE);
-      if (existsSync(candidate)) return resolve(candidate);
-      const parent = dirname(dir);
-      if (parent === dir) break;
-      dir = parent;
-    }
-  }
-  throw new Error(
-    `leaky-repo archive not found (looked for ../${ARCHIVE} above ${process.cwd()} and ${__dirname})`,
-  );
-}
+/** The archive: LEAKY_REPO_ARCHIVE, or `shared/data/secrets/leaky-repo.tar.gz` (see shared-data.ts). */
+const archivePath = (): string =>
+  process.env.LEAKY_REPO_ARCHIVE
+    ? resolve(process.env.LEAKY_REPO_ARCHIVE)
+    : sharedDataPath('secrets', 'leaky-repo.tar.gz');
 
 function parseLabels(csv: string): Map<string, number> {
   const labels = new Map<string, number>();
@@ -95,7 +82,8 @@ function score(rows: FileScore[], withContext: boolean): { found: number; fp: nu
 const distinctLines = (flags: UnsafeFlag[]): number => new Set(flags.map((flag) => flag.line)).size;
 
 async function main(): Promise<void> {
-  const archive = findArchive();
+  const archive = sharedDataOrSkip('eval:secrets', archivePath(), 'LEAKY_REPO_ARCHIVE');
+  if (archive === null) return;
   const tmp = mkdtempSync(join(tmpdir(), 'cairn-leaky-'));
   try {
     await extract({ file: archive, cwd: tmp });
@@ -192,7 +180,8 @@ function printReport(
   for (const row of missed) out(`  ${row.file}: ${row.flagged}/${row.total}`);
 }
 
-main().catch((error: unknown) => {
+/** Settles when the run has ended (a test awaits it). */
+export const finished = main().catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { ValidationFailedError, type ErrorDetail } from '../common/errors';
+import { EVENTSTORE_URL_PROTOCOLS } from '../infrastructure/event-store/esdb/connection-string';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -254,7 +255,7 @@ export function loadConfig(env: Env = process.env): CairnConfig {
     host,
     dataDir: resolve(optional(env, 'CAIRN_DATA_DIR') ?? './data'),
     publicUrl: (publicUrl ?? `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`).replace(/\/+$/, ''),
-    eventStoreUrl: url(env, 'EVENTSTORE_URL', ['esdb:', 'esdb+discover:', 'kurrentdb:', 'kdb:'], errors),
+    eventStoreUrl: url(env, 'EVENTSTORE_URL', [...EVENTSTORE_URL_PROTOCOLS], errors),
     mongodbUrl: url(env, 'MONGODB_URL', ['mongodb:', 'mongodb+srv:'], errors),
     elasticsearchUrl: url(env, 'ELASTICSEARCH_URL', ['http:', 'https:'], errors),
     openaiBaseUrl: url(env, 'OPENAI_BASE_URL', ['http:', 'https:'], errors),

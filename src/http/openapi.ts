@@ -4,7 +4,7 @@ import type { ResponsesObject } from '@nestjs/swagger/dist/interfaces/open-api-s
 import { OpenApiDocumentHolder } from './openapi-document';
 import { errorResponse } from './openapi/error-responses';
 import { memorySchemas } from './openapi/memory.schemas';
-import { OPERATIONS } from './openapi/operations';
+import { OPERATIONS, SERVER_STATUSES, type ErrorStatus } from './openapi/operations';
 import { publicSchemas } from './openapi/public.schemas';
 import { replySchemas } from './openapi/reply.schemas';
 
@@ -29,8 +29,18 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
         'Conventions: docs/api.md.',
     )
     .setVersion('v1')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'a connector token (cairn_…)' })
+    .addServer('/', 'The server that serves this document (its /openapi.json).')
+    .addBearerAuth({
+      type: 'http',
+      scheme: 'bearer',
+      // Not a JWT: an opaque random token, stored by the server only as its SHA-256.
+      bearerFormat: 'cairn_ + 43 base64url characters (opaque)',
+      description:
+        'A connector token: `cairn_` followed by 43 base64url characters (256 random bits), opaque.',
+    })
     .build();
+  // package.json's license: not released under an open licence (Nest's setLicense() always writes a url).
+  config.info.license = { name: 'UNLICENSED (all rights reserved)' };
   return completeDocument(SwaggerModule.createDocument(app, config));
 }
 
@@ -56,10 +66,12 @@ export function completeDocument(document: OpenAPIObject): OpenAPIObject {
         },
       },
     };
+    const statuses = [...new Set<ErrorStatus>([...spec.errors, ...SERVER_STATUSES])].sort((a, b) => a - b);
     operation.responses = {
       200: success,
-      ...Object.fromEntries(spec.errors.map((status) => [status, errorResponse(status)])),
+      ...Object.fromEntries(statuses.map((status) => [status, errorResponse(status, spec.operationId)])),
     } as ResponsesObject;
+    if (spec.public) operation.security = [];
     for (const parameter of operation.parameters ?? []) {
       if ('in' in parameter && parameter.in === 'path' && spec.integerParams?.includes(parameter.name)) {
         parameter.schema = { type: 'integer', minimum: 1, example: 1 };

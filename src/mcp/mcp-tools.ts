@@ -56,7 +56,7 @@ export const MCP_TOOLS: McpToolDefinition[] = [
     name: 'memory_search',
     title: 'Search organization memory',
     description:
-      'Searches this organization’s memory (spec §4.1). Keep trace_id and report which results helped with memory_report_usage.',
+      'Searches this organization’s memory. Keep trace_id and report which results helped with memory_report_usage.',
     handler: (c) => c.memory.search,
     input: [{ dto: SearchMemoryBody, schema: 'SearchMemoryBody' }],
     output: 'SearchMemoryResponse',
@@ -67,8 +67,7 @@ export const MCP_TOOLS: McpToolDefinition[] = [
   {
     name: 'memory_fetch',
     title: 'Fetch one memory item',
-    description:
-      'One memory item with its content (spec §4.2); not_found when unknown or not visible to you.',
+    description: 'One memory item with its content; not_found when unknown or not visible to you.',
     handler: (c) => c.memory.item,
     input: [{ dto: ItemIdArgs, schema: ITEM_ID_SCHEMA }],
     output: 'MemoryItemWithContent',
@@ -79,7 +78,7 @@ export const MCP_TOOLS: McpToolDefinition[] = [
     name: 'memory_save',
     title: 'Save an internal tool note',
     description:
-      'Saves an internal note (spec §4.3): never customer-facing; customer-facing facts go through memory_propose.',
+      'Saves an internal note: never customer-facing; customer-facing facts go through memory_propose.',
     handler: (c) => c.memory.save,
     input: [{ dto: SaveMemoryBody, schema: 'SaveMemoryBody' }],
     output: 'SaveMemoryResponse',
@@ -90,8 +89,7 @@ export const MCP_TOOLS: McpToolDefinition[] = [
   {
     name: 'memory_propose',
     title: 'Propose a memory update',
-    description:
-      'Proposes a customer-facing fact (spec §4.4); it changes nothing until an operator approves it.',
+    description: 'Proposes a customer-facing fact; it changes nothing until an operator approves it.',
     handler: (c) => c.memory.propose,
     input: [{ dto: ProposeMemoryBody, schema: 'ProposeMemoryBody' }],
     output: 'ProposeMemoryResponse',
@@ -102,7 +100,7 @@ export const MCP_TOOLS: McpToolDefinition[] = [
   {
     name: 'memory_report_usage',
     title: 'Report which search results helped',
-    description: 'Reports used and ignored items of a memory_search trace (spec §4.5).',
+    description: 'Reports used and ignored items of a memory_search trace.',
     handler: (c) => c.memory.usage,
     input: [{ dto: ReportUsageBody, schema: 'ReportUsageBody' }],
     output: 'OkResponse',
@@ -114,7 +112,7 @@ export const MCP_TOOLS: McpToolDefinition[] = [
     name: 'reply_request',
     title: 'Request a suggested reply',
     description:
-      'A reviewed, grounded suggested reply to the latest message of an external thread (spec §4.6). Branch on ok / ' +
+      'A reviewed, grounded suggested reply to the latest message of an external thread. Branch on ok / ' +
       'outcome: a system_status is operational state, never speech; retry it with the same idempotency fields after ' +
       'retry_after_ms when retryable.',
     handler: (c) => c.reply.request,
@@ -128,7 +126,7 @@ export const MCP_TOOLS: McpToolDefinition[] = [
     name: 'reply_feedback',
     title: 'Send feedback on a suggested reply',
     description:
-      'Feedback on a successful reply’s message_id (spec §4.7): accepted, corrected (with suggested_answer) or rejected.',
+      'Feedback on a successful reply’s message_id: accepted, corrected (with suggested_answer) or rejected.',
     handler: (c) => c.feedback.submit,
     input: [
       { dto: MessageIdArgs, schema: MESSAGE_ID_SCHEMA, keys: ['message_id'] },

@@ -57,6 +57,8 @@ describe('MCP server (/mcp, Streamable HTTP)', () => {
       'reply_request',
       'reply_feedback',
     ]);
+    // Models read the descriptions and schemas, and have no spec to look "§4.1" up in.
+    expect(JSON.stringify(tools)).not.toMatch(/§|\bspec\b/i);
     const search = tools.find((tool) => tool.name === 'memory_search')!;
     expect(search.inputSchema).toMatchObject({
       type: 'object',

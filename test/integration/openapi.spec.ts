@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { http, startTestApp, type TestApp } from '../support/test-app';
 import { OpenApiValidator } from '../support/openapi-validator';
 
@@ -51,11 +55,74 @@ describe('OpenAPI document (/openapi.json, /docs)', () => {
       '415',
       '422',
       '429',
+      '431',
+      '500',
+      '503',
     ]);
     const directory = doc.paths['/api/cairn-client-pages'].get.responses;
-    expect(Object.keys(directory).sort()).toEqual(['200', '304', '422', '429']);
+    expect(Object.keys(directory).sort()).toEqual(['200', '304', '422', '429', '431', '500', '503']);
     expect(directory['429'].headers['Retry-After']).toBeDefined();
     expect(doc.components.schemas.Error.properties.error.required).toEqual(['code', 'message', 'details']);
+  });
+
+  it('every operation documents 500 (the error body), and 431 / 503 in the HTTP server’s own body', () => {
+    for (const methods of Object.values(doc.paths) as Array<Record<string, { responses: never }>>) {
+      for (const { responses } of Object.values(methods)) {
+        expect(json(responses['500'])).toEqual({ $ref: '#/components/schemas/Error' });
+        expect(json(responses['431'])).toEqual({ $ref: '#/components/schemas/HttpServerError' });
+        expect(JSON.stringify(json(responses['503']))).toContain('#/components/schemas/HttpServerError');
+      }
+    }
+    expect(json(doc.paths['/ready'].get.responses['503'])).toEqual({
+      oneOf: [
+        { $ref: '#/components/schemas/ReadyResponse' },
+        { $ref: '#/components/schemas/HttpServerError' },
+      ],
+    });
+  });
+
+  it('error details are typed: retryable, retry_after_ms (429) and capability (403)', () => {
+    expect(doc.components.schemas.ErrorDetail.properties).toMatchObject({
+      field: { type: 'string' },
+      message: { type: 'string' },
+      retryable: { type: 'boolean' },
+      retry_after_ms: { type: 'integer', minimum: 0 },
+      capability: { type: 'string' },
+    });
+  });
+
+  it('public routes need no token (security: []); the rest take the opaque cairn_ token, not a JWT', () => {
+    const security = (path: string, method = 'get'): unknown => doc.paths[path][method].security;
+    for (const path of ['/health', '/ready', '/api/cairn-client-pages', '/api/cairn-client-pages/{slug}']) {
+      expect(security(path)).toEqual([]);
+    }
+    expect(security(`${connector}/connector`)).toEqual([{ bearer: [] }]);
+    expect(security(`${connector}/assistant/replies`, 'post')).toEqual([{ bearer: [] }]);
+    const bearer = doc.components.securitySchemes.bearer;
+    expect(bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(bearer.bearerFormat).not.toMatch(/JWT/);
+    expect(bearer.bearerFormat).toContain('cairn_');
+    expect(doc.servers).toEqual([{ url: '/', description: expect.any(String) }]);
+    expect(doc.info.license.name).toBeTruthy();
+  });
+
+  it('no description cites the spec (§): readers of the document (and models, through MCP) have no spec', () => {
+    expect(JSON.stringify(doc)).not.toContain('§');
+  });
+
+  it('passes Redocly lint with the recommended rules (redocly.yaml), without a warning', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cairn-openapi-lint-'));
+    try {
+      const file = join(dir, 'openapi.json');
+      writeFileSync(file, JSON.stringify(doc));
+      const lint = spawnSync(join('node_modules', '.bin', 'redocly'), ['lint', file, '--format=summary'], {
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
+      expect({ status: lint.status, problems: lint.stdout.trim() }).toEqual({ status: 0, problems: '' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('the reply is success | system_status as oneOf, told apart by ok / outcome', () => {

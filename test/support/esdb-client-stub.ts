@@ -1,5 +1,5 @@
 /**
- * An in-memory stand-in for the part of @eventstore/db-client's EventStoreDBClient that EsdbEventStore uses, for
+ * An in-memory stand-in for the part of @kurrent/kurrentdb-client's KurrentDBClient that EsdbEventStore uses, for
  * request-level tests: it records every call with its options, keeps streams and $all like the server (positions
  * as log offsets, inclusive reads from a position, exclusive subscriptions), answers a stale expected revision
  * with the client's own WrongExpectedVersionError and an oversized append with its MaxAppendSizeExceededError, and
@@ -14,14 +14,14 @@ import {
   StreamDeletedError,
   StreamNotFoundError,
   WrongExpectedVersionError,
-} from '@eventstore/db-client';
+} from '@kurrent/kurrentdb-client';
 import type { EsdbClient } from '../../src/infrastructure/event-store/esdb/esdb-event-store';
 import type { EsdbRecordedEvent, Position } from '../../src/infrastructure/event-store/esdb/esdb-mapping';
 
 export interface AppendCall {
   stream: string;
   events: Array<{ id: string; type: string; data: unknown; metadata: unknown; contentType: string }>;
-  expectedRevision: unknown;
+  streamState: unknown;
 }
 
 type From = Position | typeof START | typeof END | bigint;
@@ -70,9 +70,9 @@ export class EsdbClientStub {
   appendToStream(
     stream: string,
     events: Array<{ id: string; type: string; data: unknown; metadata: unknown; contentType: string }>,
-    options: { expectedRevision: unknown },
+    options: { streamState: unknown },
   ): Promise<{ nextExpectedRevision: bigint; position: Position; success: true }> {
-    this.appends.push({ stream, events, expectedRevision: options.expectedRevision });
+    this.appends.push({ stream, events, streamState: options.streamState });
     const size = events.reduce((total, event) => total + byteSize(event), 0);
     if (size > this.maxAppendSize)
       return Promise.reject(new MaxAppendSizeExceededError(undefined, this.maxAppendSize));
@@ -90,11 +90,11 @@ export class EsdbClientStub {
     }
     const last = this.lastOf(stream);
     const current = last === undefined ? NO_STREAM : last.revision;
-    if (options.expectedRevision !== current) {
+    if (options.streamState !== current) {
       return Promise.reject(
         new WrongExpectedVersionError(undefined, {
           streamName: stream,
-          expected: options.expectedRevision as bigint,
+          expected: options.streamState as bigint,
           current: current === NO_STREAM ? NO_STREAM : (current as bigint),
         }),
       );

@@ -1,4 +1,4 @@
-import type { ApiErrorBody } from './types';
+import type { ApiErrorBody } from './types.js';
 
 /** A non-2xx response: `status` and the API's error body (`{ok: false, error: {code, message, details}}`). */
 export class CairnApiError extends Error {
@@ -17,4 +17,12 @@ export class CairnApiError extends Error {
 export function dataOrThrow<T>(result: { data?: T; error?: unknown; response: Response }): T {
   if (result.data !== undefined && result.response.ok) return result.data;
   throw new CairnApiError(result.response.status, result.error as ApiErrorBody | undefined);
+}
+
+/** The call took longer than the client's `timeoutMs`, every attempt and wait included. */
+export class CairnTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`no answer within ${timeoutMs} ms`);
+    this.name = 'TimeoutError';
+  }
 }

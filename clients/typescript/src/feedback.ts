@@ -1,8 +1,9 @@
 import type { Client } from 'openapi-fetch';
-import { dataOrThrow } from './errors';
-import type { FeedbackRequest, FeedbackResponse, paths } from './types';
+import type { CallOptions } from './call-options.js';
+import { dataOrThrow } from './errors.js';
+import type { FeedbackRequest, FeedbackResponse, paths } from './types.js';
 
-/** Retry identity and extras of one feedback submission (spec §4.7 rule 3: scoped to the message). */
+/** Retry identity (`external_feedback_id`, scoped to the message) and extras of one feedback submission. */
 export type FeedbackExtras = Omit<FeedbackRequest, 'outcome' | 'rating' | 'suggested_answer'>;
 
 /** POST …/assistant/replies/{message_id}/feedback: the message_id of a successful reply, never of a system_status. */
@@ -10,18 +11,24 @@ export function sendFeedback(
   api: Client<paths>,
   messageId: number,
   body: FeedbackRequest,
+  options: CallOptions = {},
 ): Promise<FeedbackResponse> {
   return api
     .POST('/app/api/tool-connectors/v1/assistant/replies/{message_id}/feedback', {
       params: { path: { message_id: messageId } },
       body,
+      ...(options.signal ? { signal: options.signal } : {}),
     })
     .then(dataOrThrow);
 }
 
 /** The reply was used as suggested. */
-export const accept = (api: Client<paths>, messageId: number, extras: FeedbackExtras = {}) =>
-  sendFeedback(api, messageId, { ...extras, outcome: 'accepted', rating: 'up' });
+export const accept = (
+  api: Client<paths>,
+  messageId: number,
+  extras: FeedbackExtras = {},
+  options: CallOptions = {},
+) => sendFeedback(api, messageId, { ...extras, outcome: 'accepted', rating: 'up' }, options);
 
 /** The reply was corrected: `suggestedAnswer` becomes a memory proposal for review (never memory at once). */
 export const correct = (
@@ -29,8 +36,19 @@ export const correct = (
   messageId: number,
   suggestedAnswer: string,
   extras: FeedbackExtras = {},
-) => sendFeedback(api, messageId, { ...extras, outcome: 'corrected', suggested_answer: suggestedAnswer });
+  options: CallOptions = {},
+) =>
+  sendFeedback(
+    api,
+    messageId,
+    { ...extras, outcome: 'corrected', suggested_answer: suggestedAnswer },
+    options,
+  );
 
 /** The reply was not used. */
-export const reject = (api: Client<paths>, messageId: number, extras: FeedbackExtras = {}) =>
-  sendFeedback(api, messageId, { ...extras, outcome: 'rejected', rating: 'down' });
+export const reject = (
+  api: Client<paths>,
+  messageId: number,
+  extras: FeedbackExtras = {},
+  options: CallOptions = {},
+) => sendFeedback(api, messageId, { ...extras, outcome: 'rejected', rating: 'down' }, options);

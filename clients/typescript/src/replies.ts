@@ -1,10 +1,12 @@
 import type { Client } from 'openapi-fetch';
-import { dataOrThrow } from './errors';
-import type { paths, ReplyRequest, ReplySuccess, SystemStatus } from './types';
+import type { CallOptions } from './call-options.js';
+import { dataOrThrow } from './errors.js';
+import { abortableSleep } from './retry.js';
+import type { paths, ReplyRequest, ReplySuccess, SystemStatus } from './types.js';
 
 /**
- * What a reply request ends as. Branch on `outcome` (spec §4.6 rule 1): only `reply` carries text to show. A
- * `system_status` is operational state: never show it as assistant speech, and send no feedback for it (rule 2).
+ * What a reply request ends as. Branch on `outcome`: only `reply` carries text to show. A `system_status` is
+ * operational state: never show it as assistant speech, and send no feedback for it.
  */
 export type ReplyOutcome =
   | { outcome: 'reply'; reply: ReplySuccess; attempts: number }
@@ -17,21 +19,20 @@ export type ReplyOutcome =
       attempts: number;
     };
 
-export interface RequestReplyOptions {
+export interface RequestReplyOptions extends CallOptions {
   /** Attempts in all, the first included (default 3). A retryable status after the last one is returned. */
   maxAttempts?: number;
   /** The longest wait honoured between attempts, in ms (default 60,000); a longer retry_after_ms ends retrying. */
   maxWaitMs?: number;
-  /** How to wait (tests pass a fake); defaults to setTimeout. */
-  sleep?: (ms: number) => Promise<void>;
+  /** How to wait (tests pass a fake); defaults to a timer that the signal cancels. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
- * POST …/assistant/replies, following spec §4.6 rules 1–3: a retryable system_status is retried with the very
- * same body (same idempotency_key / external_message_id) after its retry_after_ms, at most `maxAttempts` times.
- * Non-2xx answers (409 pending or conflicting, 422, …) throw CairnApiError.
+ * POST …/assistant/replies: a retryable system_status is retried with the very same body (same idempotency_key /
+ * external_message_id) after its retry_after_ms, at most `maxAttempts` times. HTTP-level retries (429, 5xx,
+ * network errors) happen below, in the client's fetch, with the same body. Non-2xx answers that remain (409
+ * pending or conflicting, 422, …) throw CairnApiError; an aborted signal rejects with its reason.
  */
 export async function requestReply(
   api: Client<paths>,
@@ -39,21 +40,26 @@ export async function requestReply(
   options: RequestReplyOptions = {},
 ): Promise<ReplyOutcome> {
   if (request.idempotency_key === undefined && request.external_message_id === undefined) {
-    // Spec §7 rule 5: a retry without an identity would be a new request.
+    // A retry without an identity would be a new request.
     throw new TypeError('requestReply needs idempotency_key or external_message_id');
   }
   const maxAttempts = Math.max(1, options.maxAttempts ?? 3);
   const maxWaitMs = options.maxWaitMs ?? 60_000;
-  const sleep = options.sleep ?? defaultSleep;
+  const signal = options.signal ?? new AbortController().signal;
+  const sleep = options.sleep ?? abortableSleep;
   const body = structuredClone(request); // the same fields on every attempt, whatever the caller does meanwhile
   for (let attempt = 1; ; attempt++) {
-    const result = dataOrThrow(await api.POST('/app/api/tool-connectors/v1/assistant/replies', { body }));
+    signal.throwIfAborted();
+    const result = dataOrThrow(
+      await api.POST('/app/api/tool-connectors/v1/assistant/replies', { body, signal }),
+    );
     if (result.ok === true) return { outcome: 'reply', reply: result, attempts: attempt };
     const status = result.system_status;
     const retry = status.retryable && attempt < maxAttempts && status.retry_after_ms <= maxWaitMs;
     if (!retry) {
       return { outcome: 'system_status', status, reply_id: result.reply_id ?? null, attempts: attempt };
     }
-    await sleep(status.retry_after_ms);
+    await sleep(status.retry_after_ms, signal);
+    signal.throwIfAborted();
   }
 }

@@ -271,22 +271,6 @@ export interface components {
       /** @enum {string} */
       grounding_policy: 'strict' | 'standard';
     };
-    ErrorDetailView: {
-      /** @description dotted path of the field */
-      field?: string;
-      message: string;
-    };
-    ErrorView: {
-      /** @example validation_failed */
-      code: string;
-      message: string;
-      details: components['schemas']['ErrorDetailView'][];
-    };
-    ErrorResponse: {
-      /** @example false */
-      ok: boolean;
-      error: components['schemas']['ErrorView'];
-    };
     SearchMemoryBody: {
       /** @example opening hours on Saturday */
       query: string;
@@ -429,7 +413,7 @@ export interface components {
       /** @description length of the finding in characters (the secret itself is never echoed) */
       length: number;
     };
-    /** @description Spec §2.1: a memory item as a search result. */
+    /** @description A memory item as a search result. */
     MemoryItem: {
       memory_item_id: number;
       memory_source_id: number;
@@ -448,7 +432,7 @@ export interface components {
       /** @enum {string} */
       freshness_category: 'current' | 'stale' | 'expired';
     };
-    /** @description Spec §2.1 plus `content`: the fetch-one-item response. */
+    /** @description A memory item with its `content`: the fetch-one-item response. */
     MemoryItemWithContent: {
       memory_item_id: number;
       memory_source_id: number;
@@ -469,7 +453,7 @@ export interface components {
       /** @description the item text */
       content: string;
     };
-    /** @description Spec §2.2. */
+    /** @description A compact context for the connector: the results as short text and grouped by type. */
     ContextPackage: {
       /** @description short text for the connector, at most 4,000 characters */
       context: string;
@@ -485,7 +469,7 @@ export interface components {
         }[];
       };
     };
-    /** @description Spec §4.1; `context_package` only when `include_context_package` is true. */
+    /** @description Search results (possibly none); `context_package` only when `include_context_package` is true. */
     SearchMemoryResponse: {
       /** @constant */
       ok: true;
@@ -494,7 +478,7 @@ export interface components {
       results: components['schemas']['MemoryItem'][];
       context_package?: components['schemas']['ContextPackage'];
     };
-    /** @description Spec §2.3. */
+    /** @description The saved internal note. */
     SaveMemoryResponse: {
       /** @constant */
       ok: true;
@@ -507,7 +491,7 @@ export interface components {
       /** @description always empty: unsafe is 422 */
       unsafe_flags: components['schemas']['UnsafeFlag'][];
     };
-    /** @description Spec §2.4. */
+    /** @description The captured proposal, waiting for an operator’s review. */
     ProposeMemoryResponse: {
       /** @constant */
       ok: true;
@@ -518,7 +502,7 @@ export interface components {
       /** @description always empty: unsafe is 422 */
       unsafe_flags: components['schemas']['UnsafeFlag'][];
     };
-    /** @description Spec §4.5: `{ok: true}`. */
+    /** @description `{ok: true}`: recorded. */
     OkResponse: {
       /** @constant */
       ok: true;
@@ -538,7 +522,7 @@ export interface components {
        */
       resolution: 'outranked' | 'contradicted';
     };
-    /** @description Spec §2.6. */
+    /** @description One piece of evidence a reply cites: the item revision, its authority, relevance and freshness. */
     ReplyReference: {
       /**
        * @description memory item, revision and chunk parts
@@ -597,7 +581,7 @@ export interface components {
       trace_verified: boolean;
       grounding_eligible: boolean;
     };
-    /** @description Spec §2.7. */
+    /** @description How the reply is grounded: policy status, evidence counts, revisions and the reviewer’s verdict. */
     Grounding: {
       /**
        * @description `grounded` on a success under strict policy
@@ -634,7 +618,7 @@ export interface components {
         reason: string | null;
       };
     };
-    /** @description Spec §2.5: a reviewed, grounded suggested reply. */
+    /** @description A reviewed, grounded suggested reply. */
     ReplySuccess: {
       /** @constant */
       ok: true;
@@ -675,7 +659,7 @@ export interface components {
         total_tokens: number;
       };
     };
-    /** @description Spec §2.8: no answer. Retry the same message with the same idempotency fields after retry_after_ms. */
+    /** @description No answer: operational state, never speech. Retry the same message with the same idempotency fields after retry_after_ms. */
     ReplySystemStatus: {
       /** @constant */
       ok: false;
@@ -702,7 +686,7 @@ export interface components {
     };
     /** @description HTTP 200 in both forms: branch on `ok` (true: a suggested reply) / `outcome` (`system_status`: no answer). */
     ReplyResult: components['schemas']['ReplySuccess'] | components['schemas']['ReplySystemStatus'];
-    /** @description Spec §2.9. */
+    /** @description The recorded feedback (or its replay for the same retry identity). */
     FeedbackResponse: {
       /** @constant */
       ok: true;
@@ -734,7 +718,7 @@ export interface components {
       page: number | null;
       active: boolean;
     };
-    /** @description Spec §2.10. */
+    /** @description One published client in the directory. */
     ClientDirectoryEntry: {
       name: string;
       slug: string;
@@ -752,7 +736,7 @@ export interface components {
       organization_summary: string;
       assistant_use_summary: string;
     };
-    /** @description Spec §4.8. */
+    /** @description One page of the public client directory. */
     ClientDirectory: {
       meta: components['schemas']['PageMeta'];
       filters: {
@@ -779,7 +763,7 @@ export interface components {
       total: number;
       summary: string;
     };
-    /** @description Spec §2.11. */
+    /** @description One published client page. */
     ClientPageDetail: {
       meta: components['schemas']['PageMeta'];
       organization: {
@@ -812,11 +796,30 @@ export interface components {
         assistant_use_summary: string;
       };
     };
-    /** @description One problem; `field` names the offending field when there is one. Other keys may say more. */
+    /** @description One problem. `field` names the offending field when there is one; a 429 detail says when to retry (`retryable`, `retry_after_ms`); a 403 detail names the missing `capability`; a blocked unsafe write has one detail per finding (its `kind`, `rule`, …). Other keys may say more. */
     ErrorDetail: {
       /** @description dotted path of the field */
       field?: string;
+      /** @description human text */
       message: string;
+      /** @description true when the same request may succeed later */
+      retryable?: boolean;
+      /** @description milliseconds to wait before retrying (with the same idempotency identity) */
+      retry_after_ms?: number;
+      /**
+       * @description the capability the token lacks
+       * @example memory_search
+       */
+      capability?: string;
+    };
+    /** @description Written by the HTTP server itself, before any route runs: 431 when the request headers are too large, 503 while the server shuts down. */
+    HttpServerError: {
+      /** @example Service Unavailable */
+      error: string;
+      /** @example Service Unavailable */
+      message: string;
+      /** @description the HTTP status again */
+      statusCode: number;
     };
     /** @description Every non-2xx JSON response. A blocked unsafe save or proposal (422 unsafe_content) also carries `unsafe_flags`. */
     Error: {
@@ -861,6 +864,43 @@ export interface operations {
           'application/json': components['schemas']['HealthResponse'];
         };
       };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
     };
   };
   ready: {
@@ -881,13 +921,42 @@ export interface operations {
           'application/json': components['schemas']['ReadyResponse'];
         };
       };
-      /** @description A store is unreachable. */
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A store is unreachable (ReadyResponse). The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ReadyResponse'];
+          'application/json':
+            components['schemas']['ReadyResponse'] | components['schemas']['HttpServerError'];
         };
       };
     };
@@ -931,7 +1000,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Rate limited; retry after the Retry-After delay. */
+      /** @description Rate limited; retry after the Retry-After delay (the detail says `retryable: true` and `retry_after_ms`). */
       429: {
         headers: {
           /** @description seconds to wait */
@@ -944,12 +1013,49 @@ export interface operations {
            *       "ok": false,
            *       "error": {
            *         "code": "rate_limited",
-           *         "message": "Rate limited; retry after the Retry-After delay.",
+           *         "message": "Rate limited; retry after the Retry-After delay (the detail says `retryable: true` and `retry_after_ms`).",
            *         "details": []
            *       }
            *     }
            */
           'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
         };
       };
     };
@@ -1038,7 +1144,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token lacks the capability this operation needs. */
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1049,7 +1155,7 @@ export interface operations {
            *       "ok": false,
            *       "error": {
            *         "code": "missing_capability",
-           *         "message": "The token lacks the capability this operation needs.",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
            *         "details": []
            *       }
            *     }
@@ -1114,7 +1220,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Rate limited; retry after the Retry-After delay. */
+      /** @description Rate limited; retry after the Retry-After delay (the detail says `retryable: true` and `retry_after_ms`). */
       429: {
         headers: {
           /** @description seconds to wait */
@@ -1127,12 +1233,49 @@ export interface operations {
            *       "ok": false,
            *       "error": {
            *         "code": "rate_limited",
-           *         "message": "Rate limited; retry after the Retry-After delay.",
+           *         "message": "Rate limited; retry after the Retry-After delay (the detail says `retryable: true` and `retry_after_ms`).",
            *         "details": []
            *       }
            *     }
            */
           'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
         };
       };
     };
@@ -1178,7 +1321,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token lacks the capability this operation needs. */
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1189,7 +1332,7 @@ export interface operations {
            *       "ok": false,
            *       "error": {
            *         "code": "missing_capability",
-           *         "message": "The token lacks the capability this operation needs.",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
            *         "details": []
            *       }
            *     }
@@ -1216,7 +1359,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Rate limited; retry after the Retry-After delay. */
+      /** @description Rate limited; retry after the Retry-After delay (the detail says `retryable: true` and `retry_after_ms`). */
       429: {
         headers: {
           /** @description seconds to wait */
@@ -1229,12 +1372,49 @@ export interface operations {
            *       "ok": false,
            *       "error": {
            *         "code": "rate_limited",
-           *         "message": "Rate limited; retry after the Retry-After delay.",
+           *         "message": "Rate limited; retry after the Retry-After delay (the detail says `retryable: true` and `retry_after_ms`).",
            *         "details": []
            *       }
            *     }
            */
           'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
         };
       };
     };
@@ -1311,7 +1491,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token lacks the capability this operation needs. */
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1322,7 +1502,7 @@ export interface operations {
            *       "ok": false,
            *       "error": {
            *         "code": "missing_capability",
-           *         "message": "The token lacks the capability this operation needs.",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
            *         "details": []
            *       }
            *     }
@@ -1406,7 +1586,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Rate limited; retry after the Retry-After delay. */
+      /** @description Rate limited; retry after the Retry-After delay (the detail says `retryable: true` and `retry_after_ms`). */
       429: {
         headers: {
           /** @description seconds to wait */
@@ -1419,12 +1599,49 @@ export interface operations {
            *       "ok": false,
            *       "error": {
            *         "code": "rate_limited",
-           *         "message": "Rate limited; retry after the Retry-After delay.",
+           *         "message": "Rate limited; retry after the Retry-After delay (the detail says `retryable: true` and `retry_after_ms`).",
            *         "details": []
            *       }
            *     }
            */
           'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
         };
       };
     };
@@ -1500,7 +1717,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token lacks the capability this operation needs. */
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1511,7 +1728,7 @@ export interface operations {
            *       "ok": false,
            *       "error": {
            *         "code": "missing_capability",
-           *         "message": "The token lacks the capability this operation needs.",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
            *         "details": []
            *       }
            *     }
@@ -1576,7 +1793,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Rate limited; retry after the Retry-After delay. */
+      /** @description Rate limited; retry after the Retry-After delay (the detail says `retryable: true` and `retry_after_ms`). */
       429: {
         headers: {
           /** @description seconds to wait */
@@ -1589,12 +1806,49 @@ export interface operations {
            *       "ok": false,
            *       "error": {
            *         "code": "rate_limited",
-           *         "message": "Rate limited; retry after the Retry-After delay.",
+           *         "message": "Rate limited; retry after the Retry-After delay (the detail says `retryable: true` and `retry_after_ms`).",
            *         "details": []
            *       }
            *     }
            */
           'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
         };
       };
     };
@@ -1666,7 +1920,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token lacks the capability this operation needs. */
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1677,7 +1931,7 @@ export interface operations {
            *       "ok": false,
            *       "error": {
            *         "code": "missing_capability",
-           *         "message": "The token lacks the capability this operation needs.",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
            *         "details": []
            *       }
            *     }
@@ -1761,7 +2015,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Rate limited; retry after the Retry-After delay. */
+      /** @description Rate limited; retry after the Retry-After delay (the detail says `retryable: true` and `retry_after_ms`). */
       429: {
         headers: {
           /** @description seconds to wait */
@@ -1774,12 +2028,49 @@ export interface operations {
            *       "ok": false,
            *       "error": {
            *         "code": "rate_limited",
-           *         "message": "Rate limited; retry after the Retry-After delay.",
+           *         "message": "Rate limited; retry after the Retry-After delay (the detail says `retryable: true` and `retry_after_ms`).",
            *         "details": []
            *       }
            *     }
            */
           'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
         };
       };
     };
@@ -1864,7 +2155,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token lacks the capability this operation needs. */
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1875,7 +2166,7 @@ export interface operations {
            *       "ok": false,
            *       "error": {
            *         "code": "missing_capability",
-           *         "message": "The token lacks the capability this operation needs.",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
            *         "details": []
            *       }
            *     }
@@ -1959,7 +2250,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Rate limited; retry after the Retry-After delay. */
+      /** @description Rate limited; retry after the Retry-After delay (the detail says `retryable: true` and `retry_after_ms`). */
       429: {
         headers: {
           /** @description seconds to wait */
@@ -1972,12 +2263,49 @@ export interface operations {
            *       "ok": false,
            *       "error": {
            *         "code": "rate_limited",
-           *         "message": "Rate limited; retry after the Retry-After delay.",
+           *         "message": "Rate limited; retry after the Retry-After delay (the detail says `retryable: true` and `retry_after_ms`).",
            *         "details": []
            *       }
            *     }
            */
           'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
         };
       };
     };
@@ -2056,7 +2384,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The token lacks the capability this operation needs. */
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2067,7 +2395,7 @@ export interface operations {
            *       "ok": false,
            *       "error": {
            *         "code": "missing_capability",
-           *         "message": "The token lacks the capability this operation needs.",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
            *         "details": []
            *       }
            *     }
@@ -2170,7 +2498,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Rate limited; retry after the Retry-After delay. */
+      /** @description Rate limited; retry after the Retry-After delay (the detail says `retryable: true` and `retry_after_ms`). */
       429: {
         headers: {
           /** @description seconds to wait */
@@ -2183,12 +2511,49 @@ export interface operations {
            *       "ok": false,
            *       "error": {
            *         "code": "rate_limited",
-           *         "message": "Rate limited; retry after the Retry-After delay.",
+           *         "message": "Rate limited; retry after the Retry-After delay (the detail says `retryable: true` and `retry_after_ms`).",
            *         "details": []
            *       }
            *     }
            */
           'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
         };
       };
     };
@@ -2243,7 +2608,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Rate limited; retry after the Retry-After delay. */
+      /** @description Rate limited; retry after the Retry-After delay (the detail says `retryable: true` and `retry_after_ms`). */
       429: {
         headers: {
           /** @description seconds to wait */
@@ -2256,12 +2621,49 @@ export interface operations {
            *       "ok": false,
            *       "error": {
            *         "code": "rate_limited",
-           *         "message": "Rate limited; retry after the Retry-After delay.",
+           *         "message": "Rate limited; retry after the Retry-After delay (the detail says `retryable: true` and `retry_after_ms`).",
            *         "details": []
            *       }
            *     }
            */
           'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
         };
       };
     };
@@ -2313,7 +2715,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Rate limited; retry after the Retry-After delay. */
+      /** @description Rate limited; retry after the Retry-After delay (the detail says `retryable: true` and `retry_after_ms`). */
       429: {
         headers: {
           /** @description seconds to wait */
@@ -2326,12 +2728,49 @@ export interface operations {
            *       "ok": false,
            *       "error": {
            *         "code": "rate_limited",
-           *         "message": "Rate limited; retry after the Retry-After delay.",
+           *         "message": "Rate limited; retry after the Retry-After delay (the detail says `retryable: true` and `retry_after_ms`).",
            *         "details": []
            *       }
            *     }
            */
           'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
         };
       };
     };

@@ -1,4 +1,4 @@
-import type { components, paths } from './schema';
+import type { components, paths } from './schema.js';
 
 /** Named shapes of the API (generated from the OpenAPI document). */
 type Schemas = components['schemas'];
@@ -9,4 +9,6 @@ export type SystemStatus = ReplySystemStatus['system_status'];
 export type FeedbackRequest = Schemas['SubmitFeedbackBody'];
 export type FeedbackResponse = Schemas['FeedbackResponse'];
 export type ApiErrorBody = Schemas['Error'];
+export type SaveMemoryRequest = Schemas['SaveMemoryBody'];
+export type SaveMemoryResponse = Schemas['SaveMemoryResponse'];
 export type { components, paths };

@@ -1,15 +1,7 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiForbiddenResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ConnectorAuthGuard, CurrentConnector, RateLimited } from '../auth/connector-auth.guard';
 import type { ConnectorPrincipal } from '../auth/connector-principal';
-import { ErrorResponse } from '../errors/error.dto';
 import { ConnectorSelfResponse } from './connector-self.dto';
 
 /** Lets a connector check its token: who it is and what it may do. Needs a valid token, no capability. */
@@ -22,8 +14,6 @@ export class ConnectorSelfController {
   @RateLimited('search')
   @ApiOperation({ summary: 'The connector this token belongs to, its organization and capabilities.' })
   @ApiOkResponse({ type: ConnectorSelfResponse })
-  @ApiUnauthorizedResponse({ type: ErrorResponse })
-  @ApiForbiddenResponse({ type: ErrorResponse })
   self(@CurrentConnector() connector: ConnectorPrincipal): ConnectorSelfResponse {
     return {
       ok: true,

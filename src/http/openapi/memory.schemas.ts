@@ -36,11 +36,11 @@ const ContextSectionEntry = closed({
 /** Schemas of spec §2.1–2.4 and §4.1–4.5. */
 export const memorySchemas: Schemas = {
   UnsafeFlag,
-  MemoryItem: closed(memoryItemFields, [], 'Spec §2.1: a memory item as a search result.'),
+  MemoryItem: closed(memoryItemFields, [], 'A memory item as a search result.'),
   MemoryItemWithContent: closed(
     { ...memoryItemFields, content: str('the item text') },
     [],
-    'Spec §2.1 plus `content`: the fetch-one-item response.',
+    'A memory item with its `content`: the fetch-one-item response.',
   ),
   ContextPackage: closed(
     {
@@ -53,7 +53,7 @@ export const memorySchemas: Schemas = {
       },
     },
     [],
-    'Spec §2.2.',
+    'A compact context for the connector: the results as short text and grouped by type.',
   ),
   SearchMemoryResponse: closed(
     {
@@ -63,7 +63,7 @@ export const memorySchemas: Schemas = {
       context_package: ref('ContextPackage'),
     },
     ['context_package'],
-    'Spec §4.1; `context_package` only when `include_context_package` is true.',
+    'Search results (possibly none); `context_package` only when `include_context_package` is true.',
   ),
   SaveMemoryResponse: closed(
     {
@@ -79,7 +79,7 @@ export const memorySchemas: Schemas = {
       },
     },
     [],
-    'Spec §2.3.',
+    'The saved internal note.',
   ),
   ProposeMemoryResponse: closed(
     {
@@ -94,7 +94,7 @@ export const memorySchemas: Schemas = {
       },
     },
     [],
-    'Spec §2.4.',
+    'The captured proposal, waiting for an operator’s review.',
   ),
-  OkResponse: closed({ ok: { const: true } }, [], 'Spec §4.5: `{ok: true}`.'),
+  OkResponse: closed({ ok: { const: true } }, [], '`{ok: true}`: recorded.'),
 };

@@ -2,17 +2,23 @@
  * What each operation answers: its success schema, the error statuses it can return, and examples. The document
  * builder attaches these to the operations Nest generated from the controllers (openapi.ts).
  */
-export type ErrorStatus = 304 | 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503;
+export type ErrorStatus = 304 | 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 431 | 500 | 503;
 
 export interface OperationSpec {
   method: 'get' | 'post';
   path: string;
   operationId: string;
   success: { schema: string; description: string; example?: unknown };
+  /** The statuses it can answer besides those of every operation (SERVER_STATUSES: 431, 500, 503). */
   errors: ErrorStatus[];
+  /** Needs no token (`security: []`); every other operation takes the bearer token. */
+  public?: true;
   /** Path parameters that are positive integers. */
   integerParams?: string[];
 }
+
+/** What every operation can answer: headers too large (431), an unexpected failure (500), shutting down (503). */
+export const SERVER_STATUSES: ErrorStatus[] = [431, 500, 503];
 
 const CONNECTOR = '/app/api/tool-connectors/v1';
 /** Every JSON POST can be malformed, unauthenticated, too large, of another media type or invalid. */
@@ -148,6 +154,7 @@ export const OPERATIONS: OperationSpec[] = [
     method: 'get',
     path: '/api/cairn-client-pages',
     operationId: 'listClientPages',
+    public: true,
     success: { schema: 'ClientDirectory', description: 'One page of the published directory.' },
     errors: [304, 422, 429],
   },
@@ -155,6 +162,7 @@ export const OPERATIONS: OperationSpec[] = [
     method: 'get',
     path: '/api/cairn-client-pages/{slug}',
     operationId: 'getClientPage',
+    public: true,
     success: { schema: 'ClientPageDetail', description: 'One published page.' },
     errors: [304, 404, 429],
   },
@@ -162,6 +170,7 @@ export const OPERATIONS: OperationSpec[] = [
     method: 'get',
     path: '/health',
     operationId: 'health',
+    public: true,
     success: { schema: 'HealthResponse', description: 'The process answers.' },
     errors: [],
   },
@@ -169,6 +178,7 @@ export const OPERATIONS: OperationSpec[] = [
     method: 'get',
     path: '/ready',
     operationId: 'ready',
+    public: true,
     success: { schema: 'ReadyResponse', description: 'Every store answers.' },
     errors: [503],
   },

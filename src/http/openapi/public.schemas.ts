@@ -37,7 +37,7 @@ export const publicSchemas: Schemas = {
       assistant_use_summary: str(),
     },
     [],
-    'Spec §2.10.',
+    'One published client in the directory.',
   ),
   ClientDirectory: closed(
     {
@@ -59,7 +59,7 @@ export const publicSchemas: Schemas = {
       summary: str(),
     },
     [],
-    'Spec §4.8.',
+    'One page of the public client directory.',
   ),
   ClientPageDetail: closed(
     {
@@ -80,14 +80,37 @@ export const publicSchemas: Schemas = {
       content: closed({ organization_summary: str(), assistant_use_summary: str() }),
     },
     [],
-    'Spec §2.11.',
+    'One published client page.',
   ),
   ErrorDetail: {
     type: 'object',
-    description: 'One problem; `field` names the offending field when there is one. Other keys may say more.',
-    properties: { field: str('dotted path of the field'), message: str() },
+    description:
+      'One problem. `field` names the offending field when there is one; a 429 detail says when to retry ' +
+      '(`retryable`, `retry_after_ms`); a 403 detail names the missing `capability`; a blocked unsafe write has one ' +
+      'detail per finding (its `kind`, `rule`, …). Other keys may say more.',
+    properties: {
+      field: str('dotted path of the field'),
+      message: str('human text'),
+      retryable: { type: 'boolean', description: 'true when the same request may succeed later' },
+      retry_after_ms: {
+        type: 'integer',
+        minimum: 0,
+        description: 'milliseconds to wait before retrying (with the same idempotency identity)',
+      },
+      capability: str('the capability the token lacks', 'memory_search'),
+    },
     required: ['message'],
   },
+  HttpServerError: closed(
+    {
+      error: str(undefined, 'Service Unavailable'),
+      message: str(undefined, 'Service Unavailable'),
+      statusCode: integer('the HTTP status again'),
+    },
+    [],
+    'Written by the HTTP server itself, before any route runs: 431 when the request headers are too large, 503 ' +
+      'while the server shuts down.',
+  ),
   Error: {
     type: 'object',
     description:

@@ -68,7 +68,7 @@ const Reference = closed(
     grounding_eligible: { type: 'boolean' },
   },
   [],
-  'Spec §2.6.',
+  'One piece of evidence a reply cites: the item revision, its authority, relevance and freshness.',
 );
 
 const Grounding = closed(
@@ -96,7 +96,7 @@ const Grounding = closed(
     }),
   },
   [],
-  'Spec §2.7.',
+  'How the reply is grounded: policy status, evidence counts, revisions and the reviewer’s verdict.',
 );
 
 const ReplySuccess = closed(
@@ -126,7 +126,7 @@ const ReplySuccess = closed(
     }),
   },
   [],
-  'Spec §2.5: a reviewed, grounded suggested reply.',
+  'A reviewed, grounded suggested reply.',
 );
 
 const ReplySystemStatus = closed(
@@ -151,7 +151,7 @@ const ReplySystemStatus = closed(
     }),
   },
   ['reply_id'],
-  'Spec §2.8: no answer. Retry the same message with the same idempotency fields after retry_after_ms.',
+  'No answer: operational state, never speech. Retry the same message with the same idempotency fields after retry_after_ms.',
 );
 
 /** Schemas of spec §2.5–2.9. */
@@ -177,6 +177,6 @@ export const replySchemas: Schemas = {
       idempotent_replay: { type: 'boolean' },
     },
     ['proposal_id'],
-    'Spec §2.9.',
+    'The recorded feedback (or its replay for the same retry identity).',
   ),
 };

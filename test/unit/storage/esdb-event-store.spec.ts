@@ -3,7 +3,7 @@
  * (expected revisions, JSON events with the hash chain), how it maps the client's errors, and what its $all
  * readers do with events Cairn did not write.
  */
-import { NO_STREAM } from '@eventstore/db-client';
+import { NO_STREAM } from '@kurrent/kurrentdb-client';
 import { AppendTooLargeError } from '../../../src/infrastructure/event-store/append-too-large.error';
 import type { RecordedEvent } from '../../../src/infrastructure/event-store/event-store.port';
 import { EsdbEventStore } from '../../../src/infrastructure/event-store/esdb/esdb-event-store';
@@ -25,7 +25,7 @@ describe('EventStoreDB adapter against a stub of the client', () => {
     it('sends NO_STREAM for a new stream, then the exact revision it read, with chained JSON events', async () => {
       await store.append('memory-item-1', newEvents('Created', 2), 'no_stream');
       await store.append('memory-item-1', [newEvent('Revised')], 'any');
-      expect(stub.appends.map((call) => call.expectedRevision)).toEqual([NO_STREAM, 1n]);
+      expect(stub.appends.map((call) => call.streamState)).toEqual([NO_STREAM, 1n]);
       const [first, second] = stub.appends;
       expect(first.events.map((event) => event.contentType)).toEqual([
         'application/json',

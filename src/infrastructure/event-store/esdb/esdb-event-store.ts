@@ -1,5 +1,5 @@
 /**
- * The production EventStore over EventStoreDB / KurrentDB (gRPC, @eventstore/db-client). The only file that
+ * The production EventStore over KurrentDB / EventStoreDB (gRPC, @kurrent/kurrentdb-client). The only file that
  * imports the client. Positions: see esdb-mapping.ts.
  *
  * Appends keep the per-stream hash chain unforkable: read the stream's last event, chain the batch onto its
@@ -15,7 +15,7 @@
 import {
   BACKWARDS,
   END,
-  EventStoreDBClient,
+  KurrentDBClient,
   excludeSystemEvents,
   FORWARDS,
   jsonEvent,
@@ -25,7 +25,7 @@ import {
   StreamDeletedError,
   StreamNotFoundError,
   WrongExpectedVersionError as EsdbWrongExpectedVersionError,
-} from '@eventstore/db-client';
+} from '@kurrent/kurrentdb-client';
 import type {
   AppendResult,
   EventStore,
@@ -51,6 +51,7 @@ import {
   type EsdbRecordedEvent,
   type Position,
 } from './esdb-mapping';
+import { toKurrentConnectionString } from './connection-string';
 import { EsdbSubscription } from './esdb-subscription';
 
 /** How long an 'any' / 'stream_exists' append keeps re-reading after lost races before it gives up. */
@@ -61,7 +62,7 @@ const HEAD_PAGE = 100;
 
 /** The part of the client this adapter uses (a test passes a stub of it; production always the real client). */
 export type EsdbClient = Pick<
-  EventStoreDBClient,
+  KurrentDBClient,
   'appendToStream' | 'readStream' | 'readAll' | 'subscribeToAll' | 'dispose'
 >;
 
@@ -73,10 +74,12 @@ export class EsdbEventStore implements EventStore {
   private readonly client: EsdbClient;
   private readonly subscriptions = new Set<EsdbSubscription>();
 
-  /** @param connection e.g. `esdb://localhost:2113?tls=false`, or a client (request-level tests). */
+  /** @param connection e.g. `kurrentdb://localhost:2113?tls=false` (or `esdb://…`), or a client (request-level tests). */
   constructor(connection: string | EsdbClient) {
     this.client =
-      typeof connection === 'string' ? EventStoreDBClient.connectionString(connection) : connection;
+      typeof connection === 'string'
+        ? KurrentDBClient.connectionString(toKurrentConnectionString(connection))
+        : connection;
   }
 
   async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
@@ -103,7 +106,7 @@ export class EsdbEventStore implements EventStore {
       );
       try {
         const result = await this.client.appendToStream(stream, payload, {
-          expectedRevision: last === null ? NO_STREAM : last.revision,
+          streamState: last === null ? NO_STREAM : last.revision,
         });
         const next = Number(result.nextExpectedRevision);
         return {
@@ -120,7 +123,7 @@ export class EsdbEventStore implements EventStore {
           await sleep(Math.random() * Math.min(RETRY_BACKOFF_MAX_MS, attempt * 2));
           continue;
         }
-        const current = error.actualVersion;
+        const current = error.actualState;
         throw new WrongExpectedVersionError(
           stream,
           expected,
@@ -250,7 +253,7 @@ export class EsdbEventStore implements EventStore {
 
   private async readStreamRaw(
     stream: string,
-    options: Parameters<EventStoreDBClient['readStream']>[1],
+    options: Parameters<KurrentDBClient['readStream']>[1],
   ): Promise<EsdbRecordedEvent[]> {
     const events: EsdbRecordedEvent[] = [];
     try {

@@ -20,7 +20,7 @@ import type { EventData, RecordedEvent, RecordedMetadata } from '../event-store.
 
 /*
  * Structural views of the client's Position and RecordedEvent: the client's own types are assignable to them, and
- * esdb-event-store.ts stays the only file that imports @eventstore/db-client.
+ * esdb-event-store.ts stays the only file that imports @kurrent/kurrentdb-client.
  */
 export interface Position {
   commit: bigint;
