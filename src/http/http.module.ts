@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { APP_FILTER } from '@nestjs/core';
+import { AdminHttpModule } from './admin/admin-http.module';
 import { ConnectorAuthenticator } from './auth/connector-authenticator';
 import { ConnectorAuthGuard } from './auth/connector-auth.guard';
 import { ConnectorRateLimiter } from './auth/connector-rate-limiter';
@@ -15,7 +16,7 @@ import { ReplyController } from './replies/reply.controller';
 
 /** Thin controllers: parse, authorize, dispatch. */
 @Module({
-  imports: [CqrsModule, ClientPagesHttpModule],
+  imports: [CqrsModule, ClientPagesHttpModule, AdminHttpModule],
   controllers: [
     HealthController,
     ConnectorSelfController,

@@ -2,6 +2,8 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { ResponsesObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { OpenApiDocumentHolder } from './openapi-document';
+import { ADMIN_OPERATIONS } from './openapi/admin.operations';
+import { adminSchemas } from './openapi/admin.schemas';
 import { errorResponse } from './openapi/error-responses';
 import { memorySchemas } from './openapi/memory.schemas';
 import { OPERATIONS } from './openapi/operations';
@@ -30,6 +32,14 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
     )
     .setVersion('v1')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'a connector token (cairn_…)' })
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'an operator token (cairn_op_…) of the admin API (docs/admin.md)',
+      },
+      'operator',
+    )
     .build();
   return completeDocument(SwaggerModule.createDocument(app, config));
 }
@@ -42,8 +52,8 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
 export function completeDocument(document: OpenAPIObject): OpenAPIObject {
   // The 3.1 schemas are plain JSON Schema objects (see openapi/schema-types.ts), wider than Nest's 3.0 types.
   const schemas = (document.components ??= {}).schemas as Record<string, unknown>;
-  Object.assign(schemas, memorySchemas, replySchemas, publicSchemas);
-  for (const spec of OPERATIONS) {
+  Object.assign(schemas, memorySchemas, replySchemas, publicSchemas, adminSchemas);
+  for (const spec of [...OPERATIONS, ...ADMIN_OPERATIONS]) {
     const operation = document.paths[spec.path]?.[spec.method];
     if (!operation) throw new Error(`OpenAPI: no operation ${spec.method.toUpperCase()} ${spec.path}`);
     operation.operationId = spec.operationId;
@@ -57,7 +67,7 @@ export function completeDocument(document: OpenAPIObject): OpenAPIObject {
       },
     };
     operation.responses = {
-      200: success,
+      [spec.status ?? 200]: success,
       ...Object.fromEntries(spec.errors.map((status) => [status, errorResponse(status)])),
     } as ResponsesObject;
     for (const parameter of operation.parameters ?? []) {

@@ -9,6 +9,8 @@ export interface OperationSpec {
   path: string;
   operationId: string;
   success: { schema: string; description: string; example?: unknown };
+  /** The success status (default 200). */
+  status?: 200 | 202;
   errors: ErrorStatus[];
   /** Path parameters that are positive integers. */
   integerParams?: string[];
