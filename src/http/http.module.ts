@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { APP_FILTER } from '@nestjs/core';
 import { AdminHttpModule } from './admin/admin-http.module';
+import { ConsoleHttpModule } from './console/console-http.module';
 import { ConnectorAuthenticator } from './auth/connector-authenticator';
 import { ConnectorAuthGuard } from './auth/connector-auth.guard';
 import { ConnectorRateLimiter } from './auth/connector-rate-limiter';
@@ -16,7 +17,7 @@ import { ReplyController } from './replies/reply.controller';
 
 /** Thin controllers: parse, authorize, dispatch. */
 @Module({
-  imports: [CqrsModule, ClientPagesHttpModule, AdminHttpModule],
+  imports: [CqrsModule, ClientPagesHttpModule, AdminHttpModule, ConsoleHttpModule],
   controllers: [
     HealthController,
     ConnectorSelfController,

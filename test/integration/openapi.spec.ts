@@ -28,7 +28,9 @@ describe('OpenAPI document (/openapi.json, /docs)', () => {
     for (const { op } of operations) {
       expect(op.operationId).toMatch(/^[a-z][A-Za-z]+$/);
       // One success status: 200, or 202 for the admin document upload (it answers before ingesting).
-      expect(json(op.responses['200'] ?? op.responses['202'])).toEqual({ $ref: expect.stringMatching(/^#\/components\/schemas\//) });
+      expect(json(op.responses['200'] ?? op.responses['202'])).toEqual({
+        $ref: expect.stringMatching(/^#\/components\/schemas\//),
+      });
     }
   });
 

@@ -14,6 +14,11 @@ import { CONNECTORS, type ConnectorDocument } from '../../projections/connectors
 import { MEMORY_ITEMS, type MemoryItemDocument } from '../../projections/memory.projection';
 import { ORGANIZATIONS, type OrganizationDocument } from '../../projections/organizations.projection';
 
+/** `Omit` for read-model documents: drops the index signature too, so the named fields keep their types. */
+export type Without<T, K extends PropertyKey> = {
+  [P in keyof T as string extends P ? never : P extends K ? never : P]: T[P];
+};
+
 /** At most this many organizations, chatbots or connectors in one list. */
 const MAX_LIST = 1000;
 
@@ -28,7 +33,7 @@ export interface MemoryItemFilters {
   limit: number;
 }
 
-export type MemoryItemRow = Omit<MemoryItemDocument, 'id' | 'content' | 'chunks'>;
+export type MemoryItemRow = Without<MemoryItemDocument, 'id' | 'content' | 'chunks'>;
 
 export interface MemoryRevision {
   revision: number;
@@ -41,7 +46,8 @@ export interface MemoryRevision {
   proposal_id: number | null;
 }
 
-const strip = <T extends ReadDocument>({ id: _id, ...rest }: T): Omit<T, 'id'> => rest;
+const strip = <T extends ReadDocument>({ id: _id, ...rest }: T): Without<T, 'id'> =>
+  rest as unknown as Without<T, 'id'>;
 
 /** What the admin API lists and shows that no connector query does: every organization's records, as stored. */
 @Injectable()
@@ -51,7 +57,7 @@ export class AdminViews {
     @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
 
-  async organizations(): Promise<Array<Omit<OrganizationDocument, 'id'>>> {
+  async organizations(): Promise<Array<Without<OrganizationDocument, 'id'>>> {
     const found = await this.readStore.find<OrganizationDocument>(ORGANIZATIONS, {
       sort: [{ field: 'organization_id', direction: 'asc' }],
       limit: MAX_LIST,
@@ -59,13 +65,13 @@ export class AdminViews {
     return found.items.map(strip);
   }
 
-  async organization(organizationId: number): Promise<Omit<OrganizationDocument, 'id'>> {
+  async organization(organizationId: number): Promise<Without<OrganizationDocument, 'id'>> {
     const found = await this.readStore.get<OrganizationDocument>(ORGANIZATIONS, String(organizationId));
     if (!found) throw new NotFoundError('organization not found', 'organization_not_found');
     return strip(found);
   }
 
-  async chatbots(organizationId: number): Promise<Array<Omit<ChatbotDocument, 'id'>>> {
+  async chatbots(organizationId: number): Promise<Array<Without<ChatbotDocument, 'id'>>> {
     await this.organization(organizationId);
     const found = await this.readStore.find<ChatbotDocument>(CHATBOTS, {
       filter: { organization_id: organizationId },
@@ -159,7 +165,7 @@ export class AdminViews {
   }
 }
 
-export type ConnectorRow = Omit<ConnectorDocument, 'id' | 'active_token_sha256'>;
+export type ConnectorRow = Without<ConnectorDocument, 'id' | 'active_token_sha256'>;
 
 function connectorRow(doc: ConnectorDocument): ConnectorRow {
   const { id: _id, active_token_sha256: _digest, ...row } = doc;
