@@ -1,7 +1,8 @@
 /**
  * The reviewer's console in a real headless Chromium (Debian's `chromium`, driven by playwright-core) with
  * JavaScript off: an operator signs in and approves a proposal with the keyboard alone; the memory browser, a reply
- * receipt view and the connectors page render at 1280 and 390 px. Screenshots go to docs/console/ (docs/admin.md).
+ * receipt view and the connectors page render at 1280 and 390 px, without horizontal scrolling. Screenshots go to
+ * test/artifacts/console/, or to docs/console/ with UPDATE_CONSOLE_SCREENSHOTS=1 (docs/admin.md).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +15,11 @@ import { createReplyTenant } from '../support/reply-tenant';
 import { startModelApp } from '../support/reply-fixtures';
 import { http, type TestApp } from '../support/test-app';
 
-const SHOTS = join(__dirname, '..', '..', 'docs', 'console');
+/** docs/console/ when UPDATE_CONSOLE_SCREENSHOTS=1 (refreshing the docs' images), else test/artifacts/console/. */
+const SHOTS =
+  process.env.UPDATE_CONSOLE_SCREENSHOTS === '1'
+    ? join(__dirname, '..', '..', 'docs', 'console')
+    : join(__dirname, '..', 'artifacts', 'console');
 const executablePath = chromiumPath();
 const describeInBrowser = describeWithChromium('admin console');
 

@@ -14,22 +14,24 @@ export function connectorsPage(
   const rows = connectors.map(
     (c) =>
       html`<tr>
-        <td>${c.connector_id}</td>
-        <td>${c.name}</td>
-        <td>${c.capabilities.join(', ')}</td>
-        <td>${c.grounding_policy}</td>
-        <td class="token">${c.active_token_id ?? 'revoked'}</td>
-        <td>
-          <form class="inline" method="post" action="${base}/${c.connector_id}/rotate-token">
-            ${csrfField(frame)}<button class="secondary" type="submit">Rotate token</button>
-          </form>
-          ${
-            c.active_token_id
-              ? html`<form class="inline" method="post" action="${base}/${c.connector_id}/revoke-token">
-                  ${csrfField(frame)}<button class="secondary" type="submit">Revoke</button>
-                </form>`
-              : null
-          }
+        <td data-label="Id">${c.connector_id}</td>
+        <td data-label="Name">${c.name}</td>
+        <td data-label="Capabilities">${c.capabilities.join(', ')}</td>
+        <td data-label="Grounding">${c.grounding_policy}</td>
+        <td data-label="Active token" class="token">${c.active_token_id ?? 'revoked'}</td>
+        <td data-label="Token">
+          <div class="actions">
+            <form class="inline" method="post" action="${base}/${c.connector_id}/rotate-token">
+              ${csrfField(frame)}<button class="secondary" type="submit">Rotate token</button>
+            </form>
+            ${
+              c.active_token_id
+                ? html`<form class="inline" method="post" action="${base}/${c.connector_id}/revoke-token">
+                    ${csrfField(frame)}<button class="secondary" type="submit">Revoke</button>
+                  </form>`
+                : null
+            }
+          </div>
         </td>
       </tr>`,
   );
@@ -45,7 +47,7 @@ export function connectorsPage(
           : null
       }
       <div class="table-wrap">
-        <table>
+        <table class="stack">
           <thead>
             <tr>
               <th>Id</th>

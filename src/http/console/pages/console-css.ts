@@ -39,6 +39,11 @@ blockquote { margin: .25rem 0; padding: .25rem .75rem; border-left: 3px solid va
 .token { font-family: ui-monospace, monospace; word-break: break-all; }
 dl { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: .25rem 1rem; }
 dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
-blockquote, .card, td { overflow-wrap: anywhere; }
-@media (max-width: 40rem) { .who { margin-left: 0; } h1 { font-size: 1.35rem; } th, td { padding: .35rem .4rem; } }
+blockquote, .card { overflow-wrap: anywhere; }
+@media (max-width: 40rem) { .who { margin-left: 0; } h1 { font-size: 1.35rem; } th, td { padding: .35rem .4rem; }
+  table.stack thead { position: absolute; left: -9999px; }
+  table.stack tr { display: block; border-bottom: 2px solid var(--line); padding: .25rem 0; }
+  table.stack td { display: grid; grid-template-columns: 7.5rem minmax(0, 1fr); gap: .5rem; border: 0;
+    overflow-wrap: anywhere; }
+  table.stack td::before { content: attr(data-label); color: var(--muted); font-family: system-ui, sans-serif; } }
 `;

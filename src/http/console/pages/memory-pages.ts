@@ -25,12 +25,12 @@ export function memoryListPage(
   const rows = page.items.map(
     (item) =>
       html`<tr>
-        <td>${item.memory_item_id}</td>
-        <td><a href="${base}/${item.memory_item_id}">${item.title}</a></td>
-        <td>${item.audience}</td>
-        <td>${item.authority_level}</td>
-        <td>${item.lifecycle_status}</td>
-        <td>${item.revision}</td>
+        <td data-label="Id">${item.memory_item_id}</td>
+        <td data-label="Title"><a href="${base}/${item.memory_item_id}">${item.title}</a></td>
+        <td data-label="Audience">${item.audience}</td>
+        <td data-label="Authority">${item.authority_level}</td>
+        <td data-label="Lifecycle">${item.lifecycle_status}</td>
+        <td data-label="Revision">${item.revision}</td>
       </tr>`,
   );
   return consolePage(
@@ -57,7 +57,7 @@ export function memoryListPage(
       </form>
       <p class="muted" data-testid="total">${page.total} item(s) match.</p>
       <div class="table-wrap">
-        <table>
+        <table class="stack">
           <thead>
             <tr>
               <th>Id</th>
