@@ -1,4 +1,10 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { OperatorTokens } from '../commands/operator-tokens/operator-tokens';
+import {
+  AdminTokenCreateCommand,
+  AdminTokenListCommand,
+  AdminTokenRevokeCommand,
+} from './admin-token.commands';
 import { StreamAuditor } from '../audit/stream-auditor';
 import { TraceVolume } from '../audit/trace-volume';
 import { CommandsModule } from '../commands/commands.module';
@@ -58,6 +64,10 @@ export class CliModule {
         GroundingPolicyPreviewer,
         ProposalApprovalPreviewer,
         ServeCommand,
+        OperatorTokens,
+        AdminTokenCreateCommand,
+        AdminTokenListCommand,
+        AdminTokenRevokeCommand,
         McpCommand,
         OrgCreateCommand,
         OrgPauseAgentsCommand,

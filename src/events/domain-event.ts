@@ -52,4 +52,6 @@ export const streams = {
   clientPageSlug: (slug: string) => `client-page-slug-${slug}`,
   /** One client page per chatbot: which page id belongs to the chatbot. */
   clientPageChatbot: (chatbotId: number) => `client-page-chatbot-${chatbotId}`,
+  /** An operator token of the admin API, keyed by the token's SHA-256 (the token itself is never stored). */
+  operatorToken: (digest: string) => `operator-token-${digest}`,
 } as const;

@@ -11,6 +11,7 @@ import { observePositions } from '../observability/metrics';
 import { NestPinoLogger } from '../observability/nest-logger';
 import { requestIdOf } from '../observability/request-id';
 import { warnAboutConfiguration } from '../observability/startup-checks';
+import { registerConsoleFormParser } from './console/form-body-parser';
 import { registerCors } from './cors';
 import { registerJsonBodyParser } from './json-body-parser';
 import { setupOpenApi } from './openapi';
@@ -56,6 +57,7 @@ export async function createHttpApp(
   const fastify = adapter.getInstance();
   registerHttpObservability(fastify, { metrics: options.config.metrics });
   registerJsonBodyParser(fastify, bodyLimit);
+  registerConsoleFormParser(fastify);
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(options, nest.extraModules),
     adapter,

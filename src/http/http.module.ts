@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { APP_FILTER } from '@nestjs/core';
+import { AdminHttpModule } from './admin/admin-http.module';
+import { ConsoleHttpModule } from './console/console-http.module';
 import { ConnectorAuthenticator } from './auth/connector-authenticator';
 import { ConnectorAuthGuard } from './auth/connector-auth.guard';
 import { ConnectorRateLimiter } from './auth/connector-rate-limiter';
@@ -15,7 +17,7 @@ import { ReplyController } from './replies/reply.controller';
 
 /** Thin controllers: parse, authorize, dispatch. */
 @Module({
-  imports: [CqrsModule, ClientPagesHttpModule],
+  imports: [CqrsModule, ClientPagesHttpModule, AdminHttpModule, ConsoleHttpModule],
   controllers: [
     HealthController,
     ConnectorSelfController,

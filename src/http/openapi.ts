@@ -2,6 +2,8 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { ResponsesObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { OpenApiDocumentHolder } from './openapi-document';
+import { ADMIN_OPERATIONS } from './openapi/admin.operations';
+import { adminSchemas } from './openapi/admin.schemas';
 import { errorResponse } from './openapi/error-responses';
 import { memorySchemas } from './openapi/memory.schemas';
 import { OPERATIONS, SERVER_STATUSES, type ErrorStatus } from './openapi/operations';
@@ -38,6 +40,15 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
       description:
         'A connector token: `cairn_` followed by 43 base64url characters (256 random bits), opaque.',
     })
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'cairn_op_ + 43 base64url characters (opaque)',
+        description: 'An operator token of the admin API (`cairn_op_…`, docs/admin.md), opaque.',
+      },
+      'operator',
+    )
     .build();
   // package.json's license: not released under an open licence (Nest's setLicense() always writes a url).
   config.info.license = { name: 'UNLICENSED (all rights reserved)' };
@@ -52,8 +63,8 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
 export function completeDocument(document: OpenAPIObject): OpenAPIObject {
   // The 3.1 schemas are plain JSON Schema objects (see openapi/schema-types.ts), wider than Nest's 3.0 types.
   const schemas = (document.components ??= {}).schemas as Record<string, unknown>;
-  Object.assign(schemas, memorySchemas, replySchemas, publicSchemas);
-  for (const spec of OPERATIONS) {
+  Object.assign(schemas, memorySchemas, replySchemas, publicSchemas, adminSchemas);
+  for (const spec of [...OPERATIONS, ...ADMIN_OPERATIONS]) {
     const operation = document.paths[spec.path]?.[spec.method];
     if (!operation) throw new Error(`OpenAPI: no operation ${spec.method.toUpperCase()} ${spec.path}`);
     operation.operationId = spec.operationId;
@@ -68,7 +79,7 @@ export function completeDocument(document: OpenAPIObject): OpenAPIObject {
     };
     const statuses = [...new Set<ErrorStatus>([...spec.errors, ...SERVER_STATUSES])].sort((a, b) => a - b);
     operation.responses = {
-      200: success,
+      [spec.status ?? 200]: success,
       ...Object.fromEntries(statuses.map((status) => [status, errorResponse(status, spec.operationId)])),
     } as ResponsesObject;
     if (spec.public) operation.security = [];

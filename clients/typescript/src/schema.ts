@@ -208,6 +208,451 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/api/v1/organizations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every organization, oldest first. */
+    get: operations['adminListOrganizations'];
+    put?: never;
+    /** Register an organization. */
+    post: operations['adminCreateOrganization'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/api/v1/organizations/{organization_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One organization with its chatbots and connectors. */
+    get: operations['adminGetOrganization'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/api/v1/organizations/{organization_id}/pause-agents': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Pause every assistant of the organization. */
+    post: operations['adminPauseAgents'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/api/v1/organizations/{organization_id}/resume-agents': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Resume the assistants of the organization. */
+    post: operations['adminResumeAgents'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/api/v1/organizations/{organization_id}/plan-limit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Set the monthly reply limit. */
+    post: operations['adminSetPlanLimit'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/api/v1/organizations/{organization_id}/chatbots': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The chatbots of an organization. */
+    get: operations['adminListChatbots'];
+    put?: never;
+    /** Create a chatbot (an assistant). */
+    post: operations['adminCreateChatbot'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/api/v1/organizations/{organization_id}/chatbots/{chatbot_id}/pause': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Pause a chatbot. */
+    post: operations['adminPauseChatbot'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/api/v1/organizations/{organization_id}/chatbots/{chatbot_id}/resume': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Resume a chatbot. */
+    post: operations['adminResumeChatbot'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/api/v1/organizations/{organization_id}/connectors': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The connectors of an organization (never a token or its digest). */
+    get: operations['adminListConnectors'];
+    put?: never;
+    /** Register a connector; its token is in this answer only. */
+    post: operations['adminCreateConnector'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/api/v1/organizations/{organization_id}/connectors/{connector_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One connector. */
+    get: operations['adminGetConnector'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/api/v1/organizations/{organization_id}/connectors/{connector_id}/rotate-token': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Issue a new token; the old one stops at once. The token is in this answer only. */
+    post: operations['adminRotateConnectorToken'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/api/v1/organizations/{organization_id}/connectors/{connector_id}/revoke-token': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Revoke the active token (the connector stays, with no token). */
+    post: operations['adminRevokeConnectorToken'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/api/v1/organizations/{organization_id}/memory/items': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Memory items, newest first, filtered; follow next_cursor for the next page. */
+    get: operations['adminListMemoryItems'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/api/v1/organizations/{organization_id}/memory/items/{memory_item_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One memory item with its content and every revision, newest first. */
+    get: operations['adminGetMemoryItem'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/api/v1/organizations/{organization_id}/memory/items/{memory_item_id}/archive': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Archive a memory item (it leaves search; its history stays). */
+    post: operations['adminArchiveMemoryItem'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/api/v1/organizations/{organization_id}/documents': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Upload documents to ingest (as memory:ingest does); answers at once with an ingestion to follow for progress. */
+    post: operations['adminIngestDocuments'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/api/v1/organizations/{organization_id}/documents/ingestions/{ingestion_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An ingestion's progress: done of total, and each document's outcome. */
+    get: operations['adminGetIngestion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/api/v1/organizations/{organization_id}/proposals': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Proposals, newest first (at most 1,000). */
+    get: operations['adminListProposals'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/api/v1/organizations/{organization_id}/proposals/{proposal_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A proposal, its diff against the revision the reply cited, and what approval with these options would do. */
+    get: operations['adminGetProposal'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/api/v1/organizations/{organization_id}/proposals/{proposal_id}/approve': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Approve; the answer names the policy applied. */
+    post: operations['adminApproveProposal'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/api/v1/organizations/{organization_id}/proposals/{proposal_id}/reject': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Reject (the history stays). */
+    post: operations['adminRejectProposal'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/api/v1/organizations/{organization_id}/replies': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Reply receipt views, newest first. */
+    get: operations['adminListReplies'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/api/v1/organizations/{organization_id}/replies/{reply_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One reply receipt view: answer, evidence, quotes, outcome. */
+    get: operations['adminGetReply'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/api/v1/organizations/{organization_id}/replies/{reply_id}/audit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every stream bound to the reply with its chain check (audit:reply); verified false names what broke. */
+    get: operations['adminAuditReply'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/api/v1/projections': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Each projection: position, head, lag, lease holder. */
+    get: operations['adminProjectionStatus'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/api/v1/projections/rebuild': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Drop read models (default: all) and replay every event into them. */
+    post: operations['adminRebuildProjections'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -397,6 +842,87 @@ export interface components {
       external_feedback_id?: string;
       /** @description alternative retry identity */
       idempotency_key?: string;
+    };
+    CreateOrganizationBody: {
+      /** @example Harbor Dental */
+      name: string;
+      /** @description URL slug (default: derived from the name) */
+      slug?: string;
+      /** @example https://harbor.example */
+      website_url?: string;
+    };
+    SetPlanLimitBody: {
+      monthly_replies: number;
+    };
+    CreateChatbotBody: {
+      /** @example Front desk */
+      name: string;
+      /** @description the website host the assistant is embedded on */
+      allowed_domain?: string;
+    };
+    CreateConnectorBody: {
+      /** @example Help desk */
+      name: string;
+      /**
+       * @description memory_search, memory_save, memory_propose, assistant_reply, assistant_feedback, assistant_tool:<key>
+       * @example [
+       *       "memory_search",
+       *       "assistant_reply"
+       *     ]
+       */
+      capabilities: string[];
+      /**
+       * @default strict
+       * @enum {string}
+       */
+      grounding_policy?: 'strict' | 'standard';
+    };
+    DocumentBody: {
+      /** @description stable key: ingesting the same key again revises the item */
+      document_key: string;
+      title: string;
+      content: string;
+      /**
+       * @default markdown
+       * @enum {string}
+       */
+      format?: 'markdown' | 'text';
+      /**
+       * @default internal
+       * @enum {string}
+       */
+      audience?: 'customer_safe' | 'internal';
+      /**
+       * @default reference
+       * @enum {string}
+       */
+      authority_level?: 'approved_source' | 'reference' | 'unverified';
+      source_uri?: string;
+    };
+    IngestDocumentsBody: {
+      documents: components['schemas']['DocumentBody'][];
+      /** @description unsafe-content flags (kinds or rules) accepted, as memory:ingest --allow-flag */
+      allow_flags?: string[];
+    };
+    ApproveProposalBody: {
+      /**
+       * @description a correction of an item revised since the reply: replace the cited text in the current revision
+       * @default false
+       */
+      rebase?: boolean;
+      /**
+       * @description a new item's audience, whatever the proposal says (default: the proposal's)
+       * @enum {string}
+       */
+      audience?: 'customer_safe' | 'internal';
+    };
+    RejectProposalBody: {
+      /** @description why (kept in the history) */
+      reason?: string;
+    };
+    RebuildProjectionsBody: {
+      /** @description projection names (default: all) */
+      names?: string[];
     };
     UnsafeFlag: {
       /** @description the request field the finding is in */
@@ -836,6 +1362,264 @@ export interface components {
         details: components['schemas']['ErrorDetail'][];
       };
       unsafe_flags?: components['schemas']['UnsafeFlag'][];
+    };
+    AdminOrganization: {
+      organization_id: number;
+      name: string;
+      slug: string;
+      website_url: string | null;
+      agent_activity_paused: boolean;
+      monthly_reply_limit: number | null;
+    };
+    AdminChatbot: {
+      chatbot_id: number;
+      organization_id: number;
+      name: string;
+      allowed_domain: string | null;
+      paused: boolean;
+    };
+    AdminConnector: {
+      connector_id: number;
+      organization_id: number;
+      name: string;
+      client_key: string;
+      capabilities: string[];
+      /** @enum {string} */
+      grounding_policy: 'strict' | 'standard';
+      active_token_id: string | null;
+    };
+    AdminMemoryItem: {
+      memory_item_id: number;
+      memory_source_id: number;
+      organization_id: number;
+      title: string;
+      summary: string;
+      /** @enum {string} */
+      audience: 'customer_safe' | 'internal';
+      /** @enum {string} */
+      authority_level: 'approved_source' | 'reference' | 'unverified';
+      /** @enum {string} */
+      lifecycle_status: 'active' | 'archived';
+      source_type: string;
+      revision: number;
+    };
+    AdminMemoryRevision: {
+      revision: number;
+      title: string;
+      content: string;
+      content_sha256: string;
+      recorded_at: string;
+      actor: string;
+      proposal_id: number | null;
+    };
+    AdminIngestion: {
+      ingestion_id: string;
+      organization_id: number;
+      /** @enum {string} */
+      status: 'running' | 'completed' | 'failed';
+      total: number;
+      done: number;
+      documents: {
+        document_key: string;
+        /** @enum {string} */
+        outcome: 'ingested' | 'refused';
+      }[];
+      started_at: string;
+      finished_at: string | null;
+    };
+    AdminOrganizationList: {
+      /** @constant */
+      ok: true;
+      organizations: components['schemas']['AdminOrganization'][];
+    };
+    AdminOrganizationResponse: {
+      /** @constant */
+      ok: true;
+      organization: components['schemas']['AdminOrganization'];
+    };
+    AdminOrganizationDetail: {
+      /** @constant */
+      ok: true;
+      organization: components['schemas']['AdminOrganization'];
+      chatbots: components['schemas']['AdminChatbot'][];
+      connectors: components['schemas']['AdminConnector'][];
+    };
+    AdminOrganizationChange: {
+      /** @constant */
+      ok: true;
+      organization_id: number;
+      agent_activity_paused: boolean;
+      monthly_reply_limit: number | null;
+      changed: boolean;
+    };
+    AdminChatbotList: {
+      /** @constant */
+      ok: true;
+      chatbots: components['schemas']['AdminChatbot'][];
+    };
+    AdminChatbotResponse: {
+      /** @constant */
+      ok: true;
+      chatbot: components['schemas']['AdminChatbot'];
+    };
+    AdminChatbotChange: {
+      /** @constant */
+      ok: true;
+      chatbot_id: number;
+      paused: boolean;
+      changed: boolean;
+    };
+    AdminConnectorList: {
+      /** @constant */
+      ok: true;
+      connectors: components['schemas']['AdminConnector'][];
+    };
+    AdminConnectorResponse: {
+      /** @constant */
+      ok: true;
+      connector: components['schemas']['AdminConnector'];
+    };
+    AdminConnectorCreated: {
+      /** @constant */
+      ok: true;
+      connector: components['schemas']['AdminConnector'];
+      /**
+       * @description the connector token, shown once
+       * @example cairn_…
+       */
+      token: string;
+    };
+    AdminTokenRotated: {
+      /** @constant */
+      ok: true;
+      connector_id: number;
+      token_id: string;
+      /** @description shown once */
+      token: string;
+    };
+    AdminTokenRevoked: {
+      /** @constant */
+      ok: true;
+      connector_id: number;
+      revoked_token_id: string | null;
+      changed: boolean;
+    };
+    AdminMemoryItemPage: {
+      /** @constant */
+      ok: true;
+      items: components['schemas']['AdminMemoryItem'][];
+      next_cursor: number | null;
+      /** @description items matching the filters */
+      total: number;
+    };
+    AdminMemoryItemDetail: {
+      /** @constant */
+      ok: true;
+      item: components['schemas']['AdminMemoryItem'] & {
+        content: string;
+      };
+      /** @description newest first */
+      revisions: components['schemas']['AdminMemoryRevision'][];
+    };
+    AdminArchived: {
+      /** @constant */
+      ok: true;
+      memory_item_id: number;
+      /** @constant */
+      archived: true;
+      changed: boolean;
+    };
+    AdminIngestionResponse: {
+      /** @constant */
+      ok: true;
+      ingestion: components['schemas']['AdminIngestion'];
+    };
+    AdminProposalList: {
+      /** @constant */
+      ok: true;
+      proposals: {
+        proposal_id: number;
+        organization_id: number;
+        title: string;
+        status: string;
+      }[];
+    };
+    AdminProposalShow: {
+      /** @constant */
+      ok: true;
+      proposal: {
+        proposal_id: number;
+        title: string;
+        content: string;
+        status: string;
+      };
+      target: {
+        memory_item_id: number;
+        cited_revision: number | null;
+        current_revision: number | null;
+        archived: boolean;
+      } | null;
+      diff: {
+        old_text: string | null;
+        new_text: string;
+        lines: string[];
+      };
+      approval: Record<string, never> | null;
+    };
+    AdminProposalReviewed: {
+      /** @constant */
+      ok: true;
+      proposal_id: number;
+      /** @enum {string} */
+      status: 'approved' | 'rejected';
+      memory_item_id: number | null;
+      changed: boolean;
+    };
+    AdminReplyList: {
+      /** @constant */
+      ok: true;
+      replies: {
+        reply_id: number;
+        status: string;
+      }[];
+    };
+    AdminReplyResponse: {
+      /** @constant */
+      ok: true;
+      reply: {
+        reply_id: number;
+        status: string;
+      };
+    };
+    AdminReplyAudit: {
+      /** @constant */
+      ok: true;
+      reply: {
+        reply_id: number;
+      };
+      verified: boolean;
+      streams: {
+        stream: string;
+        role: string;
+        chain_verified: boolean;
+        missing: boolean;
+      }[];
+    };
+    AdminProjectionStatus: {
+      /** @constant */
+      ok: true;
+      projections: {
+        name: string;
+      }[];
+    };
+    AdminProjectionsRebuilt: {
+      /** @constant */
+      ok: true;
+      rebuilt: {
+        name: string;
+        position: number;
+        duration_ms: number;
+      }[];
     };
   };
   responses: never;
@@ -2729,6 +3513,4453 @@ export interface operations {
            *       "error": {
            *         "code": "rate_limited",
            *         "message": "Rate limited; retry after the Retry-After delay (the detail says `retryable: true` and `retry_after_ms`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminListOrganizations: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every organization. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminOrganizationList'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminCreateOrganization: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateOrganizationBody'];
+      };
+    };
+    responses: {
+      /** @description Registered. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminOrganizationResponse'];
+        };
+      };
+      /** @description Malformed JSON or an unreadable request. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "malformed_json",
+           *         "message": "Malformed JSON or an unreadable request.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description An idempotency conflict; the code says which. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "idempotency_key_conflict",
+           *         "message": "An idempotency conflict; the code says which.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body exceeds the documented bound. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The body exceeds the documented bound.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "The body is not application/json.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failed (details name the fields), or unsafe content was blocked (unsafe_content). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "validation_failed",
+           *         "message": "Validation failed (details name the fields), or unsafe content was blocked (unsafe_content).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminGetOrganization: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        organization_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The organization, its chatbots and connectors. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminOrganizationDetail'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, or not visible to this caller (never says which). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminPauseAgents: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        organization_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Paused. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminOrganizationChange'];
+        };
+      };
+      /** @description Malformed JSON or an unreadable request. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "malformed_json",
+           *         "message": "Malformed JSON or an unreadable request.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, or not visible to this caller (never says which). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body exceeds the documented bound. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The body exceeds the documented bound.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "The body is not application/json.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failed (details name the fields), or unsafe content was blocked (unsafe_content). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "validation_failed",
+           *         "message": "Validation failed (details name the fields), or unsafe content was blocked (unsafe_content).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminResumeAgents: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        organization_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Resumed. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminOrganizationChange'];
+        };
+      };
+      /** @description Malformed JSON or an unreadable request. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "malformed_json",
+           *         "message": "Malformed JSON or an unreadable request.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, or not visible to this caller (never says which). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body exceeds the documented bound. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The body exceeds the documented bound.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "The body is not application/json.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failed (details name the fields), or unsafe content was blocked (unsafe_content). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "validation_failed",
+           *         "message": "Validation failed (details name the fields), or unsafe content was blocked (unsafe_content).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminSetPlanLimit: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        organization_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SetPlanLimitBody'];
+      };
+    };
+    responses: {
+      /** @description Set. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminOrganizationChange'];
+        };
+      };
+      /** @description Malformed JSON or an unreadable request. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "malformed_json",
+           *         "message": "Malformed JSON or an unreadable request.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, or not visible to this caller (never says which). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body exceeds the documented bound. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The body exceeds the documented bound.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "The body is not application/json.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failed (details name the fields), or unsafe content was blocked (unsafe_content). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "validation_failed",
+           *         "message": "Validation failed (details name the fields), or unsafe content was blocked (unsafe_content).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminListChatbots: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        organization_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The chatbots. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminChatbotList'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, or not visible to this caller (never says which). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminCreateChatbot: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        organization_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateChatbotBody'];
+      };
+    };
+    responses: {
+      /** @description Created. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminChatbotResponse'];
+        };
+      };
+      /** @description Malformed JSON or an unreadable request. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "malformed_json",
+           *         "message": "Malformed JSON or an unreadable request.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, or not visible to this caller (never says which). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body exceeds the documented bound. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The body exceeds the documented bound.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "The body is not application/json.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failed (details name the fields), or unsafe content was blocked (unsafe_content). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "validation_failed",
+           *         "message": "Validation failed (details name the fields), or unsafe content was blocked (unsafe_content).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminPauseChatbot: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        organization_id: number;
+        chatbot_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Paused. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminChatbotChange'];
+        };
+      };
+      /** @description Malformed JSON or an unreadable request. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "malformed_json",
+           *         "message": "Malformed JSON or an unreadable request.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, or not visible to this caller (never says which). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body exceeds the documented bound. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The body exceeds the documented bound.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "The body is not application/json.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failed (details name the fields), or unsafe content was blocked (unsafe_content). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "validation_failed",
+           *         "message": "Validation failed (details name the fields), or unsafe content was blocked (unsafe_content).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminResumeChatbot: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        organization_id: number;
+        chatbot_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Resumed. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminChatbotChange'];
+        };
+      };
+      /** @description Malformed JSON or an unreadable request. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "malformed_json",
+           *         "message": "Malformed JSON or an unreadable request.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, or not visible to this caller (never says which). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body exceeds the documented bound. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The body exceeds the documented bound.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "The body is not application/json.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failed (details name the fields), or unsafe content was blocked (unsafe_content). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "validation_failed",
+           *         "message": "Validation failed (details name the fields), or unsafe content was blocked (unsafe_content).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminListConnectors: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        organization_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The connectors. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminConnectorList'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, or not visible to this caller (never says which). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminCreateConnector: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        organization_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateConnectorBody'];
+      };
+    };
+    responses: {
+      /** @description Registered; the token once. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminConnectorCreated'];
+        };
+      };
+      /** @description Malformed JSON or an unreadable request. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "malformed_json",
+           *         "message": "Malformed JSON or an unreadable request.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, or not visible to this caller (never says which). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body exceeds the documented bound. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The body exceeds the documented bound.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "The body is not application/json.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failed (details name the fields), or unsafe content was blocked (unsafe_content). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "validation_failed",
+           *         "message": "Validation failed (details name the fields), or unsafe content was blocked (unsafe_content).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminGetConnector: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        organization_id: number;
+        connector_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The connector. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminConnectorResponse'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, or not visible to this caller (never says which). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminRotateConnectorToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        organization_id: number;
+        connector_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A new token (once); the old one stopped. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminTokenRotated'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, or not visible to this caller (never says which). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminRevokeConnectorToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        organization_id: number;
+        connector_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Revoked (changed false: no token was active). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminTokenRevoked'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, or not visible to this caller (never says which). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminListMemoryItems: {
+    parameters: {
+      query?: {
+        /** @description 1 to 100 (default 20) */
+        limit?: unknown;
+        /** @description the next_cursor of the previous page */
+        cursor?: unknown;
+        /** @description case-insensitive substring of the title */
+        q?: unknown;
+        source_type?: 'document' | 'tool_work_log' | 'memory_proposal';
+        audience?: 'customer_safe' | 'internal';
+        lifecycle_status?: 'active' | 'archived';
+      };
+      header?: never;
+      path: {
+        organization_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of items. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminMemoryItemPage'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, or not visible to this caller (never says which). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failed (details name the fields), or unsafe content was blocked (unsafe_content). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "validation_failed",
+           *         "message": "Validation failed (details name the fields), or unsafe content was blocked (unsafe_content).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminGetMemoryItem: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        organization_id: number;
+        memory_item_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The item and its revisions. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminMemoryItemDetail'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, or not visible to this caller (never says which). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminArchiveMemoryItem: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        organization_id: number;
+        memory_item_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Archived (changed false: it was already). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminArchived'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, or not visible to this caller (never says which). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminIngestDocuments: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        organization_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['IngestDocumentsBody'];
+      };
+    };
+    responses: {
+      /** @description Accepted: follow the ingestion. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminIngestionResponse'];
+        };
+      };
+      /** @description Malformed JSON or an unreadable request. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "malformed_json",
+           *         "message": "Malformed JSON or an unreadable request.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, or not visible to this caller (never says which). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body exceeds the documented bound. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The body exceeds the documented bound.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "The body is not application/json.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failed (details name the fields), or unsafe content was blocked (unsafe_content). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "validation_failed",
+           *         "message": "Validation failed (details name the fields), or unsafe content was blocked (unsafe_content).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminGetIngestion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        organization_id: number;
+        ingestion_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Progress and outcomes. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminIngestionResponse'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, or not visible to this caller (never says which). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminListProposals: {
+    parameters: {
+      query?: {
+        status?: 'captured' | 'approved' | 'rejected';
+      };
+      header?: never;
+      path: {
+        organization_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Proposals, newest first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminProposalList'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, or not visible to this caller (never says which). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failed (details name the fields), or unsafe content was blocked (unsafe_content). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "validation_failed",
+           *         "message": "Validation failed (details name the fields), or unsafe content was blocked (unsafe_content).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminGetProposal: {
+    parameters: {
+      query?: {
+        audience?: 'customer_safe' | 'internal';
+        rebase?: 'true' | 'false';
+      };
+      header?: never;
+      path: {
+        organization_id: number;
+        proposal_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The proposal, its diff and what approval would do. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminProposalShow'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, or not visible to this caller (never says which). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failed (details name the fields), or unsafe content was blocked (unsafe_content). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "validation_failed",
+           *         "message": "Validation failed (details name the fields), or unsafe content was blocked (unsafe_content).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminApproveProposal: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        organization_id: number;
+        proposal_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ApproveProposalBody'];
+      };
+    };
+    responses: {
+      /** @description Approved. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminProposalReviewed'];
+        };
+      };
+      /** @description Malformed JSON or an unreadable request. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "malformed_json",
+           *         "message": "Malformed JSON or an unreadable request.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, or not visible to this caller (never says which). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description An idempotency conflict; the code says which. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "idempotency_key_conflict",
+           *         "message": "An idempotency conflict; the code says which.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body exceeds the documented bound. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The body exceeds the documented bound.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "The body is not application/json.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failed (details name the fields), or unsafe content was blocked (unsafe_content). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "validation_failed",
+           *         "message": "Validation failed (details name the fields), or unsafe content was blocked (unsafe_content).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminRejectProposal: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        organization_id: number;
+        proposal_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RejectProposalBody'];
+      };
+    };
+    responses: {
+      /** @description Rejected. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminProposalReviewed'];
+        };
+      };
+      /** @description Malformed JSON or an unreadable request. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "malformed_json",
+           *         "message": "Malformed JSON or an unreadable request.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, or not visible to this caller (never says which). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description An idempotency conflict; the code says which. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "idempotency_key_conflict",
+           *         "message": "An idempotency conflict; the code says which.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body exceeds the documented bound. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The body exceeds the documented bound.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "The body is not application/json.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failed (details name the fields), or unsafe content was blocked (unsafe_content). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "validation_failed",
+           *         "message": "Validation failed (details name the fields), or unsafe content was blocked (unsafe_content).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminListReplies: {
+    parameters: {
+      query?: {
+        /** @description 1 to 1000 (default 100) */
+        limit?: unknown;
+        status?: 'pending' | 'completed' | 'failed';
+      };
+      header?: never;
+      path: {
+        organization_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Replies, newest first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminReplyList'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, or not visible to this caller (never says which). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failed (details name the fields), or unsafe content was blocked (unsafe_content). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "validation_failed",
+           *         "message": "Validation failed (details name the fields), or unsafe content was blocked (unsafe_content).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminGetReply: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        organization_id: number;
+        reply_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The receipt view. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminReplyResponse'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, or not visible to this caller (never says which). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminAuditReply: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        organization_id: number;
+        reply_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The audit. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminReplyAudit'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, or not visible to this caller (never says which). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminProjectionStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Each projection. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminProjectionStatus'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminRebuildProjections: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RebuildProjectionsBody'];
+      };
+    };
+    responses: {
+      /** @description Rebuilt. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminProjectionsRebuilt'];
+        };
+      };
+      /** @description Malformed JSON or an unreadable request. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "malformed_json",
+           *         "message": "Malformed JSON or an unreadable request.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body exceeds the documented bound. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The body exceeds the documented bound.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "The body is not application/json.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failed (details name the fields), or unsafe content was blocked (unsafe_content). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "validation_failed",
+           *         "message": "Validation failed (details name the fields), or unsafe content was blocked (unsafe_content).",
            *         "details": []
            *       }
            *     }

@@ -9,6 +9,8 @@ export interface OperationSpec {
   path: string;
   operationId: string;
   success: { schema: string; description: string; example?: unknown };
+  /** The success status (default 200). */
+  status?: 200 | 202;
   /** The statuses it can answer besides those of every operation (SERVER_STATUSES: 431, 500, 503). */
   errors: ErrorStatus[];
   /** Needs no token (`security: []`); every other operation takes the bearer token. */
