@@ -24,7 +24,7 @@ import {
   ClientPageUnpublishCommand,
 } from './client-page.commands';
 import { DemoCommand } from './demo.command';
-import { McpCommand, ServeCommand } from './process.commands';
+import { BackupCommand, McpCommand, RestoreCommand, ServeCommand } from './process.commands';
 import { MemoryArchiveCommand, MemoryIngestCommand, MemoryReviseCommand } from './memory.commands';
 import {
   OrgCreateCommand,
@@ -59,6 +59,8 @@ export class CliModule {
         ProposalApprovalPreviewer,
         ServeCommand,
         McpCommand,
+        BackupCommand,
+        RestoreCommand,
         OrgCreateCommand,
         OrgPauseAgentsCommand,
         OrgResumeAgentsCommand,
