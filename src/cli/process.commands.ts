@@ -13,9 +13,9 @@ abstract class DispatchedBeforeNest extends CommandRunner {
 
 @Command({
   name: 'serve',
-  arguments: '[--demo]',
+  arguments: '[--demo] [--demo-model]',
   description:
-    'Start the HTTP server (CAIRN_HTTP_WORKERS processes; --demo creates the demo organization on first start)',
+    'Start the HTTP server (CAIRN_HTTP_WORKERS processes; --demo creates the demo organization on first start; --demo-model answers replies with the demo model, which quotes its evidence)',
 })
 export class ServeCommand extends DispatchedBeforeNest {}
 
