@@ -24,6 +24,7 @@ import {
   ClientPageUnpublishCommand,
 } from './client-page.commands';
 import { DemoCommand } from './demo.command';
+import { ExportCommand } from './export.command';
 import { BackupCommand, McpCommand, RestoreCommand, ServeCommand } from './process.commands';
 import { MemoryArchiveCommand, MemoryIngestCommand, MemoryReviseCommand } from './memory.commands';
 import {
@@ -84,6 +85,7 @@ export class CliModule {
         AuditAnchorCommand,
         AuditTraceVolumeCommand,
         DemoCommand,
+        ExportCommand,
         MemoryIngestCommand,
         MemoryReviseCommand,
         MemoryArchiveCommand,
