@@ -25,6 +25,8 @@ import {
 } from './client-page.commands';
 import { DemoCommand } from './demo.command';
 import { ExportCommand } from './export.command';
+import { TracesPruneCommand } from './traces.command';
+import { TraceRetention } from '../lifecycle/trace-retention';
 import { BackupCommand, McpCommand, RestoreCommand, ServeCommand } from './process.commands';
 import { MemoryArchiveCommand, MemoryIngestCommand, MemoryReviseCommand } from './memory.commands';
 import {
@@ -86,6 +88,8 @@ export class CliModule {
         AuditTraceVolumeCommand,
         DemoCommand,
         ExportCommand,
+        TraceRetention,
+        TracesPruneCommand,
         MemoryIngestCommand,
         MemoryReviseCommand,
         MemoryArchiveCommand,

@@ -59,6 +59,11 @@ export interface CairnConfig {
    * its evidence and is no language model; default off. Refused together with a configured model.
    */
   demoModel: boolean;
+  /**
+   * CAIRN_TRACE_RETENTION_DAYS (default 30; 0 keeps every trace): search traces older than this are pruned to a stub
+   * (src/lifecycle/trace-retention.ts), keeping the audit chain verifiable (docs/audit.md).
+   */
+  traceRetentionDays: number;
   /** CAIRN_LOG_LEVEL: fatal, error, warn, info (default), debug, trace or silent. */
   logLevel: LogLevel;
   /**
@@ -304,6 +309,7 @@ export function loadConfig(env: Env = process.env): CairnConfig {
     ),
     metrics: oneOf(env, 'CAIRN_METRICS', ['on', 'off'] as const, 'off', errors) === 'on',
     demoModel: oneOf(env, 'CAIRN_DEMO_MODEL', ['on', 'off'] as const, 'off', errors) === 'on',
+    traceRetentionDays: integer(env, 'CAIRN_TRACE_RETENTION_DAYS', 30, 0, 36_500, errors),
     logLevel: oneOf(env, 'CAIRN_LOG_LEVEL', LOG_LEVELS, 'info', errors),
     searchTitleBoost: decimal(env, 'CAIRN_SEARCH_TITLE_BOOST', DEFAULT_SEARCH_TITLE_BOOST, 0, 10, errors),
     maxAppendBytes: integer(env, 'CAIRN_MAX_APPEND_BYTES', MIB, MIB, 64 * MIB, errors),
