@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { openSqlite } from '../../src/infrastructure/sqlite/sqlite-connection';
 import { cairn } from '../support/cli';
 import { readModelSnapshot } from '../support/read-model-snapshot';
 import { startServerProcess, stopAllServers, type ServerProcess } from '../support/server-process';
@@ -80,6 +81,15 @@ describe('cairn backup / restore (real processes, a live server under write load
       verified: { events: expect.any(Number), log_head: { global_hash: expect.any(String) } },
     });
     expect(result.json.verified.events).toBeGreaterThan(20);
+    // The live server's projection leases are not part of the copy.
+    const leases = (file: string) => {
+      const db = openSqlite({ path: file, readonly: true, mmapBytes: 0 });
+      const count = db.prepare('SELECT count(*) FROM leases').pluck().get();
+      db.close();
+      return count;
+    };
+    expect(leases(join(live, 'cairn.sqlite'))).toBeGreaterThan(0);
+    expect(leases(join(backup, 'cairn.sqlite'))).toBe(0);
 
     // Refused while the live server holds its data directory, even with --force.
     const busy = await cairn(live, 'restore', backup, '--force');

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { describeFile, type BackupManifest } from '../../../src/lifecycle/backup-manifest';
 import { join } from 'node:path';
 import { SqliteEventStore } from '../../../src/infrastructure/event-store/sqlite/sqlite-event-store';
 import { openSqlite } from '../../../src/infrastructure/sqlite/sqlite-connection';
@@ -52,6 +53,32 @@ describe('backup enumerates the data directory’s SQLite files', () => {
     const copy = openSqlite({ path: join(temp.dir, 'restored', 'keys', 'erasure-keys.db'), readonly: true });
     expect(copy.prepare('SELECT subject FROM subject_keys').pluck().all()).toEqual(['s']);
     copy.close();
+  });
+
+  it('a backup whose log was edited (manifest recomputed) is refused by restore', async () => {
+    const backup = join(temp.dir, 'backup');
+    const edited = join(temp.dir, 'edited');
+    mkdirSync(edited);
+    copyFileSync(join(backup, 'cairn.sqlite'), join(edited, 'cairn.sqlite'));
+    const db = openSqlite({ path: join(edited, 'cairn.sqlite'), mmapBytes: 0 });
+    db.prepare('UPDATE events SET data = ? WHERE position = 1').run('{"name":"B"}');
+    db.pragma('journal_mode = DELETE');
+    db.close();
+    const manifest = JSON.parse(readFileSync(join(backup, 'cairn-backup.json'), 'utf8')) as BackupManifest;
+    manifest.files = [await describeFile(edited, 'cairn.sqlite')];
+    writeFileSync(join(edited, 'cairn-backup.json'), JSON.stringify(manifest));
+    await expect(restoreDataDir(edited, join(temp.dir, 'never'), { force: false })).rejects.toMatchObject({
+      code: 'backup_verification_failed',
+    });
+    expect(existsSync(join(temp.dir, 'never', 'cairn.sqlite'))).toBe(false);
+  });
+
+  it('a data directory whose log does not verify gives no backup (no manifest)', async () => {
+    const source = join(temp.dir, 'edited');
+    await expect(backupDataDir(source, join(temp.dir, 'backup-of-edited'))).rejects.toMatchObject({
+      code: 'backup_verification_failed',
+    });
+    expect(existsSync(join(temp.dir, 'backup-of-edited', 'cairn-backup.json'))).toBe(false);
   });
 
   it('refuses a backup path inside the data directory or one that is not empty', async () => {
