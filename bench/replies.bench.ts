@@ -1,7 +1,7 @@
 /**
  * Assistant reply benchmark (spec §4.6, `POST …/assistant/replies`): a real Cairn server (in-process, HTTP on
  * 127.0.0.1, embedded stores under `dir`) whose composer and reviewer are an OpenAI-compatible server that
- * answers at once (instant-model-server.ts, in this process too), so a reply's latency is the pipeline's own
+ * answers at once (src/ai/demo-model-server.ts, in this process too), so a reply's latency is the pipeline's own
  * overhead: auth, validation, the request record, the conversation, retrieval and its recall trace, two model
  * round trips over HTTP through the `openai` SDK, the checks around them, the assistant message and the receipt.
  *
@@ -32,7 +32,7 @@ import { loadConfig } from '../src/config/config';
 import { BENCH_RATE_LIMITS } from './bench-rate-limits';
 import { createHttpApp } from '../src/http/create-http-app';
 import { STORES, type Stores } from '../src/infrastructure/stores';
-import { startInstantModelServer, type InstantModelServer } from './instant-model-server';
+import { startInstantModelServer, type InstantModelServer } from '../src/ai/demo-model-server';
 import { ITEM_COUNT, replyCorpus } from './reply-corpus';
 import type { BenchRow } from './table';
 

@@ -2,6 +2,8 @@ import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { CommandsModule } from './commands/commands.module';
 import { CoreModule, type CoreOptions } from './core.module';
 import { HttpModule } from './http/http.module';
+import { TraceRetention } from './lifecycle/trace-retention';
+import { TraceRetentionScheduler } from './lifecycle/trace-retention.scheduler';
 import { McpModule } from './mcp/mcp.module';
 import { QueriesModule } from './queries/queries.module';
 
@@ -20,6 +22,7 @@ export class AppModule {
         McpModule,
         ...extraModules,
       ],
+      providers: [TraceRetention, TraceRetentionScheduler],
     };
   }
 }

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { CommandFactory } from 'nest-commander';
 import { CliModule } from './cli/cli.module';
 import { StderrLogger, writeFailure } from './cli/cli-output';
+import { isDataDirCommand, runDataDirCommand } from './cli/data-dir.commands';
 import { ValidationFailedError } from './common/errors';
 import { loadConfig } from './config/config';
 import { resolveCliPublicUrl } from './config/server-address';
@@ -40,6 +41,10 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const loaded = loadConfig();
+  if (isDataDirCommand(argv[2])) {
+    await runDataDirCommand(argv.slice(2), loaded);
+    return;
+  }
   const publicUrl = resolveCliPublicUrl(loaded, process.env);
   if (/^(client-page:|demo$)/.test(argv[2])) {
     process.stderr.write(`cairn: public URL ${publicUrl.url} (from ${publicUrl.source})\n`);

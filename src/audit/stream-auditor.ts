@@ -6,6 +6,7 @@ import {
   type RecordedEvent,
 } from '../infrastructure/event-store/event-store.port';
 import { nextInChain, type ChainBreak, type StreamHead } from '../infrastructure/event-store/hash-chain';
+import { isPrunedTrace, prunedPositions } from '../infrastructure/event-store/pruned-traces';
 import { LogChainVerifier, type LogChainBreak, type LogHead } from '../infrastructure/event-store/log-chain';
 import {
   compareHeads,
@@ -158,16 +159,24 @@ export class StreamAuditor {
     let first_break: ChainBreak | null = null;
     let anchored: { global_hash: string | undefined } | null = null;
     let after = 0;
+    /** Pruned recall traces no retention event has listed yet (one must, later in the log). */
+    const unlisted = new Map<number, ChainBreak>();
     pages: for (;;) {
       const page = await this.store.readAll({ after_position: after, max_count: PAGE });
       for (const event of page) {
         if (event.position > head) break pages;
         events += 1;
-        const next = nextInChain(streams.get(event.stream) ?? null, event, event.position);
+        const pruned = isPrunedTrace(event);
+        const next = nextInChain(streams.get(event.stream) ?? null, event, event.position, pruned);
         if ('reason' in next) {
           first_break = { ...next, position: event.position };
           break pages;
         }
+        if (pruned) {
+          const { stream, revision, event_id, position } = event;
+          unlisted.set(position, { stream, revision, event_id, position, reason: 'pruned_without_record' });
+        }
+        for (const position of prunedPositions(event) ?? []) unlisted.delete(position);
         streams.set(event.stream, next);
         if (anchor && event.position <= anchor.position) atAnchor.set(event.stream, next);
         last_position = event.position;
@@ -179,6 +188,7 @@ export class StreamAuditor {
       after = page[page.length - 1].position;
       if (events % (PAGE * 10) === 0) onProgress?.(`verified ${events} events`);
     }
+    if (first_break === null && unlisted.size > 0) first_break = unlisted.values().next().value ?? null;
     const { first_break: log_break, head: logHead, unlinked } = verifier.result();
     return {
       streams,

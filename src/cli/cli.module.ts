@@ -30,7 +30,10 @@ import {
   ClientPageUnpublishCommand,
 } from './client-page.commands';
 import { DemoCommand } from './demo.command';
-import { McpCommand, ServeCommand } from './process.commands';
+import { ExportCommand } from './export.command';
+import { TracesPruneCommand } from './traces.command';
+import { TraceRetention } from '../lifecycle/trace-retention';
+import { BackupCommand, McpCommand, RestoreCommand, ServeCommand } from './process.commands';
 import { MemoryArchiveCommand, MemoryIngestCommand, MemoryReviseCommand } from './memory.commands';
 import {
   OrgCreateCommand,
@@ -69,6 +72,8 @@ export class CliModule {
         AdminTokenListCommand,
         AdminTokenRevokeCommand,
         McpCommand,
+        BackupCommand,
+        RestoreCommand,
         OrgCreateCommand,
         OrgPauseAgentsCommand,
         OrgResumeAgentsCommand,
@@ -92,6 +97,9 @@ export class CliModule {
         AuditAnchorCommand,
         AuditTraceVolumeCommand,
         DemoCommand,
+        ExportCommand,
+        TraceRetention,
+        TracesPruneCommand,
         MemoryIngestCommand,
         MemoryReviseCommand,
         MemoryArchiveCommand,

@@ -13,9 +13,9 @@ abstract class DispatchedBeforeNest extends CommandRunner {
 
 @Command({
   name: 'serve',
-  arguments: '[--demo]',
+  arguments: '[--demo] [--demo-model]',
   description:
-    'Start the HTTP server (CAIRN_HTTP_WORKERS processes; --demo creates the demo organization on first start)',
+    'Start the HTTP server (CAIRN_HTTP_WORKERS processes; --demo creates the demo organization on first start; --demo-model answers replies with the demo model, which quotes its evidence)',
 })
 export class ServeCommand extends DispatchedBeforeNest {}
 
@@ -25,3 +25,19 @@ export class ServeCommand extends DispatchedBeforeNest {}
     '--url URL [--token TOKEN]: a stdio MCP server for local AI tools, forwarding to a running server’s /mcp with a connector token (--token or CAIRN_TOKEN); ends when stdin closes',
 })
 export class McpCommand extends DispatchedBeforeNest {}
+
+@Command({
+  name: 'backup',
+  arguments: '<PATH>',
+  description:
+    'Copy every SQLite file of the data directory into PATH while servers run (one read transaction per file), verify the copy as audit:verify does, then write its manifest',
+})
+export class BackupCommand extends DispatchedBeforeNest {}
+
+@Command({
+  name: 'restore',
+  arguments: '<PATH> [--force]',
+  description:
+    "Check a backup (manifest, audit:verify) and copy it into the data directory: never while a process uses it; a non-empty directory's databases only with --force",
+})
+export class RestoreCommand extends DispatchedBeforeNest {}

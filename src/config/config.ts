@@ -55,6 +55,16 @@ export interface CairnConfig {
   connectorRateLimits: Record<RateLimitClass, number>;
   /** CAIRN_METRICS=on serves Prometheus metrics at /metrics on the server's port (default off: 404). */
   metrics: boolean;
+  /**
+   * CAIRN_DEMO_MODEL=on (or `--demo-model`): replies come from the demo model (src/ai/demo-model.ts), which quotes
+   * its evidence and is no language model; default off. Refused together with a configured model.
+   */
+  demoModel: boolean;
+  /**
+   * CAIRN_TRACE_RETENTION_DAYS (default 30; 0 keeps every trace): search traces older than this are pruned to a stub
+   * (src/lifecycle/trace-retention.ts), keeping the audit chain verifiable (docs/audit.md).
+   */
+  traceRetentionDays: number;
   /** CAIRN_LOG_LEVEL: fatal, error, warn, info (default), debug, trace or silent. */
   logLevel: LogLevel;
   /**
@@ -244,6 +254,21 @@ function httpTimeouts(env: Env, errors: ErrorDetail[]): HttpTimeouts {
   return timeouts;
 }
 
+/** The demo model stands in for the reply models: configuring both is a mistake worth stopping for. */
+export function demoModelConflicts(
+  config: Pick<CairnConfig, 'openaiBaseUrl' | 'composerModel' | 'reviewerModel'>,
+): ErrorDetail[] {
+  const set = [
+    ...(config.openaiBaseUrl ? ['OPENAI_BASE_URL'] : []),
+    ...(config.composerModel ? ['CAIRN_COMPOSER_MODEL'] : []),
+    ...(config.reviewerModel ? ['CAIRN_REVIEWER_MODEL'] : []),
+  ];
+  return set.map((name) => ({
+    field: 'CAIRN_DEMO_MODEL',
+    message: `the demo model (CAIRN_DEMO_MODEL=on or --demo-model) replaces the reply models: unset ${name}, or turn the demo model off`,
+  }));
+}
+
 /** Reads and validates the environment; throws ValidationFailedError listing every problem at once. */
 export function loadConfig(env: Env = process.env): CairnConfig {
   const errors: ErrorDetail[] = [];
@@ -284,6 +309,8 @@ export function loadConfig(env: Env = process.env): CairnConfig {
       errors,
     ),
     metrics: oneOf(env, 'CAIRN_METRICS', ['on', 'off'] as const, 'off', errors) === 'on',
+    demoModel: oneOf(env, 'CAIRN_DEMO_MODEL', ['on', 'off'] as const, 'off', errors) === 'on',
+    traceRetentionDays: integer(env, 'CAIRN_TRACE_RETENTION_DAYS', 30, 0, 36_500, errors),
     logLevel: oneOf(env, 'CAIRN_LOG_LEVEL', LOG_LEVELS, 'info', errors),
     searchTitleBoost: decimal(env, 'CAIRN_SEARCH_TITLE_BOOST', DEFAULT_SEARCH_TITLE_BOOST, 0, 10, errors),
     maxAppendBytes: integer(env, 'CAIRN_MAX_APPEND_BYTES', MIB, MIB, 64 * MIB, errors),
@@ -296,6 +323,7 @@ export function loadConfig(env: Env = process.env): CairnConfig {
       idleMs: integer(env, 'CAIRN_MCP_STREAM_IDLE_MS', 300_000, 1000, 86_400_000, errors),
     },
   };
+  if (config.demoModel) errors.push(...demoModelConflicts(config));
   if (errors.length > 0) {
     throw new ValidationFailedError(
       `invalid configuration: ${errors.map((e) => e.message).join('; ')}`,

@@ -175,7 +175,7 @@ export async function seedDemo(app: { get: DependencyLookup }): Promise<DemoSumm
 }
 
 /** What a newcomer reads after `npm start`. */
-export function printDemo(demo: DemoSummary, baseUrl: string): string {
+export function printDemo(demo: DemoSummary, baseUrl: string, demoModel = false): string {
   const lines = [
     '',
     `Demo organization "${DEMO.organizationName}": organization ${demo.organization_id} (slug ${demo.slug}), ` +
@@ -202,6 +202,10 @@ export function printDemo(demo: DemoSummary, baseUrl: string): string {
     );
   }
   lines.push(
+    demoModel
+      ? 'Replies come from the DEMO MODEL (--demo-model / CAIRN_DEMO_MODEL=on): no language model, it quotes its ' +
+          'evidence; the README tour asks for a reply and sends feedback on it.'
+      : 'Replies need a model (OPENAI_BASE_URL, CAIRN_COMPOSER_MODEL, CAIRN_REVIEWER_MODEL), or start with --demo-model.',
     `Public client page: ${demo.client_page_url} (directory: ${baseUrl}/clients)`,
     `API reference: ${baseUrl}/docs`,
     '',

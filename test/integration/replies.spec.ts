@@ -3,6 +3,7 @@ import { operatorContext } from '../../src/commands/shared/command-context';
 import { createConnector, createOrganization } from '../support/fixtures';
 import { ingest } from '../support/memory-fixtures';
 import { reply, startModelServer, type ModelServer } from '../support/model-server';
+import { storedFailureReplay } from '../support/reply-tenant';
 import { http, startTestApp, type TestApp } from '../support/test-app';
 
 const REPLIES = '/app/api/tool-connectors/v1/assistant/replies';
@@ -173,7 +174,7 @@ describe('assistant replies over HTTP (spec §4.6, §3, §7)', () => {
     expect(first.body.system_status.code).toBe('semantic_review_failed');
     const calls = model.calls.chat;
     const again = await request(base('unsupported'));
-    expect(again.body).toEqual(first.body);
+    expect(again.body).toEqual(storedFailureReplay(first.body));
     expect(model.calls.chat).toBe(calls);
   });
 

@@ -11,6 +11,7 @@ import { startModelApp } from '../support/reply-fixtures';
 import {
   createReplyTenant,
   expectedNonAnswer as expected,
+  storedFailureReplay,
   until,
   type ReplyTenant,
 } from '../support/reply-tenant';
@@ -68,7 +69,7 @@ describe('reply outcomes over HTTP (spec §7, one test per producible code)', ()
       expect(again.body).toMatchObject({ ok: true, reply_id: first.body.reply_id });
       expect(events.slice(before).map((e) => e.type)).toEqual(['ReplyRequestReclaimed', 'ReplyCompleted']);
     } else {
-      expect(again.body).toEqual(first.body);
+      expect(again.body).toEqual(storedFailureReplay(first.body));
       expect(events).toHaveLength(before);
       expect(model.calls.chat).toBe(calls);
     }
@@ -283,9 +284,10 @@ describe('reply outcomes over HTTP (spec §7, one test per producible code)', ()
       });
       const events = await tenant.requestEvents('no-model');
       expect(events.at(-1)).toMatchObject({ type: 'ReplyFailed', data: { outcome: res.body.system_status } });
-      // The repeat gets the stored outcome: nothing is reclaimed, nothing retried.
+      // The repeat gets the stored outcome: nothing is reclaimed, nothing retried; it says how to get a fresh one.
       const again = await tenant.request(tenant.body('no-model'));
-      expect(again.body).toEqual(res.body);
+      expect(again.body).toEqual(storedFailureReplay(res.body));
+      expect(again.body.system_status.message).toContain('new external_message_id');
       expect(await tenant.requestEvents('no-model')).toHaveLength(events.length);
     } finally {
       await bare.close();

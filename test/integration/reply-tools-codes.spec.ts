@@ -7,7 +7,11 @@ import { SetToolEnabledCommand } from '../../src/commands/tools/set-tool-enabled
 import { streams } from '../../src/events/domain-event';
 import { parseToolDefinition } from '../../src/tools/tool-definition';
 import { offeredTools, reply } from '../support/model-server';
-import { createReplyTenant, expectedNonAnswer as expected } from '../support/reply-tenant';
+import {
+  createReplyTenant,
+  expectedNonAnswer as expected,
+  storedFailureReplay,
+} from '../support/reply-tenant';
 import {
   citeToolDraft,
   draftRequests,
@@ -91,7 +95,7 @@ describe('assistant tool outcomes over HTTP (spec §4.6 rule 10, §7)', () => {
       // Final: the repeat gets the stored result without any model or tool call.
       const calls = model.calls.chat;
       const again = await tenant.request(tenant.body('approval'));
-      expect(again.body).toEqual(res.body);
+      expect(again.body).toEqual(storedFailureReplay(res.body));
       expect(model.calls.chat).toBe(calls);
       expect(tools.count()).toBe(0);
     },

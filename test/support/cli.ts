@@ -17,7 +17,7 @@ export function cairn(dataDir: string, ...args: string[]): Promise<CliResult> {
     execFile(
       process.execPath,
       [BIN, ...args],
-      { env: { ...process.env, CAIRN_DATA_DIR: dataDir }, timeout: 60_000 },
+      { env: { ...process.env, CAIRN_DATA_DIR: dataDir }, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         let json: unknown = null;

@@ -1,4 +1,5 @@
 import { CreateChatbotCommand } from '../../src/commands/chatbots/create-chatbot.command';
+import { freshReplyHint } from '../../src/commands/replies/reply-response';
 import { OUTCOME_POLICY, type SystemStatusCode } from '../../src/commands/replies/outcome-policy';
 import { conversationThreadDigest, replyIdentity } from '../../src/commands/replies/reply-identity';
 import { operatorContext } from '../../src/commands/shared/command-context';
@@ -124,5 +125,17 @@ export function expectedNonAnswer(code: SystemStatusCode, withReplyId = true): R
   return {
     ...nonAnswer(code, retryable, retry_after_ms),
     ...(withReplyId ? { reply_id: expect.any(Number) } : {}),
+  };
+}
+
+/**
+ * A stored non-retryable §2.8 body as a repeated request gets it: the same, its system_status marked a replay with
+ * how to get a fresh reply (docs/replies.md).
+ */
+export function storedFailureReplay(body: Record<string, unknown>): Record<string, unknown> {
+  const status = body.system_status as { code: string };
+  return {
+    ...body,
+    system_status: { ...status, idempotent_replay: true, message: freshReplyHint(status.code) },
   };
 }

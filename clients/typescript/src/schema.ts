@@ -1208,6 +1208,13 @@ export interface components {
         retryable: boolean;
         retry_after_ms: number;
         trace_id: string | null;
+        /**
+         * @description present when this is the stored non-retryable outcome of an earlier request, replayed
+         * @constant
+         */
+        idempotent_replay?: true;
+        /** @description present with idempotent_replay: how to get a fresh reply (a new external_message_id / idempotency_key) */
+        message?: string;
       };
     };
     /** @description HTTP 200 in both forms: branch on `ok` (true: a suggested reply) / `outcome` (`system_status`: no answer). */

@@ -1,6 +1,7 @@
 import { NotFoundError, ValidationFailedError } from '../../common/errors';
 import type { RecallTraceEvent, RecallTraceRecorded } from '../../events/memory/recall.events';
 import type { Decider } from '../shared/decider';
+import { isPrunedTraceData } from '../../infrastructure/event-store/pruned-traces';
 
 export type RecallTraceCommand =
   | { type: 'RecordTrace'; trace: RecallTraceRecorded['data'] }
@@ -29,6 +30,13 @@ export const recallTraceDecider: Decider<RecallTraceCommand, RecallTraceState, R
     if (command.type === 'RecordTrace')
       return state.trace ? [] : [{ type: 'RecallTraceRecorded', data: command.trace }];
     const trace = state.trace;
+    // A search trace past its retention keeps only a stub (pruned-traces.ts): nothing to report usage against.
+    if (trace && isPrunedTraceData(trace)) {
+      throw new NotFoundError(
+        'recall trace pruned by retention (CAIRN_TRACE_RETENTION_DAYS)',
+        'trace_not_found',
+      );
+    }
     if (
       !trace ||
       trace.organization_id !== command.organization_id ||

@@ -1,4 +1,4 @@
-import type { RecallResult } from '../../events/memory/recall.events';
+import type { RecallPurpose, RecallResult } from '../../events/memory/recall.events';
 import type { ConnectorPrincipal } from '../../http/auth/connector-principal';
 import type { SearchMemoryResult } from '../../queries/memory/search-memory.query';
 import type { CommandContext } from '../shared/command-context';
@@ -9,6 +9,7 @@ export interface RecalledSearch {
   limit: number;
   results: RecallResult[];
   index_revision: string;
+  purpose: RecallPurpose;
 }
 
 export class RecordRecallTraceCommand {
@@ -25,12 +26,14 @@ export function recalledSearch(
   visibility: RecalledSearch['visibility'],
   limit: number,
   found: SearchMemoryResult,
+  purpose: RecallPurpose,
 ): RecalledSearch {
   return {
     query,
     visibility,
     limit,
     index_revision: found.index_revision,
+    purpose,
     results: found.items.map((ranked) => ({
       memory_item_id: ranked.item.memory_item_id,
       memory_source_id: ranked.item.memory_source_id,

@@ -35,6 +35,7 @@ export function successBody(
 export function systemStatusBody(
   outcome: ReplyOutcome,
   replyId: number | null,
+  replayed = false,
 ): Record<string, unknown> & { ok: false } {
   const withReplyId = replyId !== null && outcome.code !== 'authoritative_evidence_insufficient';
   return {
@@ -51,6 +52,19 @@ export function systemStatusBody(
       retryable: outcome.retryable,
       retry_after_ms: outcome.retry_after_ms,
       trace_id: outcome.trace_id,
+      ...(replayed ? { idempotent_replay: true, message: freshReplyHint(outcome.code) } : {}),
     },
   };
+}
+
+/**
+ * What a client reads when a non-retryable failure is replayed (the same idempotency identity sent again): the
+ * stored outcome stands even after the cause was fixed (a model configured), so a fresh reply needs a new identity.
+ */
+export function freshReplyHint(code: string): string {
+  return (
+    `${code} is the stored outcome of an earlier request with the same external_message_id or idempotency_key; ` +
+    'it is replayed, not retried, even after the cause was fixed. For a fresh reply, send the message again ' +
+    'with a new external_message_id (and a new idempotency_key, if you send one)'
+  );
 }

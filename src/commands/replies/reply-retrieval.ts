@@ -64,7 +64,7 @@ export class ReplyRetrieval {
     const trace_id = await this.commands.execute<RecordRecallTraceCommand, number>(
       new RecordRecallTraceCommand(
         connector,
-        recalledSearch(question, 'organization_internal', REPLY_EVIDENCE_LIMIT, found),
+        recalledSearch(question, 'organization_internal', REPLY_EVIDENCE_LIMIT, found, 'reply'),
         context,
       ),
     );

@@ -287,7 +287,7 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
       case 'conflict':
         throw new ConflictError(verdict.code, verdict.message);
       case 'stored_failure':
-        return systemStatusBody(verdict.outcome, state.reply_id);
+        return systemStatusBody(verdict.outcome, state.reply_id, true);
       case 'requires_regeneration':
         return systemStatusBody(systemStatus('completed_reply_requires_regeneration', null), state.reply_id);
       case 'replay': {

@@ -9,6 +9,13 @@ export type RecallResult = {
   method: 'lexical' | 'semantic' | 'hybrid';
 };
 
+/**
+ * Why a trace was recorded: a connector's search (`search`, pruned after CAIRN_TRACE_RETENTION_DAYS) or a reply's
+ * evidence recall (`reply`, kept: the reply's receipt binds it). Absent in traces recorded before retention existed
+ * (kept).
+ */
+export type RecallPurpose = 'search' | 'reply';
+
 /** A search a connector made: what it asked and exactly what it was shown (replies and usage reports bind to it). */
 export type RecallTraceRecorded = DomainEvent<
   'RecallTraceRecorded',
@@ -22,6 +29,7 @@ export type RecallTraceRecorded = DomainEvent<
     limit: number;
     results: RecallResult[];
     index_revision: string;
+    purpose?: RecallPurpose;
   }
 >;
 

@@ -53,7 +53,7 @@ export class MemoryController {
     const traceId = await this.commands.execute<RecordRecallTraceCommand, number>(
       new RecordRecallTraceCommand(
         connector,
-        recalledSearch(body.query, visibility, limit, found),
+        recalledSearch(body.query, visibility, limit, found, 'search'),
         connectorContext(connector, requestId),
       ),
     );

@@ -139,16 +139,27 @@ const ReplySystemStatus = closed(
     request_status: { const: 'failed' },
     message_id: { type: 'null' },
     feedback_token: { type: 'null' },
-    system_status: closed({
-      code: str(
-        `operational state, never speech. Known codes: ${SYSTEM_STATUS_CODES.join(', ')}; ` +
-          'new codes may be added (treat unknown ones as non-answer state)',
-        'ai_temporarily_unavailable',
-      ),
-      retryable: { type: 'boolean' },
-      retry_after_ms: { type: 'integer', minimum: 0 },
-      trace_id: nullable(str()),
-    }),
+    system_status: closed(
+      {
+        code: str(
+          `operational state, never speech. Known codes: ${SYSTEM_STATUS_CODES.join(', ')}; ` +
+            'new codes may be added (treat unknown ones as non-answer state)',
+          'ai_temporarily_unavailable',
+        ),
+        retryable: { type: 'boolean' },
+        retry_after_ms: { type: 'integer', minimum: 0 },
+        trace_id: nullable(str()),
+        idempotent_replay: {
+          const: true,
+          description:
+            'present when this is the stored non-retryable outcome of an earlier request, replayed',
+        },
+        message: str(
+          'present with idempotent_replay: how to get a fresh reply (a new external_message_id / idempotency_key)',
+        ),
+      },
+      ['idempotent_replay', 'message'],
+    ),
   },
   ['reply_id'],
   'No answer: operational state, never speech. Retry the same message with the same idempotency fields after retry_after_ms.',

@@ -123,6 +123,13 @@ export interface EventStore {
    * order omit it (EventStoreDB).
    */
   countEvents?(upToPosition: number): Promise<number>;
+  /**
+   * Recall-trace retention (pruned-traces.ts), stores that support it (the embedded one): the first events of
+   * recall-trace streams after `afterPosition`, in the global order, at most `limit`.
+   */
+  readTraceStarts?(afterPosition: number, limit: number): Promise<RecordedEvent[]>;
+  /** Replaces the data of those events with stubs, in one transaction; returns how many rows changed. */
+  replaceTraceData?(stubs: Array<{ position: number; data: EventData }>): Promise<number>;
   /** Liveness of the engine connection. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -80,8 +80,11 @@ export interface ChainBreak {
   stream: string;
   revision: number;
   event_id: string;
-  /** revision_gap: the revision is not the stream's next one (a gap, a duplicate, a negative or moved event). */
-  reason: 'hash_mismatch' | 'prev_hash_mismatch' | 'revision_gap';
+  /**
+   * revision_gap: the revision is not the stream's next one (a gap, a duplicate, a negative or moved event);
+   * pruned_without_record: a pruned recall trace that no retention event lists (pruned-traces.ts).
+   */
+  reason: 'hash_mismatch' | 'prev_hash_mismatch' | 'revision_gap' | 'pruned_without_record';
   /** The revision the stream's next event must have (revision_gap). */
   expected_revision?: number;
   /** Where the event is in the global order (breaks found in the log pass). */
@@ -115,12 +118,15 @@ export function nextInChain(
   head: StreamHead | null,
   event: ChainableEvent,
   position = 0,
+  /** A pruned trace (pruned-traces.ts, the caller checks it is listed): its stored hash stands for its content. */
+  storedHash = false,
 ): StreamHead | ChainBreak {
   const at = { stream: event.stream, revision: event.revision, event_id: event.event_id };
   const expected = head?.events ?? 0;
   if (event.revision !== expected) return { ...at, reason: 'revision_gap', expected_revision: expected };
   const previous = head?.hash ?? GENESIS_HASH;
   if (event.metadata.prev_hash !== previous) return { ...at, reason: 'prev_hash_mismatch' };
+  if (storedHash) return { events: expected + 1, hash: event.metadata.hash, position };
   const { event_id, stream, revision, type, data, metadata } = event;
   const hash = hashEvent({ event_id, stream, revision, type, data, metadata, prev_hash: previous });
   if (hash !== event.metadata.hash) return { ...at, reason: 'hash_mismatch' };

@@ -10,6 +10,7 @@
 import type {
   AppendOptions,
   AppendResult,
+  EventData,
   EventStore,
   ExpectedRevision,
   NewEvent,
@@ -25,6 +26,7 @@ import { linkHash } from '../log-chain';
 import { checkExpected, prepareBatch, type PreparedEvent } from '../new-event-batch';
 import { WrongExpectedVersionError } from '../wrong-expected-version.error';
 import { isSqliteUniqueViolation, type SqliteDatabase } from '../../sqlite/sqlite-connection';
+import { prepareTraceRows, type TraceRows } from './sqlite-trace-rows';
 import { PollingSubscription } from './sqlite-subscription';
 import type { WalFlusher } from '../../sqlite/wal-flusher';
 import { WriteLock } from '../../sqlite/write-lock';
@@ -82,6 +84,7 @@ export class SqliteEventStore implements EventStore {
   private readonly flusher: WalFlusher | null;
   private readonly maxAppendBytes: number;
   private closed = false;
+  private readonly traces: TraceRows;
 
   constructor(db: SqliteDatabase, options: SqliteEventStoreOptions = {}) {
     this.pollIntervalMs = options.pollIntervalMs ?? 25;
@@ -95,6 +98,17 @@ export class SqliteEventStore implements EventStore {
     const lock = new WriteLock(db);
     this.appendTransaction = (stream, events, expected, guess) =>
       lock.run(() => transaction.immediate(stream, events, expected, guess));
+    this.traces = prepareTraceRows(db, lock);
+  }
+
+  async readTraceStarts(afterPosition: number, limit: number): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    return this.traces.starts(afterPosition, limit).map(toRecorded);
+  }
+
+  async replaceTraceData(stubs: Array<{ position: number; data: EventData }>): Promise<number> {
+    this.assertOpen();
+    return this.traces.replace(stubs);
   }
 
   async append(

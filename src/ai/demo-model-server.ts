@@ -1,11 +1,14 @@
 /**
- * An OpenAI-compatible model server for benchmarks that answers at once (node:http, 127.0.0.1), so a reply's
- * latency is Cairn's own pipeline. The same contract as the test double (test/support/model-server.ts;
- * ARCHITECTURE.md "Model contract"): `POST /v1/chat/completions` dispatches on
- * `response_format.json_schema.name`:
+ * The demo model: an OpenAI-compatible server (node:http, 127.0.0.1, an ephemeral port) that is not a language
+ * model. It answers every draft by quoting its evidence verbatim and approves every review, at once. `npm start`
+ * runs it in the server process when CAIRN_DEMO_MODEL=on or `--demo-model` (src/ai/demo-model.ts), so the README
+ * tour gets a reply on a machine with no model; the benchmarks use it so a reply's latency is Cairn's own pipeline.
+ * The contract is the test double's (test/support/model-server.ts; ARCHITECTURE.md "Model contract"):
+ * `POST /v1/chat/completions` dispatches on `response_format.json_schema.name`:
  *
- * - `cairn_reply_draft`: the first evidence excerpt as the answer, one claim citing its reference_id (abstains
- *   without evidence);
+ * - `cairn_reply_draft`: the evidence sentence that shares the most words with the question (the top evidence's
+ *   first sentence when none does) as the answer, one claim quoting it with its reference_id (abstains without
+ *   evidence);
  * - `cairn_semantic_review`: every claim supported, sufficient, answered as asked;
  *
  * and `POST /v1/embeddings` answers a small deterministic vector per input (Cairn calls it only when
@@ -17,8 +20,8 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { DraftInput, DraftOutput, ReviewInput, ReviewOutput } from '../src/ai/reply-model-contract';
-import { DRAFT_SCHEMA_NAME, OUTPUT_BOUNDS, REVIEW_SCHEMA_NAME } from '../src/ai/reply-model-contract';
+import type { DraftInput, DraftOutput, ReviewInput, ReviewOutput } from './reply-model-contract';
+import { DRAFT_SCHEMA_NAME, OUTPUT_BOUNDS, REVIEW_SCHEMA_NAME } from './reply-model-contract';
 
 export interface InstantModelStats {
   chat: number;
@@ -56,14 +59,63 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** Words that say nothing about what a sentence answers. */
+const STOP_WORDS = new Set([
+  'the',
+  'and',
+  'are',
+  'you',
+  'your',
+  'what',
+  'when',
+  'how',
+  'for',
+  'our',
+  'can',
+  'with',
+]);
+
+function words(text: string): Set<string> {
+  return new Set(
+    (text.toLowerCase().match(/\p{L}[\p{L}\p{N}]+/gu) ?? []).filter((word) => !STOP_WORDS.has(word)),
+  );
+}
+
+/** The evidence sentence sharing the most words with the question (ties: the better-ranked evidence first). */
+function bestSentence(
+  question: string,
+  evidence: NonNullable<DraftInput['evidence']>,
+): { reference_id: string; text: string } {
+  const asked = words(question);
+  let best = { reference_id: evidence[0].reference_id, text: firstSentence(evidence[0].excerpt), score: 0 };
+  for (const item of evidence) {
+    for (const sentence of sentences(item.excerpt)) {
+      const score = [...words(sentence)].filter((word) => asked.has(word)).length;
+      if (score > best.score) best = { reference_id: item.reference_id, text: sentence, score };
+    }
+  }
+  return { reference_id: best.reference_id, text: best.text.slice(0, OUTPUT_BOUNDS.claimChars) };
+}
+
+/** Sentences and lines (a heading is a line of its own), trimmed, never empty. */
+function sentences(text: string): string[] {
+  return text
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((sentence) => sentence.trim())
+    .filter((sentence) => sentence !== '');
+}
+
+function firstSentence(text: string): string {
+  return sentences(text)[0] ?? text.trim();
+}
+
 function draft(input: Partial<DraftInput>): DraftOutput {
-  const first = input.evidence?.[0];
   const base = {
     answer_intent: 'answer_business_question' as const,
     inferences: [],
     uncertainties: [],
   };
-  if (first === undefined) {
+  if (input.evidence === undefined || input.evidence.length === 0) {
     return {
       ...base,
       answer: '',
@@ -73,18 +125,11 @@ function draft(input: Partial<DraftInput>): DraftOutput {
       abstain: true,
     };
   }
+  const quote = bestSentence(input.question ?? '', input.evidence);
   return {
     ...base,
-    answer: first.excerpt.slice(0, OUTPUT_BOUNDS.answerChars),
-    claims: [
-      {
-        text: first.excerpt.slice(0, OUTPUT_BOUNDS.claimChars),
-        reference_ids: [first.reference_id],
-        quotes: [
-          { reference_id: first.reference_id, text: first.excerpt.slice(0, OUTPUT_BOUNDS.claimChars) },
-        ],
-      },
-    ],
+    answer: quote.text,
+    claims: [{ text: quote.text, reference_ids: [quote.reference_id], quotes: [quote] }],
     answer_mode: 'facts',
     gaps: [],
     abstain: false,
@@ -112,7 +157,9 @@ function vector(text: string): number[] {
   return out;
 }
 
-export async function startInstantModelServer(): Promise<InstantModelServer> {
+export async function startInstantModelServer(
+  options: { unref?: boolean } = {},
+): Promise<InstantModelServer> {
   const stats: InstantModelStats = { chat: 0, embeddings: 0, draftEvidence: 0, rejected: 0, busyMs: 0 };
   const sockets = new Set<Socket>();
 
@@ -191,10 +238,13 @@ export async function startInstantModelServer(): Promise<InstantModelServer> {
   });
   server.keepAliveTimeout = 60_000;
   server.on('connection', (socket: Socket) => {
+    // Inside a server process (the demo model), its connections must not keep the process from exiting.
+    if (options.unref) socket.unref();
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  if (options.unref) server.unref();
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('no TCP address');
   return {

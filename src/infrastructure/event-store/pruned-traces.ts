@@ -1,0 +1,60 @@
+/**
+ * Recall-trace retention's rules, shared by the pruning (src/lifecycle/trace-retention.ts) and the audit
+ * (src/audit/stream-auditor.ts). A pruned trace keeps its row, its stream hash and its log link; only its data is
+ * replaced by a stub. Its hash can then no longer be recomputed from its content, so the audit accepts the stored
+ * hash for such a row only when it is a recall trace's first event (a search trace) and a RecallTracesPruned
+ * event of the retention stream, later in the log, lists its position. docs/audit.md "Recall-trace retention".
+ */
+import type { EventData } from './event-store.port';
+
+export const PRUNABLE_TYPE = 'RecallTraceRecorded';
+export const RETENTION_STREAM = 'trace-retention';
+export const RETENTION_EVENT = 'RecallTracesPruned';
+const TRACE_STREAM = /^recall-trace-\d+$/;
+
+/** What a pruned trace's data becomes: who it belonged to, and that it was pruned (no query, no results). */
+export interface PrunedTraceStub {
+  trace_id: number;
+  organization_id: number;
+  connector_id: number;
+  purpose: 'search';
+  pruned: true;
+  pruned_at: string;
+}
+
+/** The data of a RecallTracesPruned event. */
+export interface TracesPrunedData {
+  /** Traces recorded before this instant were pruned. */
+  recorded_before: string;
+  /** The log positions of the pruned traces (each a recall trace's first event, earlier in the log). */
+  positions: number[];
+}
+
+interface EventShape {
+  stream: string;
+  revision: number;
+  type: string;
+  data: EventData;
+}
+
+/** A row whose data is a pruning stub where a search trace was: its stored hash stands for its content. */
+export function isPrunedTrace(event: EventShape): boolean {
+  return (
+    event.type === PRUNABLE_TYPE &&
+    event.revision === 0 &&
+    TRACE_STREAM.test(event.stream) &&
+    (event.data as { pruned?: unknown }).pruned === true
+  );
+}
+
+/** Trace data that is a pruning stub (its query and results are gone). */
+export function isPrunedTraceData(data: object): boolean {
+  return (data as { pruned?: unknown }).pruned === true;
+}
+
+/** The positions a retention event covers, or null when the event is not one. */
+export function prunedPositions(event: EventShape): number[] | null {
+  if (event.stream !== RETENTION_STREAM || event.type !== RETENTION_EVENT) return null;
+  const positions = (event.data as Partial<TracesPrunedData>).positions;
+  return Array.isArray(positions) ? positions.filter((p): p is number => Number.isSafeInteger(p)) : [];
+}
