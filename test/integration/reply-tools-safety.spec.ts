@@ -1,5 +1,9 @@
 import { MAX_TOOL_RESPONSE_BYTES } from '../../src/tools/tool-client';
-import { expectedNonAnswer as expected, type ReplyTenant } from '../support/reply-tenant';
+import {
+  expectedNonAnswer as expected,
+  storedFailureReplay,
+  type ReplyTenant,
+} from '../support/reply-tenant';
 import {
   citeToolDraft,
   draftRequests,
@@ -159,7 +163,7 @@ describe('unsafe assistant tool output over HTTP (spec §4.6 rule 10)', () => {
       const calls = model.calls.chat;
       const again = await tenant.request(tenant.body(key));
       expect(again.status).toBe(200);
-      expect(again.body).toEqual(res.body);
+      expect(again.body).toEqual(storedFailureReplay(res.body));
       expect(model.calls.chat).toBe(calls);
       expect(tools.count()).toBe(1);
     },
