@@ -37,9 +37,9 @@ export interface SqliteOptions {
 
 /**
  * Page size of new files, in bytes (files created before keep theirs: SQLite's default 4 KiB). Chosen on the store
- * bench against 4 and 16 KiB: docs/benchmarks.md.
+ * bench against 4 and 8 KiB (docs/benchmarks.md): compressed event rows of 2–4 KB leave less of a page unused.
  */
-export const PAGE_SIZE = 8192;
+export const PAGE_SIZE = 16384;
 
 /** Page cache per connection, in KiB. */
 export const PAGE_CACHE_KIB = 64 * 1024;
