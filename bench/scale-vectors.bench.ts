@@ -33,8 +33,7 @@ import { annParameters, vectorIndexDir } from '../src/queries/memory/vector-cand
 import { httpLoad, percentile } from './http-load';
 import { startEmbeddingServerProcess } from './scale/embedding-server';
 import { ingestTopical } from './scale/ingest-topical';
-import { clusteredVectors } from './scale/ann-quality';
-import { graphOnly, settingRows } from './scale/ann-settings';
+import { clusteredSet, graphOnly, settingRows } from './scale/ann-settings';
 import { exactTop100, recallFigures, type RecallFigures } from './scale/recall';
 import { treeMemory } from './scale/process-pss';
 import { TextEmbedding } from './scale/text-embedding';
@@ -257,17 +256,9 @@ export async function benchScaleVectors(dir: string): Promise<BenchRow[]> {
   try {
     for (const dims of DIMENSIONS) {
       rows.push(...(await benchDimensions(dir, dims, embedding.url)));
-      const clustered = clusteredVectors(CHUNKS + RECALL_QUERIES, dims);
+      const clustered = clusteredSet(CHUNKS, dims, RECALL_QUERIES);
       const label = `clustered ${(CHUNKS / 1000).toLocaleString('en-US')}k × ${dims}`;
-      rows.push(
-        ...settingRows(
-          label,
-          clustered.subarray(0, CHUNKS * dims),
-          clustered.subarray(CHUNKS * dims),
-          dims,
-          false,
-        ),
-      );
+      rows.push(...settingRows(label, clustered.vectors, clustered.queries, dims, false));
     }
   } finally {
     await embedding.close();

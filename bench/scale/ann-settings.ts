@@ -71,24 +71,37 @@ export function settingRows(
  * server would) at a million chunks' density (2,000 topics per million: fewer topics for fewer chunks), and a
  * clustered set of as many, each against every setting; no store, no HTTP.
  */
+/**
+ * A clustered set of `chunks` vectors and `queryCount` queries drawn from the same mixture, each its own array
+ * (usearch's exact search reads a query matrix from the start of its buffer: a subarray's offset is lost).
+ */
+export function clusteredSet(
+  chunks: number,
+  dims: number,
+  queryCount: number,
+): { vectors: Float32Array; queries: Float32Array } {
+  const all = clusteredVectors(chunks + queryCount, dims);
+  return { vectors: all.slice(0, chunks * dims), queries: all.slice(chunks * dims) };
+}
+
 export function graphOnly(chunks: number, dims: number, queryCount: number): BenchRow[] {
   const label = `${(chunks / 1000).toLocaleString('en-US')}k × ${dims}`;
-  const text = new TopicalText(Math.max(1, Math.round((2000 * chunks) / 1_000_000)));
-  const embedding = new TextEmbedding(dims, text.meaning);
-  process.stderr.write(`scale-vectors: embedding ${label} topical chunks…\n`);
-  const topical = new Float32Array(chunks * dims);
-  for (let n = 0; n < chunks; n++) topical.set(embedding.embed(text.paragraph()), n * dims);
-  const queries = new Float32Array(queryCount * dims);
-  for (let q = 0; q < queryCount; q++) queries.set(embedding.embed(text.query()), q * dims);
-  const clustered = clusteredVectors(chunks + queryCount, dims);
-  return [
-    ...settingRows(`topical ${label} (1M density)`, topical, queries, dims, true),
-    ...settingRows(
-      `clustered ${label}`,
-      clustered.subarray(0, chunks * dims),
-      clustered.subarray(chunks * dims),
-      dims,
-      false,
-    ),
-  ];
+  // CAIRN_BENCH_VECTOR_SETS: which sets (default both).
+  const sets = (process.env.CAIRN_BENCH_VECTOR_SETS ?? 'topical,clustered').split(',');
+  const rows: BenchRow[] = [];
+  if (sets.includes('topical')) {
+    const text = new TopicalText(Math.max(1, Math.round((2000 * chunks) / 1_000_000)));
+    const embedding = new TextEmbedding(dims, text.meaning);
+    process.stderr.write(`scale-vectors: embedding ${label} topical chunks…\n`);
+    const topical = new Float32Array(chunks * dims);
+    for (let n = 0; n < chunks; n++) topical.set(embedding.embed(text.paragraph()), n * dims);
+    const queries = new Float32Array(queryCount * dims);
+    for (let q = 0; q < queryCount; q++) queries.set(embedding.embed(text.query()), q * dims);
+    rows.push(...settingRows(`topical ${label} (1M density)`, topical, queries, dims, true));
+  }
+  if (sets.includes('clustered')) {
+    const clustered = clusteredSet(chunks, dims, queryCount);
+    rows.push(...settingRows(`clustered ${label}`, clustered.vectors, clustered.queries, dims, false));
+  }
+  return rows;
 }
