@@ -11,9 +11,12 @@
  *   embeddings are. No vector is seeded around the projection.
  * - Index build: the ANN index built from the read model as a process with no saved index does at start
  *   (ChunkVectorIndex.catchUp(): every row read, the graph built, saved and viewed back), timed.
- * - Recall@10 of the ANN against exact cosine: RECALL_QUERIES queries, the index's top 10 (this process, over
- *   the saved index the server views) against the exact top 10 computed by brute force over every vector of the
- *   read model; at the configured ef_search (CAIRN_VECTOR_EF_SEARCH) and at the wider RECALL_EFS.
+ * - Recall of the ANN against exact cosine: RECALL_QUERIES queries, the index's top 100 (this process, over the
+ *   saved index the server views) against the exact top 100 computed by brute force over every vector of the read
+ *   model: recall@10, recall@100 and the top 10's share within 1% of the exact 10th distance; at the configured
+ *   ef_search (CAIRN_VECTOR_EF_SEARCH) and at the wider RECALL_EFS.
+ * - The HNSW settings compared on a clustered set of as many vectors (scale/ann-settings.ts); with
+ *   CAIRN_BENCH_VECTOR_GRAPH_ONLY=1 only that comparison runs, on topical and clustered vectors, no store.
  * - HTTP: Cairn as its own process (CAIRN_HTTP_WORKERS=2) over the data; `POST …/memory/search` limit 10 (the
  *   handler asks the vector index for 100 chunks and the lexical index for 100), the query embedded by the local
  *   server on each request; autocannon, after a warm-up not counted: p50 with 2 connections and with 1.
