@@ -35,8 +35,9 @@ export class TopicalText {
   private readonly topics: string[][];
   private readonly topicsOf = new Map<string, number[]>();
 
-  constructor() {
-    this.topics = Array.from({ length: TOPICS }, () =>
+  /** `topics`: fewer topics put more chunks on each (the graph-only run keeps a million chunks' density). */
+  constructor(private readonly topicCount = TOPICS) {
+    this.topics = Array.from({ length: topicCount }, () =>
       Array.from({ length: TOPIC_WORDS }, () => this.text.word(300)),
     );
     this.topics.forEach((words, topic) => {
@@ -58,7 +59,7 @@ export class TopicalText {
   };
 
   private topic(): string[] {
-    return this.topics[Math.floor(this.next() * TOPICS)];
+    return this.topics[Math.floor(this.next() * this.topicCount)];
   }
 
   private pick(words: string[]): string {

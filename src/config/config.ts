@@ -96,7 +96,7 @@ export interface CairnConfig {
   /**
    * The embedded vector index (with CAIRN_EMBEDDING_MODEL, without ELASTICSEARCH_URL): how vectors are stored in
    * its graph (CAIRN_VECTOR_QUANTIZATION: f16 default, i8, f32) and the HNSW search breadth
-   * (CAIRN_VECTOR_EF_SEARCH, 16–4096, default 256; a search of k vectors uses at least k).
+   * (CAIRN_VECTOR_EF_SEARCH, 16–4096, default 512 as DEFAULT_ANN in ann-graph.ts; a search of k uses at least k).
    */
   vectorQuantization: 'i8' | 'f16' | 'f32';
   vectorEfSearch: number;
@@ -316,7 +316,7 @@ export function loadConfig(env: Env = process.env): CairnConfig {
     maxAppendBytes: integer(env, 'CAIRN_MAX_APPEND_BYTES', MIB, MIB, 64 * MIB, errors),
     corsOrigins: origins(env, 'CAIRN_CORS_ORIGINS', errors),
     vectorQuantization: oneOf(env, 'CAIRN_VECTOR_QUANTIZATION', ['i8', 'f16', 'f32'] as const, 'f16', errors),
-    vectorEfSearch: integer(env, 'CAIRN_VECTOR_EF_SEARCH', 256, 16, 4096, errors),
+    vectorEfSearch: integer(env, 'CAIRN_VECTOR_EF_SEARCH', 512, 16, 4096, errors),
     httpTimeouts: httpTimeouts(env, errors),
     mcpStreams: {
       perToken: integer(env, 'CAIRN_MCP_STREAMS_PER_TOKEN', 10, 1, 1000, errors),

@@ -9,6 +9,7 @@ import type {
 } from '../events/memory/memory.events';
 import { createHash } from 'node:crypto';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { assembleContent, layoutOf, type ContentLayout } from './content-layout';
 import { completeContent, stagePart } from './content-part-staging';
 import type { Projection, ProjectionContext } from './projection';
 
@@ -17,7 +18,8 @@ export const MEMORY_ITEMS = 'memory_items';
 export const MEMORY_CORPUS = 'memory_corpus';
 /** Parts of revisions not completed yet (content-part-staging.ts). */
 const MEMORY_ITEM_PARTS = 'memory_item_parts';
-const MEMORY_PROJECTION_VERSION = 2;
+/** 3: an item keeps its chunks and a content layout, not its content (content-layout.ts). */
+const MEMORY_PROJECTION_VERSION = 3;
 
 /**
  * Per organization: `corpus_revision` moves exactly when the set of (item, revision, lifecycle) changes (an
@@ -76,10 +78,27 @@ export interface MemoryItemFields {
   updated_at: string;
 }
 
+/**
+ * An item as the read model stores it: its text once, as chunks, and the layout that rebuilds its content from
+ * them (itemContent()).
+ */
 export interface MemoryItemDocument extends MemoryItemFields {
-  content: string;
   chunks: MemoryChunk[];
+  content_layout: ContentLayout;
   [key: string]: unknown;
+}
+
+/** The item's content, byte for byte as it was ingested or revised. */
+export function itemContent(item: Pick<MemoryItemDocument, 'chunks' | 'content_layout'>): string {
+  return assembleContent(item.content_layout, item.chunks);
+}
+
+/** Event data with its content replaced by the layout that rebuilds it from its chunks. */
+function storedText<T extends { content: string; chunks: MemoryChunk[] }>(
+  data: T,
+): Omit<T, 'content'> & { content_layout: ContentLayout } {
+  const { content, ...rest } = data;
+  return { ...rest, content_layout: layoutOf(content, data.chunks) };
 }
 
 /** Search documents are chunks: `chunk-<id>`. */
@@ -95,6 +114,7 @@ export const memoryProjection: Projection = {
   name: 'memory',
   version: MEMORY_PROJECTION_VERSION,
   usesSearchIndex: true,
+  batchesGrowWhileLagging: true,
   collections: [
     { name: MEMORY_SOURCES, indexes: ['organization_id'] },
     { name: MEMORY_ITEMS, indexes: ['organization_id', 'memory_source_id', 'lifecycle_status'] },
@@ -126,7 +146,7 @@ export const memoryProjection: Projection = {
       const source = await context.get<MemorySourceDocument>(MEMORY_SOURCES, String(data.memory_source_id));
       const item: MemoryItemDocument = {
         id,
-        ...data,
+        ...storedText(data),
         source_type: source?.source_type ?? 'document',
         source_label: source?.label ?? '',
         review_status: 'confirmed',
@@ -155,7 +175,12 @@ export const memoryProjection: Projection = {
       MEMORY_ITEM_PARTS,
       event.data,
     );
-    const revised: MemoryItemDocument = { ...current, ...content, revision_date: at, updated_at: at };
+    const revised: MemoryItemDocument = {
+      ...current,
+      ...storedText(content),
+      revision_date: at,
+      updated_at: at,
+    };
     context.put(MEMORY_ITEMS, revised);
     if (revised.lifecycle_status === 'active') indexChunks(context, revised);
     await moveCorpus(context, current, revised, at);

@@ -4,6 +4,7 @@ import type { ReadStore } from '../infrastructure/read-store/read-store.port';
 import type { SearchIndex } from '../infrastructure/search/search-index.port';
 import { BufferedProjectionContext } from './buffered-projection-context';
 import type { Projection } from './projection';
+import { LaggingBatches } from './lagging-batches';
 import { SharedBatches } from './shared-batches';
 import { WakeableSleep } from './wakeable-sleep';
 import type { ProjectionRunnerOptions, ProjectionStatus } from './projection-runner-types';
@@ -45,6 +46,8 @@ export class ProjectionRunner {
   private readonly unrefreshed = new Set<string>();
   /** Per projection: the events of its last batch a step left for the next one (see STEP_WRITE_LIMIT). */
   private readonly remainders = new Map<string, { after: number; events: RecordedEvent[] }>();
+  /** Batches that grow while a projection lags (lagging-batches.ts). */
+  private readonly lagging: LaggingBatches;
   /** Per projection: the step or reset this process is running (see exclusive()). */
   private readonly working = new Map<string, Promise<void>>();
   private loops: Array<Promise<void>> = [];
@@ -62,6 +65,7 @@ export class ProjectionRunner {
     this.standby = options.standbyIntervalMs ?? 500;
     this.batch = options.batchSize ?? 5000;
     this.batches = new SharedBatches(eventStore, this.batch);
+    this.lagging = new LaggingBatches(this.batch);
     this.progress.setMaxListeners(0);
     const names = new Set(projections.map((p) => p.name));
     if (names.size !== projections.length) throw new Error('projection names must be unique');
@@ -105,7 +109,12 @@ export class ProjectionRunner {
 
   /** Resolves true once every named projection (default: all) has applied `position`; false after the timeout. */
   async waitFor(position: number, timeoutMs: number, names?: readonly string[]): Promise<boolean> {
-    const wanted = names ?? this.projections.map((p) => p.name);
+    return this.lagging.waiting(() =>
+      this.waitUntil(position, timeoutMs, names ?? this.projections.map((p) => p.name)),
+    );
+  }
+
+  private async waitUntil(position: number, timeoutMs: number, wanted: readonly string[]): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
     let delay = 2;
     for (;;) {
@@ -234,11 +243,14 @@ export class ProjectionRunner {
     const from = this.appliedPosition(projection.name, stored);
     if (from === stored) this.deferred.delete(projection.name);
     const remainder = this.remainders.get(projection.name);
+    if (remainder?.after !== from && (await this.lagging.shouldWait(projection.name, from, this.eventStore)))
+      return false;
     this.remainders.delete(projection.name);
     const batch = remainder?.after === from ? remainder.events : await this.batches.read(from);
     // Fewer events than a batch were read: at the head (a remainder is part of a full batch).
     const atHead = remainder?.after !== from && batch.length < this.batch;
     if (batch.length === 0) {
+      this.lagging.caughtUp(projection.name);
       await this.refreshSearch(projection);
       return false;
     }
@@ -259,6 +271,7 @@ export class ProjectionRunner {
       }
     }
     const events = applied === batch.length ? batch : batch.slice(0, applied);
+    if (projection.batchesGrowWhileLagging) this.lagging.grew(projection.name, applied);
     if (applied < batch.length) {
       this.remainders.set(projection.name, {
         after: events[events.length - 1].position,
@@ -344,6 +357,7 @@ export class ProjectionRunner {
   private async reset(projection: Projection): Promise<void> {
     this.deferred.delete(projection.name);
     this.remainders.delete(projection.name);
+    this.lagging.caughtUp(projection.name);
     if (projection.usesSearchIndex) await this.searchIndex.reset();
     await this.readStore.reset(
       projection.name,

@@ -31,6 +31,11 @@ export interface Projection {
   collections: CollectionSpec[];
   /** True when the projection writes to the search index (which it then owns). */
   usesSearchIndex?: boolean;
+  /**
+   * True when a step costs much more per event in small batches (the search index's writes): while events keep
+   * arriving and nobody waits for the projection, its steps wait for larger batches (ProjectionRunner, bounded).
+   */
+  batchesGrowWhileLagging?: boolean;
   /** Event types it reacts to; other events only advance its checkpoint. */
   eventTypes: ReadonlySet<string>;
   apply(event: RecordedEvent, context: ProjectionContext): Promise<void> | void;

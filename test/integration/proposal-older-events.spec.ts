@@ -3,7 +3,7 @@ import { systemContext } from '../../src/commands/shared/command-context';
 import { IdGenerator } from '../../src/common/id-generator';
 import { streams, type DomainEvent } from '../../src/events/domain-event';
 import type { MemoryProposalCaptured } from '../../src/events/memory/proposal.events';
-import { MEMORY_ITEMS, type MemoryItemDocument } from '../../src/projections/memory.projection';
+import { itemContent, MEMORY_ITEMS, type MemoryItemDocument } from '../../src/projections/memory.projection';
 import { cairn } from '../support/cli';
 import { createOrganization } from '../support/fixtures';
 import { ingest } from '../support/memory-fixtures';
@@ -59,7 +59,7 @@ describe('proposal events of older builds', () => {
     return proposal_id;
   }
   const content = async (id: number) =>
-    (await t.stores.readStore.get<MemoryItemDocument>(MEMORY_ITEMS, String(id)))?.content;
+    itemContent((await t.stores.readStore.get<MemoryItemDocument>(MEMORY_ITEMS, String(id)))!);
 
   it('a correction captured without its cited span is refused (never replaces the whole item) and can be rejected', async () => {
     const { memory_item_id } = await ingest(t.commands, org, 'Opening hours', HOURS);

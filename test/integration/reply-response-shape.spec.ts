@@ -2,6 +2,7 @@ import { REVIEWER_SYSTEM_PROMPT } from '../../src/ai/reply-reviewer';
 import { referenceId } from '../../src/commands/replies/reply-evidence';
 import { streams } from '../../src/events/domain-event';
 import {
+  itemContent,
   MEMORY_CORPUS,
   MEMORY_ITEMS,
   type MemoryCorpusDocument,
@@ -138,7 +139,7 @@ describe('suggested reply shape, every field (spec §2.5, §2.6, §2.7)', () => 
         visibility: 'organization_internal',
         audience: 'customer_safe',
         authority: { level: doc.authority_level, score, role },
-        excerpt: expect.stringContaining(doc.content.slice(4, 30)),
+        excerpt: expect.stringContaining(itemContent(doc).slice(4, 30)),
         relevance: { score: result?.score, method: result?.method },
         freshness: {
           status: 'current',

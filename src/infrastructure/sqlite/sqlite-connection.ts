@@ -31,7 +31,15 @@ export interface SqliteOptions {
   mmapBytes?: number;
   /** The connection's page cache, in KiB (default PAGE_CACHE_KIB; allocated as pages are read). */
   cacheKiB?: number;
+  /** The page size of a file this call creates (default PAGE_SIZE); an existing file keeps its own. */
+  pageSize?: number;
 }
+
+/**
+ * Page size of new files, in bytes (files created before keep theirs: SQLite's default 4 KiB). Chosen on the store
+ * bench against 4 and 8 KiB (docs/benchmarks.md): compressed event rows of 2–4 KB leave less of a page unused.
+ */
+export const PAGE_SIZE = 16384;
 
 /** Page cache per connection, in KiB. */
 export const PAGE_CACHE_KIB = 64 * 1024;
@@ -43,6 +51,8 @@ export function openSqlite(options: SqliteOptions): SqliteDatabase {
   const db = new Database(options.path, { readonly: options.readonly ?? false });
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
   if (!options.readonly) {
+    // Takes effect only while the file is still empty (before journal_mode writes its header); a no-op after.
+    db.pragma(`page_size = ${options.pageSize ?? PAGE_SIZE}`);
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
   }

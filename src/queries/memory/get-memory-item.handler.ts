@@ -3,7 +3,7 @@ import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { Clock } from '../../common/clock';
 import { NotFoundError } from '../../common/errors';
 import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
-import { MEMORY_ITEMS, type MemoryItemDocument } from '../../projections/memory.projection';
+import { itemContent, MEMORY_ITEMS, type MemoryItemDocument } from '../../projections/memory.projection';
 import { GetMemoryItemQuery } from './get-memory-item.query';
 import { toMemoryItemView, visibleTo, type MemoryItemView } from './memory-item-view';
 
@@ -32,6 +32,6 @@ export class GetMemoryItemHandler implements IQueryHandler<
       item.chunks.map((chunk) => chunk.memory_chunk_id),
       this.clock.nowMs(),
     );
-    return { ...view, content: item.content };
+    return { ...view, content: itemContent(item) };
   }
 }
