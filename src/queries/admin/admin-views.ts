@@ -11,7 +11,7 @@ import {
 } from '../../infrastructure/read-store/read-store.port';
 import { CHATBOTS, type ChatbotDocument } from '../../projections/chatbots.projection';
 import { CONNECTORS, type ConnectorDocument } from '../../projections/connectors.projection';
-import { MEMORY_ITEMS, type MemoryItemDocument } from '../../projections/memory.projection';
+import { itemContent, MEMORY_ITEMS, type MemoryItemDocument } from '../../projections/memory.projection';
 import { ORGANIZATIONS, type OrganizationDocument } from '../../projections/organizations.projection';
 
 /** `Omit` for read-model documents: drops the index signature too, so the named fields keep their types. */
@@ -33,7 +33,7 @@ export interface MemoryItemFilters {
   limit: number;
 }
 
-export type MemoryItemRow = Without<MemoryItemDocument, 'id' | 'content' | 'chunks'>;
+export type MemoryItemRow = Without<MemoryItemDocument, 'id' | 'content' | 'chunks' | 'content_layout'>;
 
 export interface MemoryRevision {
   revision: number;
@@ -119,7 +119,9 @@ export class AdminViews {
       limit: filters.limit,
     });
     const total = (await this.readStore.find(MEMORY_ITEMS, { filter: base, limit: 1 })).total;
-    const items = found.items.map(({ id: _id, content: _content, chunks: _chunks, ...row }) => row);
+    const items = found.items.map(
+      ({ id: _id, content: _content, chunks: _chunks, content_layout: _layout, ...row }) => row,
+    );
     const more = found.total > found.items.length;
     return { items, next_cursor: more ? items[items.length - 1].memory_item_id : null, total };
   }
@@ -133,8 +135,8 @@ export class AdminViews {
     if (!found || found.organization_id !== organizationId) {
       throw new NotFoundError('memory item not found', 'memory_item_not_found');
     }
-    const { id: _id, chunks: _chunks, ...item } = found;
-    return { item, revisions: await this.revisions(memoryItemId) };
+    const { id: _id, chunks: _chunks, content_layout: _layout, ...item } = found;
+    return { item: { ...item, content: itemContent(found) }, revisions: await this.revisions(memoryItemId) };
   }
 
   private async revisions(memoryItemId: number): Promise<MemoryRevision[]> {
