@@ -26,6 +26,7 @@ import {
 import { DemoCommand } from './demo.command';
 import { McpCommand, ServeCommand } from './process.commands';
 import { MemoryArchiveCommand, MemoryIngestCommand, MemoryReviseCommand } from './memory.commands';
+import { ConversationEraseCommand, MemoryEraseCommand, OrganizationEraseCommand } from './erasure.commands';
 import {
   OrgCreateCommand,
   OrgPauseAgentsCommand,
@@ -85,6 +86,9 @@ export class CliModule {
         MemoryIngestCommand,
         MemoryReviseCommand,
         MemoryArchiveCommand,
+        MemoryEraseCommand,
+        ConversationEraseCommand,
+        OrganizationEraseCommand,
         ProposalsListCommand,
         ProposalsShowCommand,
         ProposalsApproveCommand,

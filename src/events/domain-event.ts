@@ -52,4 +52,6 @@ export const streams = {
   clientPageSlug: (slug: string) => `client-page-slug-${slug}`,
   /** One client page per chatbot: which page id belongs to the chatbot. */
   clientPageChatbot: (chatbotId: number) => `client-page-chatbot-${chatbotId}`,
+  /** One per erased subject (a data-key subject name: `memory-item-7`): its SubjectErased event. */
+  erasure: (subject: string) => `erasure-${subject}`,
 } as const;
