@@ -34,7 +34,9 @@ abstract class EraseCommand extends JsonCommand {
     const input: EraseSubjectInput = {
       organization_id,
       kind: this.kind,
-      id: single ? organization_id : parseId(params[1], this.kind === 'conversation' ? 'CONVERSATION' : 'ITEM'),
+      id: single
+        ? organization_id
+        : parseId(params[1], this.kind === 'conversation' ? 'CONVERSATION' : 'ITEM'),
       reason: options.reason ?? null,
     };
     return this.commands.execute<EraseSubjectCommand, EraseSubjectResult>(

@@ -7,5 +7,7 @@ export function erasedMemoryItem(
 ): { memory_item_id: number; organization_id: number } | null {
   if (recorded.type !== 'SubjectErased') return null;
   const data = (recorded as unknown as SubjectErased).data;
-  return data.kind === 'memory_item' ? { memory_item_id: data.id, organization_id: data.organization_id } : null;
+  return data.kind === 'memory_item'
+    ? { memory_item_id: data.id, organization_id: data.organization_id }
+    : null;
 }

@@ -254,7 +254,8 @@ async function forgetCitations(context: ProjectionContext, itemId: number, at: s
   const cited = await context.get<ReplyCitationsDocument>(REPLY_CITATIONS, String(itemId));
   for (const replyId of cited?.reply_ids ?? []) {
     const view = await context.get<ReplyView>(REPLIES, String(replyId));
-    if (view?.review) context.put(REPLIES, { ...view, review: { ...view.review, claim_quotes: [] }, updated_at: at });
+    if (view?.review)
+      context.put(REPLIES, { ...view, review: { ...view.review, claim_quotes: [] }, updated_at: at });
   }
   context.delete(REPLY_CITATIONS, String(itemId));
 }

@@ -1,5 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import type { DraftInput } from '../../src/ai/reply-model-contract';
 import { createOrganization } from '../support/fixtures';
 import { cairn, type CliResult } from '../support/cli';
@@ -24,13 +23,22 @@ const quoteEverything: ChatStep = (request) => {
 const DOCUMENT_SENTENCE = 'The clinic is also open on Sunday from 10:00 to 14:00 at the Zephyr annex.';
 const CUSTOMER_SENTENCE = 'My son Bartholomew Quince needs his allergy file moved to the Zephyr annex.';
 
-/** Every file of the data directory (WAL and key store included) that holds `text` as bytes. */
+/**
+ * Every file of the data directory (WAL and key store included) that holds `text` as bytes. Read by a child
+ * process: opening and closing the SQLite files in this process (the server's) would drop its POSIX locks on them.
+ */
 function filesHolding(dataDir: string, text: string): string[] {
-  const needle = Buffer.from(text, 'utf8');
-  return readdirSync(dataDir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name))
-    .filter((path) => readFileSync(path).includes(needle));
+  const script = `
+    const { readdirSync, readFileSync } = require('node:fs');
+    const { join } = require('node:path');
+    const [dir, text] = process.argv.slice(1);
+    const needle = Buffer.from(text, 'utf8');
+    const found = readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name))
+      .filter((p) => readFileSync(p).includes(needle));
+    process.stdout.write(JSON.stringify(found));`;
+  return JSON.parse(execFileSync(process.execPath, ['-e', script, dataDir, text]).toString()) as string[];
 }
 
 const printed = (result: CliResult): string => result.stdout + result.stderr;
@@ -97,9 +105,19 @@ describe('erasure by crypto-shredding (issue 33)', () => {
     const replay = await tenant.request(tenant.body('erase-item'));
     expect(replay.body.system_status.code).toBe('completed_reply_no_longer_available');
     expect(JSON.stringify(replay.body)).not.toContain(DOCUMENT_SENTENCE);
-    const view = await cairn(t.dataDir, 'replies:show', String(tenant.organization_id), String(first.body.reply_id));
+    const view = await cairn(
+      t.dataDir,
+      'replies:show',
+      String(tenant.organization_id),
+      String(first.body.reply_id),
+    );
     expect(printed(view)).not.toContain(DOCUMENT_SENTENCE);
-    const audited = await cairn(t.dataDir, 'audit:reply', String(tenant.organization_id), String(first.body.reply_id));
+    const audited = await cairn(
+      t.dataDir,
+      'audit:reply',
+      String(tenant.organization_id),
+      String(first.body.reply_id),
+    );
     expect(printed(audited)).not.toContain(DOCUMENT_SENTENCE);
 
     await assertGoneAfterRebuild(DOCUMENT_SENTENCE, `memory-item-${itemId}`);
@@ -108,7 +126,11 @@ describe('erasure by crypto-shredding (issue 33)', () => {
   it('conversation:erase: the customer message is gone; an unknown conversation is 404-like (exit 1)', async () => {
     const asked = await tenant.request(
       tenant.body('erase-conversation', {
-        payload: { text: `When is the clinic open? ${CUSTOMER_SENTENCE}`, subject: 'Hours', from: 'pat@example.com' },
+        payload: {
+          text: `When is the clinic open? ${CUSTOMER_SENTENCE}`,
+          subject: 'Hours',
+          from: 'pat@example.com',
+        },
       }),
     );
     expect(asked.status).toBe(200);
@@ -123,7 +145,6 @@ describe('erasure by crypto-shredding (issue 33)', () => {
       String(tenant.organization_id),
       String(conversation_id),
     );
-    if (erased.code !== 0) console.log('DEBUG', conversation_id, erased.stdout, (await cairn(t.dataDir, 'audit:stream', 'conversation-' + String(conversation_id))).stdout.slice(0, 1500));
     expect(erased.code).toBe(0);
     const thread = await tenant.thread('thread-erase-conversation');
     expect(JSON.stringify(thread.events)).not.toContain(CUSTOMER_SENTENCE);
@@ -135,7 +156,13 @@ describe('erasure by crypto-shredding (issue 33)', () => {
     const other = await createOrganization(t.commands, 'Erased org');
     const secret = 'Our Zephyr annex door code changes every Tuesday at noon.';
     await ingest(t.commands, other.organization_id, 'Door codes', `# Doors\n\n${secret}`);
-    const erased = await cairn(t.dataDir, 'org:erase', String(other.organization_id), '--reason', 'contract ended');
+    const erased = await cairn(
+      t.dataDir,
+      'org:erase',
+      String(other.organization_id),
+      '--reason',
+      'contract ended',
+    );
     expect(erased.code).toBe(0);
     expect(erased.json).toMatchObject({ subject: `organization-${other.organization_id}`, changed: true });
     await assertGoneAfterRebuild(secret, `organization-${other.organization_id}`);
@@ -151,7 +178,9 @@ describe('erasure by crypto-shredding (issue 33)', () => {
     expect(verified.code).toBe(0);
     expect(printed(verified)).not.toContain(text);
     expect(verified.json.erased).toEqual(
-      expect.arrayContaining([expect.objectContaining({ subject, erased_by: expect.stringMatching(/^operator:/) })]),
+      expect.arrayContaining([
+        expect.objectContaining({ subject, erased_by: expect.stringMatching(/^operator:/) }),
+      ]),
     );
   }
 });

@@ -19,7 +19,11 @@ import {
 import { STORES, type Stores } from '../../infrastructure/stores';
 import { ProjectionRunner } from '../../projections/projection-runner';
 import { Consistency } from '../shared/consistency';
-import { EraseSubjectCommand, type EraseSubjectInput, type EraseSubjectResult } from './erase-subject.command';
+import {
+  EraseSubjectCommand,
+  type EraseSubjectInput,
+  type EraseSubjectResult,
+} from './erase-subject.command';
 
 /** How long an organization's erasure waits for the rebuild that drops it from every read model. */
 const ORGANIZATION_REBUILD_MS = 10 * 60_000;
@@ -108,7 +112,8 @@ export class EraseSubjectHandler implements ICommandHandler<EraseSubjectCommand,
     const org = input.organization_id;
     if (input.kind === 'organization') {
       const first = await this.firstEvent(streams.organization(input.id));
-      if (input.id !== org || !first) throw new NotFoundError('organization not found', 'organization_not_found');
+      if (input.id !== org || !first)
+        throw new NotFoundError('organization not found', 'organization_not_found');
       return subjects.organization(org);
     }
     if (input.kind === 'conversation') {

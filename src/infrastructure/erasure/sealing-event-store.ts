@@ -40,7 +40,8 @@ export class SealingEventStore implements EventStore {
     options?: AppendOptions,
   ): Promise<AppendResult> {
     const rules = events.map((event) => SEALING_RULES[event.type]);
-    if (rules.every((rule) => rule === undefined)) return this.sealed.append(stream, events, expected, options);
+    if (rules.every((rule) => rule === undefined))
+      return this.sealed.append(stream, events, expected, options);
     this.keys.refresh();
     const scope = currentSealingScope();
     const sealedEvents = events.map((event, index) => {
@@ -86,8 +87,13 @@ export class SealingEventStore implements EventStore {
     this.keys.close();
   }
 
-  private sealData(rule: SealingRule, event: NewEvent, scope: ReturnType<typeof currentSealingScope>): EventData {
-    const organization = event.metadata.organization_id === null ? null : Number(event.metadata.organization_id);
+  private sealData(
+    rule: SealingRule,
+    event: NewEvent,
+    scope: ReturnType<typeof currentSealingScope>,
+  ): EventData {
+    const organization =
+      event.metadata.organization_id === null ? null : Number(event.metadata.organization_id);
     const names = rule.subjects(event.data, organization, scope);
     if (names.length === 0) return event.data;
     const clear: EventData = {};

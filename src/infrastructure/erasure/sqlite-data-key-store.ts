@@ -45,8 +45,7 @@ export class SqliteDataKeyStore implements DataKeyStore {
     const cached = this.byId.get(keyId);
     if (cached) return cached;
     const row = this.db.prepare('SELECT key FROM data_keys WHERE key_id = ?').get(keyId) as
-      | { key: Buffer }
-      | undefined;
+      { key: Buffer } | undefined;
     if (!row) return null;
     this.byId.set(keyId, row.key);
     return row.key;
@@ -61,7 +60,9 @@ export class SqliteDataKeyStore implements DataKeyStore {
   }
 
   destroyOrganization(organizationId: number): number {
-    const destroyed = this.db.prepare('DELETE FROM data_keys WHERE organization_id = ?').run(organizationId).changes;
+    const destroyed = this.db
+      .prepare('DELETE FROM data_keys WHERE organization_id = ?')
+      .run(organizationId).changes;
     this.afterDestroy();
     return destroyed;
   }
@@ -73,7 +74,9 @@ export class SqliteDataKeyStore implements DataKeyStore {
   private create(subject: string, organizationId: number | null): DataKey {
     const key: DataKey = { key_id: randomBytes(8).toString('hex'), key: randomBytes(32) };
     this.db
-      .prepare('INSERT INTO data_keys (key_id, subject, organization_id, key, created_at) VALUES (?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO data_keys (key_id, subject, organization_id, key, created_at) VALUES (?, ?, ?, ?, ?)',
+      )
       .run(key.key_id, subject, organizationId, key.key, new Date().toISOString());
     return key;
   }
