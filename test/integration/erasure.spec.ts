@@ -1,13 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import type { DraftInput } from '../../src/ai/reply-model-contract';
-import { createOrganization } from '../support/fixtures';
+import { createConnector, createOrganization } from '../support/fixtures';
 import { cairn, type CliResult } from '../support/cli';
-import { ingest } from '../support/memory-fixtures';
+import { ALL_MEMORY, ingest, MEMORY } from '../support/memory-fixtures';
 import { defaultDraft, reply, type ChatStep } from '../support/model-server';
 import { startModelApp } from '../support/reply-fixtures';
 import { createReplyTenant, type ReplyTenant } from '../support/reply-tenant';
 import type { ModelServer } from '../support/model-server';
-import type { TestApp } from '../support/test-app';
+import { http, startTestApp, type TestApp } from '../support/test-app';
 
 /** A draft quoting every evidence excerpt whole, one claim each (so the answer holds the document's sentence). */
 const quoteEverything: ChatStep = (request) => {
@@ -183,4 +183,69 @@ describe('erasure by crypto-shredding (issue 33)', () => {
       ]),
     );
   }
+});
+
+/** A connector forgets what it saved itself over REST; anything else is not found (spec: another's reads as absent). */
+describe('POST …/memory/items/{id}/forget (connector-scoped erasure)', () => {
+  let t: TestApp;
+  let token: string;
+  let organization: number;
+  const NOTE = 'Customer Ada Lovelace prefers calls after 18:00 on weekdays.';
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    organization = (await createOrganization(t.commands, 'Forget org')).organization_id;
+    token = (await createConnector(t.commands, organization, ALL_MEMORY)).token;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const forget = (id: number | string, as = token) =>
+    http(t.baseUrl, 'POST', `${MEMORY}/items/${id}/forget`, {
+      token: as,
+      body: { reason: 'customer asked' },
+    });
+
+  it('erases its own saved item once (200, then 200 changed: false); the item is gone from fetch and search', async () => {
+    const saved = await http(t.baseUrl, 'POST', `${MEMORY}/save`, {
+      token,
+      body: { kind: 'note', title: 'Call times', content: NOTE },
+    });
+    expect(saved.status).toBe(200);
+    const id = saved.body.memory_item_id as number;
+    const first = await forget(id);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ ok: true, memory_item_id: id, erased: true, changed: true });
+    const again = await forget(id);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ changed: false, erased_at: first.body.erased_at });
+    expect((await http(t.baseUrl, 'GET', `${MEMORY}/items/${id}`, { token })).status).toBe(404);
+    const found = await http(t.baseUrl, 'POST', `${MEMORY}/search`, {
+      token,
+      body: { query: 'Ada Lovelace calls' },
+    });
+    expect(JSON.stringify(found.body)).not.toContain(NOTE);
+    expect(filesHolding(t.dataDir, NOTE)).toEqual([]);
+  });
+
+  it("is 404 for an item it did not save (an operator's document, another connector's note) and for a bad id", async () => {
+    const ingested = await ingest(t.commands, organization, 'Hours', 'Open daily.');
+    const other = (await createConnector(t.commands, organization, ALL_MEMORY)).token;
+    const saved = await http(t.baseUrl, 'POST', `${MEMORY}/save`, {
+      token: other,
+      body: { kind: 'note', title: 'Other', content: 'Another note.' },
+    });
+    for (const res of [
+      await forget(ingested.memory_item_id),
+      await forget(saved.body.memory_item_id),
+      await forget('x1'),
+    ]) {
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('memory_item_not_found');
+    }
+    expect(
+      (await http(t.baseUrl, 'GET', `${MEMORY}/items/${saved.body.memory_item_id}`, { token: other })).status,
+    ).toBe(200);
+  });
 });
