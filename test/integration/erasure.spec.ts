@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import type { DraftInput } from '../../src/ai/reply-model-contract';
 import { createConnector, createOrganization } from '../support/fixtures';
 import { cairn, type CliResult } from '../support/cli';
+import { connectMcp, toolError } from '../support/mcp-client';
 import { ALL_MEMORY, ingest, MEMORY } from '../support/memory-fixtures';
 import { defaultDraft, reply, type ChatStep } from '../support/model-server';
 import { startModelApp } from '../support/reply-fixtures';
@@ -227,6 +228,29 @@ describe('POST …/memory/items/{id}/forget (connector-scoped erasure)', () => {
     });
     expect(JSON.stringify(found.body)).not.toContain(NOTE);
     expect(filesHolding(t.dataDir, NOTE)).toEqual([]);
+  });
+
+  it('memory_forget over MCP: the same erasure, and not_found for an item the connector did not save', async () => {
+    const saved = await http(t.baseUrl, 'POST', `${MEMORY}/save`, {
+      token,
+      body: { kind: 'note', title: 'Via MCP', content: 'Forget me over MCP.' },
+    });
+    const mcp = await connectMcp(t.baseUrl, token);
+    try {
+      const forgot = await mcp.callTool({
+        name: 'memory_forget',
+        arguments: { memory_item_id: saved.body.memory_item_id, reason: 'asked' },
+      });
+      expect(forgot.structuredContent).toMatchObject({ ok: true, erased: true, changed: true });
+      const ingested = await ingest(t.commands, organization, 'Rules', 'Operator text.');
+      const refused = await mcp.callTool({
+        name: 'memory_forget',
+        arguments: { memory_item_id: ingested.memory_item_id },
+      });
+      expect(toolError(refused)).toMatchObject({ ok: false, error: { code: 'memory_item_not_found' } });
+    } finally {
+      await mcp.close();
+    }
   });
 
   it("is 404 for an item it did not save (an operator's document, another connector's note) and for a bad id", async () => {
