@@ -82,6 +82,9 @@ describe('erasure by crypto-shredding (issue 33)', () => {
     expect(first.body.references.map((r: { memory_item_id: number }) => r.memory_item_id)).toContain(itemId);
     // The read models hold the text before the erasure: the byte scan can see it.
     expect(filesHolding(t.dataDir, DOCUMENT_SENTENCE)).not.toEqual([]);
+    // The events hold it sealed from the start (large payloads are also compressed, so this reads them decoded).
+    expect(await eventsHolding(DOCUMENT_SENTENCE, 'opened')).toBe(true);
+    expect(await eventsHolding(DOCUMENT_SENTENCE, 'stored')).toBe(false);
 
     const erased = await cairn(
       t.dataDir,
@@ -169,7 +172,14 @@ describe('erasure by crypto-shredding (issue 33)', () => {
     await assertGoneAfterRebuild(secret, `organization-${other.organization_id}`);
   });
 
+  /** Whether any event, as stored (sealed) or as the application reads it (opened), holds `text`. */
+  async function eventsHolding(text: string, as: 'stored' | 'opened'): Promise<boolean> {
+    const store = as === 'stored' ? t.stores.sealedEventStore! : t.stores.eventStore;
+    return JSON.stringify(await store.readAll()).includes(text);
+  }
+
   async function assertGoneAfterRebuild(text: string, subject: string): Promise<void> {
+    expect(await eventsHolding(text, 'opened')).toBe(false);
     expect(filesHolding(t.dataDir, text)).toEqual([]);
     const rebuilt = await cairn(t.dataDir, 'projections:rebuild');
     expect(rebuilt.code).toBe(0);
