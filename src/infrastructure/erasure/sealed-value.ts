@@ -1,15 +1,20 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { DataKey } from './data-key-store.port';
 
 /**
- * A sealed value: a JSON value (a string, or any JSON for `j`) encrypted with AES-256-GCM, written in place of the
- * value as a string `\u0001sealed:1:<s|j>:<key ids joined by +>:<base64 of iv ‖ tag ‖ ciphertext>`. Under several
+ * A sealed value: a JSON value (a string `s`, any JSON `j`, or any JSON deflated first `z`: ciphertext does not
+ * compress, so a large value is compressed before it is encrypted, as the event store would have compressed it)
+ * encrypted with AES-256-GCM, written in place of the value as a string
+ * `\u0001sealed:1:<s|j|z>:<key ids joined by +>:<base64 of iv ‖ tag ‖ ciphertext>`. Under several
  * keys (a reply's text under its conversation and every item it cited), the key is HMAC-SHA256 of the first key over
  * the others in order: destroying any one of them makes the value unreadable.
  */
 const PREFIX = '\u0001sealed:1:';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
+/** Values longer than this (UTF-8 bytes of their JSON) are deflated before they are encrypted. */
+const COMPRESS_FROM_BYTES = 512;
 
 /** What an unreadable (erased) string reads as; an unreadable JSON value reads as null. */
 export const ERASED_TEXT = '[erased]';
@@ -26,8 +31,12 @@ export function combinedKey(keys: Buffer[]): Buffer {
 }
 
 export function seal(value: unknown, keys: DataKey[]): string {
-  const kind = typeof value === 'string' ? 's' : 'j';
-  const plain = Buffer.from(kind === 's' ? (value as string) : JSON.stringify(value), 'utf8');
+  let kind = typeof value === 'string' ? 's' : 'j';
+  let plain = Buffer.from(kind === 's' ? (value as string) : JSON.stringify(value), 'utf8');
+  if (kind === 'j' && plain.length > COMPRESS_FROM_BYTES) {
+    kind = 'z';
+    plain = deflateRawSync(plain, { level: 1 });
+  }
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', combinedKey(keys.map((k) => k.key)), iv);
   const sealed = Buffer.concat([cipher.update(plain), cipher.final()]);
@@ -59,6 +68,6 @@ export function open(sealed: string, keyById: (id: string) => Buffer | null): un
   const decipher = createDecipheriv('aes-256-gcm', combinedKey(keys), body.subarray(0, IV_BYTES));
   decipher.setAuthTag(body.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
   const plain = Buffer.concat([decipher.update(body.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
-  const text = plain.toString('utf8');
-  return kind === 's' ? text : (JSON.parse(text) as unknown);
+  if (kind === 's') return plain.toString('utf8');
+  return JSON.parse((kind === 'z' ? inflateRawSync(plain) : plain).toString('utf8')) as unknown;
 }
