@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { EventMetadata, NewEvent } from '../src/infrastructure/event-store/event-store.port';
+import type { EventMetadata, EventStore, NewEvent } from '../src/infrastructure/event-store/event-store.port';
+import { SealingEventStore } from '../src/infrastructure/erasure/sealing-event-store';
+import { SqliteDataKeyStore } from '../src/infrastructure/erasure/sqlite-data-key-store';
 import { SqliteEventStore } from '../src/infrastructure/event-store/sqlite/sqlite-event-store';
 import { SqliteReadStore } from '../src/infrastructure/read-store/sqlite/sqlite-read-store';
 import { SqliteSearchIndex } from '../src/infrastructure/search/sqlite/sqlite-search-index';
@@ -111,6 +113,10 @@ export async function benchEventCore(dir: string): Promise<BenchRow[]> {
     db.close();
   }
 
+  // 1b. The cost of sealing (issue 33): memory-item appends carrying ~2 KB of text, through the plain store and
+  //     through the sealing store (its text AES-256-GCM under the item's data key), interleaved rounds in one run.
+  rows.push(...(await sealingCost(dir)));
+
   // 2. Projection catch-up and 3. rebuild, over 100k events of 10k organizations.
   const db = openSqlite({ path: join(dir, 'projections.sqlite') });
   const store = new SqliteEventStore(db);
@@ -152,4 +158,113 @@ export async function benchEventCore(dir: string): Promise<BenchRow[]> {
   await store.close();
   db.close();
   return rows;
+}
+
+/** A memory item's creation with ~2 KB of text in 4 chunks. */
+function itemCreated(id: number): NewEvent {
+  const paragraph = (n: number) =>
+    `Paragraph ${n} of item ${id}: the clinic opens at eight, closes at six, and answers the phone in between. `.repeat(
+      5,
+    );
+  const chunks = [0, 1, 2, 3].map((n) => ({
+    memory_chunk_id: id * 10 + n,
+    ordinal: n,
+    heading: `Part ${n}`,
+    text: paragraph(n),
+  }));
+  return {
+    type: 'MemoryItemCreated',
+    data: {
+      memory_item_id: id,
+      memory_source_id: 1,
+      organization_id: 1,
+      revision: 1,
+      type: 'faq',
+      audience: 'customer_safe',
+      authority_level: 'approved_source',
+      visibility: 'organization_internal',
+      owner_client_key: null,
+      source_uri: null,
+      title: `Item ${id}`,
+      summary: `Summary of item ${id}`,
+      content: chunks.map((c) => c.text).join('\n\n'),
+      content_sha256: randomUUID(),
+      chunks,
+      source_date: null,
+      effective_at: null,
+      expires_at: null,
+    },
+    metadata: meta(1),
+  };
+}
+
+async function sealingCost(dir: string): Promise<BenchRow[]> {
+  const open = (name: string, sealed: boolean) => {
+    const path = join(dir, `${name}.sqlite`);
+    const db = openSqlite({ path, synchronous: 'NORMAL' });
+    const wal = walFlusherFor(path);
+    const raw = new SqliteEventStore(db, { flusher: wal.flusher });
+    const store: EventStore = sealed
+      ? new SealingEventStore(raw, new SqliteDataKeyStore(join(dir, `${name}-keys.sqlite`)))
+      : raw;
+    return {
+      store,
+      close: async () => {
+        await store.close();
+        wal.close();
+        db.close();
+      },
+    };
+  };
+  const plain = open('plain-items', false);
+  const sealed = open('sealed-items', true);
+  const perRound = 1000;
+  const seconds = { plain: 0, sealed: 0 };
+  let next = 1;
+  for (let round = 0; round < 4; round++) {
+    for (const [name, target] of round % 2 === 0
+      ? ([
+          ['plain', plain],
+          ['sealed', sealed],
+        ] as const)
+      : ([
+          ['sealed', sealed],
+          ['plain', plain],
+        ] as const)) {
+      const first = next;
+      next += perRound;
+      const started = process.hrtime.bigint();
+      for (let id = first; id < first + perRound; id++) {
+        await target.store.append(`memory-item-${id}`, [itemCreated(id)], 'no_stream');
+      }
+      seconds[name] += Number(process.hrtime.bigint() - started) / 1e9;
+    }
+  }
+  await plain.close();
+  await sealed.close();
+  const n = perRound * 4;
+  const ratio = seconds.plain / seconds.sealed;
+  return [
+    {
+      benchmark: `memory-item appends, ~2 KB text, plain (${n})`,
+      value: n / seconds.plain,
+      unit: 'appends/s',
+      target: '-',
+      ok: true,
+    },
+    {
+      benchmark: `memory-item appends, ~2 KB text, sealed (${n})`,
+      value: n / seconds.sealed,
+      unit: 'appends/s',
+      target: '-',
+      ok: true,
+    },
+    {
+      benchmark: 'sealed / plain append throughput',
+      value: ratio,
+      unit: '×',
+      target: '>= 0.9',
+      ok: ratio >= 0.9,
+    },
+  ];
 }

@@ -15,7 +15,8 @@ import { Consistency } from './commands/shared/consistency';
 import { OrganizationLoader } from './commands/shared/organization-loader';
 import { StreamCommandExecutor } from './commands/shared/stream-command-executor';
 import type { CairnConfig } from './config/config';
-import { EVENT_STORE } from './infrastructure/event-store/event-store.port';
+import { EVENT_STORE, SEALED_EVENT_STORE } from './infrastructure/event-store/event-store.port';
+import { DATA_KEY_STORE } from './infrastructure/erasure/data-key-store.port';
 import { READ_STORE } from './infrastructure/read-store/read-store.port';
 import { SEARCH_INDEX } from './infrastructure/search/search-index.port';
 import { openStores, STORES, type OpenStoresOptions, type Stores } from './infrastructure/stores';
@@ -58,6 +59,12 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
           useFactory: () => options.stores ?? openStores(options.config, options.storeOptions),
         },
         { provide: EVENT_STORE, useFactory: (s: Stores) => s.eventStore, inject: [STORES] },
+        {
+          provide: SEALED_EVENT_STORE,
+          useFactory: (s: Stores) => s.sealedEventStore ?? s.eventStore,
+          inject: [STORES],
+        },
+        { provide: DATA_KEY_STORE, useFactory: (s: Stores) => s.dataKeys ?? null, inject: [STORES] },
         { provide: READ_STORE, useFactory: (s: Stores) => s.readStore, inject: [STORES] },
         { provide: SEARCH_INDEX, useFactory: (s: Stores) => s.searchIndex, inject: [STORES] },
         { provide: Embeddings, useValue: embeddingsFor(options.config) },
@@ -94,6 +101,8 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
         Clock,
         STORES,
         EVENT_STORE,
+        SEALED_EVENT_STORE,
+        DATA_KEY_STORE,
         READ_STORE,
         SEARCH_INDEX,
         ProjectionRunner,

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import {
   EVENT_STORE,
+  SEALED_EVENT_STORE,
   type EventStore,
   type RecordedEvent,
 } from '../infrastructure/event-store/event-store.port';
@@ -54,6 +55,7 @@ export class ReplyAuditor {
   constructor(
     private readonly queries: QueryBus,
     @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(SEALED_EVENT_STORE) private readonly stored: EventStore,
   ) {}
 
   async reply(organizationId: number, replyId: number): Promise<ReplyAudit> {
@@ -85,7 +87,8 @@ export class ReplyAuditor {
       if (events.length === 0 && !binding.required) continue;
       const kept = events.filter(binding.keep);
       if (kept.length === 0 && !binding.required) continue;
-      const chain_break = verifyChain(events);
+      // The chain covers the events as stored (sealed fields as ciphertext); bindings read them opened.
+      const chain_break = verifyChain(await this.stored.readStream(binding.stream));
       const cited = binding.cited ? citedRevision(binding.cited, events) : undefined;
       const missing_reason =
         events.length === 0

@@ -1,7 +1,8 @@
+import type { SubjectErased } from '../events/erasure/erasure.events';
 import { Inject, Injectable } from '@nestjs/common';
 import { NotFoundError } from '../common/errors';
 import {
-  EVENT_STORE,
+  SEALED_EVENT_STORE,
   type EventStore,
   type RecordedEvent,
 } from '../infrastructure/event-store/event-store.port';
@@ -33,6 +34,20 @@ export interface AuditReport {
   log_head: LogHead | null;
   /** Against an anchor an auditor kept: null when none was given, else whether the log still holds it. */
   anchor: AnchorCheck | null;
+  /**
+   * Every SubjectErased event in the log verified (docs/audit.md "Erasure"): what was erased, by whom, why, when —
+   * its sealed data is unreadable, its ciphertext still verifies.
+   */
+  erased: ErasedSubject[];
+}
+
+export interface ErasedSubject {
+  subject: string;
+  organization_id: number;
+  erased_by: string;
+  reason: string | null;
+  erased_at: string;
+  position: number;
 }
 
 export interface AnchorCheck {
@@ -86,7 +101,7 @@ const PAGE = 1000;
 /** What auditors use: a stream's full history, and a check of every stream's SHA-256 chain. */
 @Injectable()
 export class StreamAuditor {
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(@Inject(SEALED_EVENT_STORE) private readonly store: EventStore) {}
 
   async stream(name: string): Promise<{ stream: string; events: RecordedEvent[] }> {
     const events = await this.store.readStream(name);
@@ -115,6 +130,7 @@ export class StreamAuditor {
       count_mismatch: null,
       log_head: log.head,
       anchor: null,
+      erased: log.erased,
     };
     if (log.first_break || log.log_break) return report;
     report.count_mismatch =
@@ -161,6 +177,7 @@ export class StreamAuditor {
     let after = 0;
     /** Pruned recall traces no retention event has listed yet (one must, later in the log). */
     const unlisted = new Map<number, ChainBreak>();
+    const erased: ErasedSubject[] = [];
     pages: for (;;) {
       const page = await this.store.readAll({ after_position: after, max_count: PAGE });
       for (const event of page) {
@@ -180,6 +197,7 @@ export class StreamAuditor {
         streams.set(event.stream, next);
         if (anchor && event.position <= anchor.position) atAnchor.set(event.stream, next);
         last_position = event.position;
+        if (event.type === 'SubjectErased') erased.push(erasedSubject(event));
         if (anchor && event.position === anchor.position)
           anchored = { global_hash: event.metadata.global_hash };
         if (!verifier.add(event, next.hash)) break pages;
@@ -200,6 +218,7 @@ export class StreamAuditor {
       anchored,
       atAnchor,
       last_position,
+      erased,
     };
   }
 
@@ -289,4 +308,16 @@ function streamBreakText(b: StreamHeadsBreak): string {
     case 'stream_heads_differ':
       return "the streams' heads at the anchor differ from the anchored digest";
   }
+}
+
+function erasedSubject(event: RecordedEvent): ErasedSubject {
+  const data = event.data as unknown as SubjectErased['data'];
+  return {
+    subject: data.subject,
+    organization_id: data.organization_id,
+    erased_by: data.erased_by,
+    reason: data.reason,
+    erased_at: data.erased_at,
+    position: event.position,
+  };
 }

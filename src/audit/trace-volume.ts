@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EVENT_STORE, type EventStore } from '../infrastructure/event-store/event-store.port';
+import { SEALED_EVENT_STORE, type EventStore } from '../infrastructure/event-store/event-store.port';
 
 /** Events read per page while scanning. */
 const PAGE = 5_000;
@@ -28,7 +28,7 @@ export interface TraceVolumeReport {
  */
 @Injectable()
 export class TraceVolume {
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(@Inject(SEALED_EVENT_STORE) private readonly store: EventStore) {}
 
   async report(organizationId: number, since: Date | null): Promise<TraceVolumeReport> {
     const byConnector = new Map<number, ConnectorTraceVolume>();

@@ -49,6 +49,7 @@ export class AuditVerifyCommand extends JsonCommand {
       events_before_log_chain: report.events_before_log_chain,
       log_head: report.log_head,
       anchor: report.anchor,
+      erased: report.erased,
     };
   }
 

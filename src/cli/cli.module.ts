@@ -35,6 +35,7 @@ import { TracesPruneCommand } from './traces.command';
 import { TraceRetention } from '../lifecycle/trace-retention';
 import { BackupCommand, McpCommand, RestoreCommand, ServeCommand } from './process.commands';
 import { MemoryArchiveCommand, MemoryIngestCommand, MemoryReviseCommand } from './memory.commands';
+import { ConversationEraseCommand, MemoryEraseCommand, OrganizationEraseCommand } from './erasure.commands';
 import {
   OrgCreateCommand,
   OrgPauseAgentsCommand,
@@ -103,6 +104,9 @@ export class CliModule {
         MemoryIngestCommand,
         MemoryReviseCommand,
         MemoryArchiveCommand,
+        MemoryEraseCommand,
+        ConversationEraseCommand,
+        OrganizationEraseCommand,
         ProposalsListCommand,
         ProposalsShowCommand,
         ProposalsApproveCommand,

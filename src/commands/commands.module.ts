@@ -7,6 +7,7 @@ import { UnpublishClientPageHandler } from './client-pages/unpublish-client-page
 import { ChangeConnectorHandler } from './connectors/change-connector.handler';
 import { RegisterConnectorHandler } from './connectors/register-connector.handler';
 import { ArchiveMemoryItemHandler } from './memory/archive-memory-item.handler';
+import { EraseSubjectHandler } from './erasure/erase-subject.handler';
 import { IngestDocumentHandler } from './memory/ingest-document.handler';
 import { MemoryItemWriter } from './memory/memory-item-writer';
 import { ProposeMemoryHandler } from './memory/propose-memory.handler';
@@ -50,6 +51,7 @@ import { CONFIG } from '../core.module';
     IngestDocumentHandler,
     ReviseMemoryItemHandler,
     ArchiveMemoryItemHandler,
+    EraseSubjectHandler,
     MemoryItemWriter,
     UnsafeContentScanner,
     SaveMemoryHandler,

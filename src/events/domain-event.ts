@@ -54,4 +54,6 @@ export const streams = {
   clientPageChatbot: (chatbotId: number) => `client-page-chatbot-${chatbotId}`,
   /** An operator token of the admin API, keyed by the token's SHA-256 (the token itself is never stored). */
   operatorToken: (digest: string) => `operator-token-${digest}`,
+  /** One per erased subject (a data-key subject name: `memory-item-7`): its SubjectErased event. */
+  erasure: (subject: string) => `erasure-${subject}`,
 } as const;

@@ -8,6 +8,9 @@ import type { SearchIndex } from './search/search-index.port';
 import { SqliteSearchIndex } from './search/sqlite/sqlite-search-index';
 import { openSqlite, type SqliteDatabase } from './sqlite/sqlite-connection';
 import { walFlusherFor } from './sqlite/wal-flusher';
+import type { DataKeyStore } from './erasure/data-key-store.port';
+import { SealingEventStore } from './erasure/sealing-event-store';
+import { SqliteDataKeyStore } from './erasure/sqlite-data-key-store';
 import {
   openProductionEventStore,
   openProductionReadStore,
@@ -21,7 +24,12 @@ export interface Engines {
 }
 
 export interface Stores {
+  /** The event store the application uses: content-bearing fields sealed on append, opened on read. */
   eventStore: EventStore;
+  /** The store underneath, as written (ciphertext): what audits verify. Absent: `eventStore` itself. */
+  sealedEventStore?: EventStore;
+  /** The data keys (crypto-shredding); absent when events are not sealed (stores a test builds by hand). */
+  dataKeys?: DataKeyStore;
   readStore: ReadStore;
   searchIndex: SearchIndex;
   engines: Engines;
@@ -34,10 +42,22 @@ export interface Stores {
    * the production engines.
    */
   relaxDurability(): { end(): void };
+  /**
+   * After an erasure: copies every committed page of the embedded file into it and empties its WAL (a TRUNCATE
+   * checkpoint), so bytes the read models deleted are gone from disk (deletes overwrite freed bytes: every
+   * connection runs with `secure_delete`). False when another connection's open read kept part of the WAL.
+   * Absent without an embedded file.
+   */
+  checkpoint?(): boolean;
   close(): Promise<void>;
 }
 
 export const STORES = Symbol('STORES');
+
+/** The key store's own file, beside the embedded file (backed up apart from it: docs/operations.md "Backups"). */
+export function dataKeysFile(dataDir: string): string {
+  return join(dataDir, 'cairn-keys.sqlite');
+}
 
 /** The embedded file every SQLite adapter shares. */
 export function sqliteFile(dataDir: string): string {
@@ -88,12 +108,14 @@ export async function openStores(config: CairnConfig, options: OpenStoresOptions
     if (!db) throw new Error('embedded store requested without a SQLite file');
     return db;
   };
-  const eventStore = config.eventStoreUrl
+  const storedEvents = config.eventStoreUrl
     ? await openProductionEventStore(config.eventStoreUrl)
     : new SqliteEventStore(embedded(), {
         maxAppendBytes: config.maxAppendBytes,
         ...(wal ? { flusher: wal.flusher } : {}),
       });
+  const dataKeys = new SqliteDataKeyStore(dataKeysFile(config.dataDir));
+  const eventStore = new SealingEventStore(storedEvents, dataKeys);
   const readStore = config.mongodbUrl
     ? await openProductionReadStore(config.mongodbUrl)
     : new SqliteReadStore(embedded());
@@ -102,6 +124,8 @@ export async function openStores(config: CairnConfig, options: OpenStoresOptions
     : new SqliteSearchIndex(embedded());
   return {
     eventStore,
+    sealedEventStore: storedEvents,
+    dataKeys,
     readStore,
     searchIndex,
     sqlitePath: path,
@@ -121,6 +145,11 @@ export async function openStores(config: CairnConfig, options: OpenStoresOptions
           db.pragma('wal_checkpoint(PASSIVE)');
         },
       };
+    },
+    checkpoint() {
+      if (!db) return true;
+      const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
+      return result.busy === 0;
     },
     async close() {
       await eventStore.close();

@@ -4,6 +4,7 @@ import {
   ProposeMemoryBody,
   ReportUsageBody,
   SaveMemoryBody,
+  ForgetMemoryBody,
   SearchMemoryBody,
 } from '../http/memory/memory.dto';
 import { FeedbackController } from '../http/replies/feedback.controller';
@@ -85,6 +86,26 @@ export const MCP_TOOLS: McpToolDefinition[] = [
     readOnly: false,
     call: (c, connector, args, requestId) =>
       c.memory.save(connector, args as unknown as SaveMemoryBody, requestId),
+  },
+  {
+    name: 'memory_forget',
+    title: 'Forget a note you saved',
+    description:
+      'Erases for good a memory item this connector saved itself (its text becomes unreadable everywhere); not_found for any other item.',
+    handler: (c) => c.memory.forget,
+    input: [
+      { dto: ItemIdArgs, schema: ITEM_ID_SCHEMA, keys: ['memory_item_id'] },
+      { dto: ForgetMemoryBody, schema: 'ForgetMemoryBody' },
+    ],
+    output: 'ForgetMemoryResponse',
+    readOnly: false,
+    call: (c, connector, args, requestId) =>
+      c.memory.forget(
+        connector,
+        String(args.memory_item_id),
+        rest(args, 'memory_item_id') as unknown as ForgetMemoryBody,
+        requestId,
+      ),
   },
   {
     name: 'memory_propose',

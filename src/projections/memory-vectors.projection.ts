@@ -3,6 +3,7 @@ import type { MemoryItemEvent } from '../events/memory/memory.events';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { completeContent, stagePart } from './content-part-staging';
 import { EmbeddingMemo } from './embedding-memo';
+import { erasedMemoryItem } from './erased-subjects';
 import type { Projection, ProjectionContext } from './projection';
 
 export const MEMORY_VECTORS = 'memory_vectors';
@@ -74,8 +75,15 @@ export function memoryVectorsProjection(embeddings: Embeddings): Projection {
       'MemoryItemCreated',
       'MemoryItemRevised',
       'MemoryItemArchived',
+      'SubjectErased',
     ]),
     async apply(recorded: RecordedEvent, context: ProjectionContext) {
+      if (recorded.type === 'SubjectErased') {
+        const erased = erasedMemoryItem(recorded);
+        // An erased item leaves the index as an archived one does (its vectors tombstoned).
+        if (erased) return this.apply({ ...recorded, type: 'MemoryItemArchived', data: erased }, context);
+        return;
+      }
       const event = recorded as unknown as MemoryItemEvent;
       if (event.type === 'MemoryContentPartRecorded') {
         stagePart(context, VECTOR_PARTS, event.data, false);

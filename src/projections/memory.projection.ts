@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { assembleContent, layoutOf, type ContentLayout } from './content-layout';
 import { completeContent, stagePart } from './content-part-staging';
+import { erasedMemoryItem } from './erased-subjects';
 import type { Projection, ProjectionContext } from './projection';
 
 export const MEMORY_SOURCES = 'memory_sources';
@@ -127,9 +128,15 @@ export const memoryProjection: Projection = {
     'MemoryItemCreated',
     'MemoryItemRevised',
     'MemoryItemArchived',
+    'SubjectErased',
   ]),
   async apply(recorded: RecordedEvent, context: ProjectionContext) {
     const at = recorded.metadata.occurred_at;
+    if (recorded.type === 'SubjectErased') {
+      const erased = erasedMemoryItem(recorded);
+      if (erased) await eraseItem(context, String(erased.memory_item_id), at);
+      return;
+    }
     if (recorded.type === 'MemorySourceRegistered') {
       const data = (recorded as unknown as MemorySourceRegistered).data;
       context.put(MEMORY_SOURCES, { id: String(data.memory_source_id), ...data });
@@ -186,6 +193,17 @@ export const memoryProjection: Projection = {
     await moveCorpus(context, current, revised, at);
   },
 };
+
+/** An erased item leaves search and the read model (its row deleted, not kept with its text). */
+async function eraseItem(context: ProjectionContext, id: string, at: string): Promise<void> {
+  const current = await context.get<MemoryItemDocument>(MEMORY_ITEMS, id);
+  if (!current) return;
+  for (const chunk of current.chunks) context.removeDocument(chunkDocumentId(chunk.memory_chunk_id));
+  if (current.lifecycle_status === 'active') {
+    await moveCorpus(context, current, { ...current, lifecycle_status: 'archived' }, at);
+  }
+  context.delete(MEMORY_ITEMS, id);
+}
 
 function itemDigest(item: MemoryItemDocument): Buffer {
   return createHash('sha256')

@@ -2,12 +2,15 @@ import type { ReplyFeedbackSubmitted } from '../events/replies/feedback.events';
 import type { ReplyClaimEvent } from '../events/replies/reply-claim.events';
 import type { ReplyRequestEvent } from '../events/replies/reply-request.events';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { erasedMemoryItem } from './erased-subjects';
 import type { Projection, ProjectionContext } from './projection';
 
 /** Receipt views: one document per reply request (by reply id), for operators and auditors. */
 export const REPLIES = 'replies';
 /** Which claim streams point at a request stream (by its digest), kept before and after the request is recorded. */
 export const REPLY_CLAIMS = 'reply_claims';
+/** Which replies cited a memory item (id: the item id): an erased item's quotes are dropped from their views. */
+const REPLY_CITATIONS = 'reply_citations';
 
 export interface ReplyFeedbackView {
   feedback_id: number;
@@ -59,6 +62,12 @@ export interface ReplyView {
   [key: string]: unknown;
 }
 
+interface ReplyCitationsDocument {
+  id: string;
+  reply_ids: number[];
+  [key: string]: unknown;
+}
+
 interface ReplyClaimsDocument {
   id: string;
   reply_id: number | null;
@@ -89,10 +98,11 @@ type ReceiptFields = {
 /** Replies and their feedback as one view per reply (rebuilt identically from the streams). */
 export const repliesProjection: Projection = {
   name: 'replies',
-  version: 2,
+  version: 3,
   collections: [
     { name: REPLIES, indexes: ['organization_id', 'message_id', 'status'] },
     { name: REPLY_CLAIMS, indexes: [] },
+    { name: REPLY_CITATIONS, indexes: [] },
   ],
   eventTypes: new Set<string>([
     'ReplyIdentityClaimed',
@@ -102,9 +112,15 @@ export const repliesProjection: Projection = {
     'ReplyCompleted',
     'ReplyFailed',
     'ReplyFeedbackSubmitted',
+    'SubjectErased',
   ]),
   async apply(recorded: RecordedEvent, context: ProjectionContext) {
     const at = recorded.metadata.occurred_at;
+    if (recorded.type === 'SubjectErased') {
+      const erased = erasedMemoryItem(recorded);
+      if (erased) await forgetCitations(context, erased.memory_item_id, at);
+      return;
+    }
     const event = recorded as unknown as ReplyRequestEvent | ReplyClaimEvent | ReplyFeedbackSubmitted;
     if (event.type === 'ReplyIdentityClaimed' || event.type === 'ReplyIdentityRedirected') {
       await claim(context, recorded.stream, event.data.request_digest);
@@ -165,7 +181,9 @@ export const repliesProjection: Projection = {
         });
         return;
       case 'ReplyCompleted': {
-        const r = event.data.receipt as ReceiptFields;
+        // An erased receipt (its conversation's or a cited item's key destroyed) reads as null.
+        const r = (event.data.receipt ?? {}) as ReceiptFields;
+        await recordCitations(context, event.data.reply_id, r.references ?? []);
         const review = r.review_ledger?.at(-1);
         context.put(REPLIES, {
           ...view,
@@ -219,6 +237,29 @@ export const repliesProjection: Projection = {
 };
 
 /** Records that a claim stream points at a request digest (and on its view, once the request is recorded). */
+async function recordCitations(
+  context: ProjectionContext,
+  replyId: number,
+  references: ReadonlyArray<{ memory_item_id: number }>,
+): Promise<void> {
+  for (const itemId of new Set(references.map((r) => r.memory_item_id))) {
+    const cited = await context.get<ReplyCitationsDocument>(REPLY_CITATIONS, String(itemId));
+    const reply_ids = [...new Set([...(cited?.reply_ids ?? []), replyId])];
+    context.put(REPLY_CITATIONS, { id: String(itemId), reply_ids });
+  }
+}
+
+/** The views of replies that cited an erased item keep no quote of any evidence (their receipts are unreadable). */
+async function forgetCitations(context: ProjectionContext, itemId: number, at: string): Promise<void> {
+  const cited = await context.get<ReplyCitationsDocument>(REPLY_CITATIONS, String(itemId));
+  for (const replyId of cited?.reply_ids ?? []) {
+    const view = await context.get<ReplyView>(REPLIES, String(replyId));
+    if (view?.review)
+      context.put(REPLIES, { ...view, review: { ...view.review, claim_quotes: [] }, updated_at: at });
+  }
+  context.delete(REPLY_CITATIONS, String(itemId));
+}
+
 async function claim(context: ProjectionContext, stream: string, requestDigest: string): Promise<void> {
   const claims = await context.get<ReplyClaimsDocument>(REPLY_CLAIMS, requestDigest);
   const claim_streams = union(claims?.claim_streams ?? [], [stream]);

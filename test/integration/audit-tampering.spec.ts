@@ -107,15 +107,18 @@ describe('audit:verify against tampering (invariant 8)', () => {
     });
   });
 
-  it('an edited event stored compressed: hash_chain_broken', async () => {
+  it('an edited memory item event (its sealed text, compressed or not): hash_chain_broken', async () => {
     const res = await verifyAfter((_sql, db) => {
       const row = db
-        .prepare<[], { position: number; data: Buffer }>(
+        .prepare<[], { position: number; data: Buffer | string }>(
           "SELECT position, data FROM events WHERE type = 'MemoryItemCreated'",
         )
         .get();
-      expect(Buffer.isBuffer(row?.data)).toBe(true);
-      const edited = decodePayload(row!.data).replace('nine', 'ten');
+      // The item's text is sealed (ciphertext, docs/audit.md "Erasure"): one character of it is edited.
+      const text = decodePayload(row!.data);
+      const at = text.indexOf('sealed:1:') + 40;
+      const edited = text.slice(0, at) + (text[at] === 'A' ? 'B' : 'A') + text.slice(at + 1);
+      expect(edited).not.toBe(text);
       db.prepare('UPDATE events SET data = ? WHERE position = ?').run(encodePayload(edited), row!.position);
     });
     expect(res.code).toBe(1);

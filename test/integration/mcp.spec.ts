@@ -79,6 +79,7 @@ describe('MCP server (/mcp, Streamable HTTP)', () => {
     open.push(writerMcp);
     expect((await writerMcp.listTools()).tools.map((tool) => tool.name)).toEqual([
       'memory_save',
+      'memory_forget',
       'memory_propose',
     ]);
   });

@@ -89,6 +89,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/app/api/tool-connectors/v1/memory/items/{memory_item_id}/forget': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Erase an item this connector saved itself (its data key destroyed: search, vectors and reply views drop it); again is 200 with changed: false; any other item is 404. */
+    post: operations['forgetMemoryItem'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/app/api/tool-connectors/v1/memory/save': {
     parameters: {
       query?: never;
@@ -729,6 +746,10 @@ export interface components {
        */
       visibility?: 'tool_private' | 'organization_internal';
     };
+    ForgetMemoryBody: {
+      /** @description why (recorded with the erasure; never the content) */
+      reason?: string;
+    };
     SaveMemoryBody: {
       /** @enum {string} */
       kind: 'handoff' | 'work_log' | 'note' | 'decision';
@@ -1016,6 +1037,17 @@ export interface components {
       visibility: 'tool_private' | 'organization_internal';
       /** @description always empty: unsafe is 422 */
       unsafe_flags: components['schemas']['UnsafeFlag'][];
+    };
+    /** @description An erased item (docs/api.md "Erasure"). */
+    ForgetMemoryResponse: {
+      /** @constant */
+      ok: true;
+      memory_item_id: number;
+      /** @constant */
+      erased: true;
+      changed: boolean;
+      /** Format: date-time */
+      erased_at: string;
     };
     /** @description The captured proposal, waiting for an operator’s review. */
     ProposeMemoryResponse: {
@@ -2143,6 +2175,234 @@ export interface operations {
            *       "error": {
            *         "code": "not_found",
            *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited; retry after the Retry-After delay (the detail says `retryable: true` and `retry_after_ms`). */
+      429: {
+        headers: {
+          /** @description seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limited; retry after the Retry-After delay (the detail says `retryable: true` and `retry_after_ms`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  forgetMemoryItem: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        memory_item_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ForgetMemoryBody'];
+      };
+    };
+    responses: {
+      /** @description Erased (changed: false when it was erased already). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "memory_item_id": 12,
+           *       "erased": true,
+           *       "changed": true,
+           *       "erased_at": "2026-11-26T22:40:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ForgetMemoryResponse'];
+        };
+      };
+      /** @description Malformed JSON or an unreadable request. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "malformed_json",
+           *         "message": "Malformed JSON or an unreadable request.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, or not visible to this caller (never says which). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body exceeds the documented bound. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The body exceeds the documented bound.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "The body is not application/json.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failed (details name the fields), or unsafe content was blocked (unsafe_content). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "validation_failed",
+           *         "message": "Validation failed (details name the fields), or unsafe content was blocked (unsafe_content).",
            *         "details": []
            *       }
            *     }

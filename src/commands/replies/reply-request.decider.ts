@@ -67,6 +67,8 @@ export type RepeatClassification =
   | { kind: 'conflict'; code: RepeatConflictCode; message: string }
   | { kind: 'replay'; receipt: ReplyReceiptV2 }
   | { kind: 'requires_regeneration' }
+  /** The receipt was erased (its conversation's or a cited item's data key destroyed): it is gone for good. */
+  | { kind: 'erased' }
   | { kind: 'reclaim' }
   | { kind: 'stored_failure'; outcome: ReplyOutcome };
 
@@ -78,7 +80,7 @@ const iso = (ms: number): string => new Date(ms).toISOString();
  * 2. changed content (fingerprint differs) → 409 naming the reused key, whatever the state: evidence gathered for
  *    other content is never replayed;
  * 3. pending → 409 while the lease runs; reclaim once it expired (a crashed process, invariant 6);
- * 4. completed → replay only a v2 receipt with every bound field and an intact hash; otherwise regeneration;
+ * 4. completed → an erased receipt (unreadable, reads as null) is no longer available; replay only a v2 receipt with every bound field and an intact hash; otherwise regeneration;
  * 5. failed after an assistant message was persisted → 409; a reclaimable stored outcome → reclaim; otherwise the
  *    stored typed result.
  */
@@ -108,6 +110,7 @@ export function classifyRepeat(
         message: 'a matching reply request is still in progress; retry later',
       };
     case 'completed':
+      if (state.receipt === null) return { kind: 'erased' };
       return state.receipt && isReplayableReceiptV2(state.receipt)
         ? { kind: 'replay', receipt: state.receipt }
         : { kind: 'requires_regeneration' };

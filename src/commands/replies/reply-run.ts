@@ -32,6 +32,7 @@ import { threadContext } from './thread-context';
 import { receiptBindingProblem } from './receipt-bindings';
 import { citableIds } from './receipt-bindings';
 import { confirmationsFrom, finalReviewInputOf, ledgerDigest } from './review-ledger';
+import { withSealingScope } from '../../infrastructure/erasure/sealing-scope';
 
 /** Why a completed reply is not replayed: its typed system_status code and, for the log, the reason. */
 export type ReplayRefusal = {
@@ -75,7 +76,7 @@ export class ReplyRun {
     /** Whether this attempt still holds the request (a slow run may outlive its lease and be reclaimed). */
     stillOwner: () => Promise<boolean>;
   }): Promise<ReplyReceiptV2> {
-    const { connector, chatbot_id, input, request, fingerprint, signal, context } = args;
+    const { connector, chatbot_id, input, request, context } = args;
     const scope = {
       organization_id: connector.organization_id,
       connector_id: connector.connector_id,
@@ -91,6 +92,15 @@ export class ReplyRun {
       },
       context,
     );
+    // What the reply records from here (recall trace, tool runs, messages) is sealed under its conversation.
+    return withSealingScope({ conversation_id: opened.conversation_id }, () => this.answer(args, opened));
+  }
+
+  private async answer(
+    args: Parameters<ReplyRun['run']>[0],
+    opened: Awaited<ReturnType<ReplyConversation['open']>>,
+  ): Promise<ReplyReceiptV2> {
+    const { connector, chatbot_id, input, request, fingerprint, signal, context } = args;
     const { conversation_id, user_message_id } = opened;
     if (opened.reply_already_answered) {
       // An earlier attempt stored this reply's assistant message and died before completing: the message may
@@ -149,10 +159,14 @@ export class ReplyRun {
     const source_links = selectSourceLinks(
       drafted.cited.map((e) => ({ label: e.reference.title, url: e.reference.source_uri })),
     );
-    const assistant_message_id = await this.conversation.recordAssistant(
-      { organization_id: connector.organization_id, conversation_id },
-      { reply_id: request.reply_id, text: drafted.draft.answer, request_digest: request.identity_digest },
-      context,
+    // The answer quotes its evidence: it is sealed under every cited item too (erasing one erases the answer).
+    const cited_item_ids = drafted.cited.map((e) => e.reference.memory_item_id);
+    const assistant_message_id = await withSealingScope({ cited_item_ids }, () =>
+      this.conversation.recordAssistant(
+        { organization_id: connector.organization_id, conversation_id },
+        { reply_id: request.reply_id, text: drafted.draft.answer, request_digest: request.identity_digest },
+        context,
+      ),
     );
     const authoritative = drafted.cited.filter((e) => isAuthoritativeGround(e.reference)).length;
     const review = drafted.review;

@@ -290,6 +290,8 @@ export class RequestReplyHandler implements ICommandHandler<RequestReplyCommand,
         return systemStatusBody(verdict.outcome, state.reply_id, true);
       case 'requires_regeneration':
         return systemStatusBody(systemStatus('completed_reply_requires_regeneration', null), state.reply_id);
+      case 'erased':
+        return systemStatusBody(systemStatus('completed_reply_no_longer_available', null), state.reply_id);
       case 'replay': {
         const checked = await this.run.revalidate(verdict.receipt, connector, question);
         if ('refused' in checked) {

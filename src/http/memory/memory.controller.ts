@@ -5,6 +5,7 @@ import { ProposeMemoryCommand, type ProposeMemoryResult } from '../../commands/m
 import { recalledSearch, RecordRecallTraceCommand } from '../../commands/memory/record-recall-trace.command';
 import { ReportUsageCommand } from '../../commands/memory/report-usage.command';
 import { SaveMemoryCommand, type SaveMemoryResult } from '../../commands/memory/save-memory.command';
+import { EraseSubjectCommand, type EraseSubjectResult } from '../../commands/erasure/erase-subject.command';
 import { connectorContext } from '../../commands/shared/command-context';
 import { RequestId } from '../request-id.param';
 import { NotFoundError } from '../../common/errors';
@@ -17,7 +18,13 @@ import {
   RequireCapabilities,
 } from '../auth/connector-auth.guard';
 import type { ConnectorPrincipal } from '../auth/connector-principal';
-import { ProposeMemoryBody, ReportUsageBody, SaveMemoryBody, SearchMemoryBody } from './memory.dto';
+import {
+  ForgetMemoryBody,
+  ProposeMemoryBody,
+  ReportUsageBody,
+  SaveMemoryBody,
+  SearchMemoryBody,
+} from './memory.dto';
 import { searchResponse } from './search-response';
 
 /** Spec §4.1–4.5: connector memory. The organization always comes from the token. */
@@ -74,6 +81,45 @@ export class MemoryController {
       throw new NotFoundError('memory item not found', 'memory_item_not_found');
     }
     return this.queries.execute(new GetMemoryItemQuery(connector, Number(id)));
+  }
+
+  @Post('items/:memory_item_id/forget')
+  @HttpCode(200)
+  @RequireCapabilities('memory_save')
+  @RateLimited('writes')
+  @ApiOperation({
+    summary:
+      'Erase an item this connector saved itself (its data key destroyed: search, vectors and reply views drop it); ' +
+      'again is 200 with changed: false; any other item is 404.',
+  })
+  async forget(
+    @CurrentConnector() connector: ConnectorPrincipal,
+    @Param('memory_item_id') id: string,
+    @Body() body: ForgetMemoryBody,
+    @RequestId() requestId?: string,
+  ): Promise<object> {
+    if (!/^[1-9]\d{0,15}$/.test(id) || !Number.isSafeInteger(Number(id))) {
+      throw new NotFoundError('memory item not found', 'memory_item_not_found');
+    }
+    const erased = await this.commands.execute<EraseSubjectCommand, EraseSubjectResult>(
+      new EraseSubjectCommand(
+        {
+          organization_id: connector.organization_id,
+          kind: 'memory_item',
+          id: Number(id),
+          reason: body.reason ?? null,
+          connector_id: connector.connector_id,
+        },
+        connectorContext(connector, requestId),
+      ),
+    );
+    return {
+      ok: true,
+      memory_item_id: erased.id,
+      erased: true,
+      changed: erased.changed,
+      erased_at: erased.erased_at,
+    };
   }
 
   @Post('save')

@@ -194,3 +194,12 @@ export class ReportUsageBody {
   @Min(1, { each: true })
   ignored_item_ids?: number[];
 }
+
+/** `POST …/memory/items/{id}/forget`: why the connector forgets an item it saved (kept in the erasure event). */
+export class ForgetMemoryBody {
+  @ApiPropertyOptional({ maxLength: 500, description: 'why (recorded with the erasure; never the content)' })
+  @Optional()
+  @IsString()
+  @MaxLength(500)
+  reason?: string;
+}

@@ -81,6 +81,17 @@ export const memorySchemas: Schemas = {
     [],
     'The saved internal note.',
   ),
+  ForgetMemoryResponse: closed(
+    {
+      ok: { const: true },
+      memory_item_id: integer(),
+      erased: { const: true },
+      changed: { type: 'boolean' },
+      erased_at: { type: 'string', format: 'date-time' },
+    },
+    [],
+    'An erased item (docs/api.md "Erasure").',
+  ),
   ProposeMemoryResponse: closed(
     {
       ok: { const: true },

@@ -84,6 +84,24 @@ export const OPERATIONS: OperationSpec[] = [
   },
   {
     method: 'post',
+    path: `${CONNECTOR}/memory/items/{memory_item_id}/forget`,
+    operationId: 'forgetMemoryItem',
+    success: {
+      schema: 'ForgetMemoryResponse',
+      description: 'Erased (changed: false when it was erased already).',
+      example: {
+        ok: true,
+        memory_item_id: 12,
+        erased: true,
+        changed: true,
+        erased_at: '2026-11-26T22:40:00.000Z',
+      },
+    },
+    errors: [...POST_ERRORS, 404],
+    integerParams: ['memory_item_id'],
+  },
+  {
+    method: 'post',
     path: `${CONNECTOR}/memory/proposals`,
     operationId: 'proposeMemory',
     success: {

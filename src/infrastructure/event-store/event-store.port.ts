@@ -136,3 +136,5 @@ export interface EventStore {
 }
 
 export const EVENT_STORE = Symbol('EVENT_STORE');
+/** The same events as stored (sealed fields as ciphertext): what audits verify (infrastructure/erasure). */
+export const SEALED_EVENT_STORE = Symbol('SEALED_EVENT_STORE');

@@ -57,6 +57,9 @@ export function openSqlite(options: SqliteOptions): SqliteDatabase {
     db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
   }
   db.pragma('foreign_keys = ON');
+  // Deleted rows and freed pages are overwritten with zeros: an erased subject's text leaves no bytes behind in
+  // the file (docs/audit.md "Erasure"); the WAL is emptied by the erasure's checkpoint.
+  db.pragma('secure_delete = ON');
   // SQLite's default page cache is 2 MB: a search would re-read most of its pages through system calls.
   // A larger cache (allocated as used) and reads through a memory map keep hot pages one lookup away.
   db.pragma(`cache_size = -${options.cacheKiB ?? PAGE_CACHE_KIB}`);

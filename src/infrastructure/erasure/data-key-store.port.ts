@@ -1,0 +1,33 @@
+/**
+ * Data keys for crypto-shredding (docs/audit.md "Erasure"): one random AES-256 key per subject (a memory item, a
+ * conversation, an organization), kept apart from the events it protects. Destroying a subject's keys leaves its
+ * sealed event data as ciphertext nobody can open, while the hash chains (over the ciphertext) still verify.
+ */
+export interface DataKey {
+  /** Names the key inside sealed values (16 hex characters). */
+  key_id: string;
+  key: Buffer;
+}
+
+export interface DataKeyStore {
+  /** The subject's current key, created when it has none (a destroyed subject gets a new one). */
+  keyFor(subject: string, organizationId: number | null): DataKey;
+  /** A key by id, or null when it was destroyed (or never existed). */
+  keyById(keyId: string): Buffer | null;
+  /** Destroys every key of these subjects; returns how many keys were destroyed. */
+  destroySubjects(subjects: string[], organizationId: number | null): number;
+  /** Destroys every key of an organization's subjects. */
+  destroyOrganization(organizationId: number): number;
+  /** Forgets cached keys another process may have destroyed since (called once per read or append). */
+  refresh(): void;
+  close(): void;
+}
+
+export const DATA_KEY_STORE = Symbol('DATA_KEY_STORE');
+
+/** Subject names: the stream of the thing whose data a key protects. */
+export const subjects = {
+  memoryItem: (id: number) => `memory-item-${id}`,
+  conversation: (id: number) => `conversation-${id}`,
+  organization: (id: number) => `organization-${id}`,
+} as const;

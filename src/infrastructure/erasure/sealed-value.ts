@@ -1,0 +1,73 @@
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { DataKey } from './data-key-store.port';
+
+/**
+ * A sealed value: a JSON value (a string `s`, any JSON `j`, or any JSON deflated first `z`: ciphertext does not
+ * compress, so a large value is compressed before it is encrypted, as the event store would have compressed it)
+ * encrypted with AES-256-GCM, written in place of the value as a string
+ * `\u0001sealed:1:<s|j|z>:<key ids joined by +>:<base64 of iv ‖ tag ‖ ciphertext>`. Under several
+ * keys (a reply's text under its conversation and every item it cited), the key is HMAC-SHA256 of the first key over
+ * the others in order: destroying any one of them makes the value unreadable.
+ */
+const PREFIX = '\u0001sealed:1:';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+/** Values longer than this (UTF-8 bytes of their JSON) are deflated before they are encrypted. */
+const COMPRESS_FROM_BYTES = 512;
+
+/** What an unreadable (erased) string reads as; an unreadable JSON value reads as null. */
+export const ERASED_TEXT = '[erased]';
+
+export function isSealed(value: unknown): value is string {
+  return typeof value === 'string' && value.startsWith(PREFIX);
+}
+
+export function combinedKey(keys: Buffer[]): Buffer {
+  if (keys.length === 1) return keys[0];
+  const hmac = createHmac('sha256', keys[0]);
+  for (const key of keys.slice(1)) hmac.update(key);
+  return hmac.digest();
+}
+
+export function seal(value: unknown, keys: DataKey[]): string {
+  let kind = typeof value === 'string' ? 's' : 'j';
+  let plain = Buffer.from(kind === 's' ? (value as string) : JSON.stringify(value), 'utf8');
+  if (kind === 'j' && plain.length > COMPRESS_FROM_BYTES) {
+    kind = 'z';
+    plain = deflateRawSync(plain, { level: 1 });
+  }
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', combinedKey(keys.map((k) => k.key)), iv);
+  const sealed = Buffer.concat([cipher.update(plain), cipher.final()]);
+  const body = Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64');
+  return `${PREFIX}${kind}:${keys.map((k) => k.key_id).join('+')}:${body}`;
+}
+
+/** The key ids a sealed value needs. */
+export function sealedKeyIds(sealed: string): string[] {
+  const rest = sealed.slice(PREFIX.length + 2);
+  return rest.slice(0, rest.indexOf(':')).split('+');
+}
+
+/**
+ * Opens a sealed value with `keyById`; a value whose key is gone (erased) reads as ERASED_TEXT (a string) or null.
+ * A value that does not authenticate under its keys throws: that is tampering, not erasure.
+ */
+export function open(sealed: string, keyById: (id: string) => Buffer | null): unknown {
+  const kind = sealed[PREFIX.length];
+  const rest = sealed.slice(PREFIX.length + 2);
+  const colon = rest.indexOf(':');
+  const keys: Buffer[] = [];
+  for (const id of rest.slice(0, colon).split('+')) {
+    const key = keyById(id);
+    if (!key) return kind === 's' ? ERASED_TEXT : null;
+    keys.push(key);
+  }
+  const body = Buffer.from(rest.slice(colon + 1), 'base64');
+  const decipher = createDecipheriv('aes-256-gcm', combinedKey(keys), body.subarray(0, IV_BYTES));
+  decipher.setAuthTag(body.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+  const plain = Buffer.concat([decipher.update(body.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
+  if (kind === 's') return plain.toString('utf8');
+  return JSON.parse((kind === 'z' ? inflateRawSync(plain) : plain).toString('utf8')) as unknown;
+}

@@ -1,0 +1,129 @@
+import type {
+  AppendOptions,
+  AppendResult,
+  EventData,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
+} from '../event-store/event-store.port';
+import type { DataKeyStore } from './data-key-store.port';
+import { isSealed, open, seal } from './sealed-value';
+import { SEALED_FIELD, SEALING_RULES, type SealingRule } from './sealing-policy';
+import { currentSealingScope } from './sealing-scope';
+
+/**
+ * The event store as the application sees it: appends seal the content-bearing fields of each event
+ * (sealing-policy.ts) under their subjects' data keys before the store chains and writes them, so the hash
+ * chains cover ciphertext; reads open them again, and fields whose key was destroyed read as erased. `sealed` is
+ * the store underneath, which audits read (they verify what is stored). Events written before sealing existed
+ * carry no `$sealed` field and read as written.
+ */
+export class SealingEventStore implements EventStore {
+  readonly countEvents?: (upToPosition: number) => Promise<number>;
+
+  constructor(
+    readonly sealed: EventStore,
+    private readonly keys: DataKeyStore,
+  ) {
+    if (sealed.countEvents) this.countEvents = (upTo) => sealed.countEvents!(upTo);
+  }
+
+  append(
+    stream: string,
+    events: NewEvent[],
+    expected: ExpectedRevision,
+    options?: AppendOptions,
+  ): Promise<AppendResult> {
+    const rules = events.map((event) => SEALING_RULES[event.type]);
+    if (rules.every((rule) => rule === undefined))
+      return this.sealed.append(stream, events, expected, options);
+    this.keys.refresh();
+    const scope = currentSealingScope();
+    const sealedEvents = events.map((event, index) => {
+      const rule = rules[index];
+      return rule ? { ...event, data: this.sealData(rule, event, scope) } : event;
+    });
+    return this.sealed.append(stream, sealedEvents, expected, options);
+  }
+
+  async readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
+    return this.openAll(await this.sealed.readStream(stream, options));
+  }
+
+  async readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {
+    return this.openAll(await this.sealed.readAll(options));
+  }
+
+  subscribeToAll(options: SubscribeOptions): Subscription {
+    return this.sealed.subscribeToAll({
+      ...options,
+      on_event: (event) => {
+        if (!isSealed(event.data[SEALED_FIELD])) return options.on_event(event);
+        this.keys.refresh();
+        return options.on_event(this.openEvent(event));
+      },
+    });
+  }
+
+  headPosition(): Promise<number> {
+    return this.sealed.headPosition();
+  }
+
+  listStreams(): AsyncIterable<string> {
+    return this.sealed.listStreams();
+  }
+
+  ping(): Promise<void> {
+    return this.sealed.ping();
+  }
+
+  async close(): Promise<void> {
+    await this.sealed.close();
+    this.keys.close();
+  }
+
+  private sealData(
+    rule: SealingRule,
+    event: NewEvent,
+    scope: ReturnType<typeof currentSealingScope>,
+  ): EventData {
+    const organization =
+      event.metadata.organization_id === null ? null : Number(event.metadata.organization_id);
+    const names = rule.subjects(event.data, organization, scope);
+    if (names.length === 0) return event.data;
+    const clear: EventData = {};
+    const hidden: EventData = {};
+    for (const [field, value] of Object.entries(event.data)) {
+      if (rule.fields.includes(field) && value !== undefined) hidden[field] = value;
+      else clear[field] = value;
+    }
+    if (Object.keys(hidden).length === 0) return event.data;
+    const keys = names.map((name) => this.keys.keyFor(name, organization));
+    return { ...clear, [SEALED_FIELD]: seal(hidden, keys) };
+  }
+
+  private openAll(events: RecordedEvent[]): RecordedEvent[] {
+    if (!events.some((event) => isSealed(event.data[SEALED_FIELD]))) return events;
+    this.keys.refresh();
+    return events.map((event) => (isSealed(event.data[SEALED_FIELD]) ? this.openEvent(event) : event));
+  }
+
+  private openEvent(event: RecordedEvent): RecordedEvent {
+    const { [SEALED_FIELD]: sealedValue, ...clear } = event.data;
+    let opened: unknown = null;
+    try {
+      opened = open(sealedValue as string, (id) => this.keys.keyById(id));
+    } catch {
+      // Ciphertext that does not authenticate was edited: it reads as unreadable, and audit:verify reports the
+      // edit (the chain's hash covers the ciphertext).
+      opened = null;
+    }
+    const hidden = opened === null ? (SEALING_RULES[event.type]?.erased ?? {}) : (opened as EventData);
+    return { ...event, data: { ...clear, ...hidden } };
+  }
+}

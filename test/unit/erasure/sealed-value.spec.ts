@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import type { DataKey } from '../../../src/infrastructure/erasure/data-key-store.port';
+import { ERASED_TEXT, isSealed, open, seal } from '../../../src/infrastructure/erasure/sealed-value';
+
+const key = (id: string): DataKey => ({ key_id: id, key: randomBytes(32) });
+
+describe('sealed values (AES-256-GCM under one or several data keys)', () => {
+  const a = key('aaaaaaaaaaaaaaaa');
+  const b = key('bbbbbbbbbbbbbbbb');
+  const keys = new Map([a, b].map((k) => [k.key_id, k.key]));
+  const byId = (id: string) => keys.get(id) ?? null;
+  const large = { content: 'The clinic is open on Sunday. '.repeat(100), chunks: [{ text: 'x' }] };
+
+  it('opens what it sealed: a string, small JSON and large JSON (deflated first), none of it in clear', () => {
+    for (const value of ['a customer message', { title: 'Hours', n: 1 }, large]) {
+      const sealed = seal(value, [a, b]);
+      expect(isSealed(sealed)).toBe(true);
+      expect(sealed).not.toContain('clinic');
+      expect(open(sealed, byId)).toEqual(value);
+    }
+    // The large value is compressed before it is encrypted: smaller than its JSON.
+    expect(seal(large, [a]).length).toBeLessThan(JSON.stringify(large).length / 4);
+  });
+
+  it('reads as erased once any of its keys is gone', () => {
+    const text = seal('a customer message', [a, b]);
+    const json = seal(large, [a, b]);
+    const withoutB = (id: string) => (id === b.key_id ? null : byId(id));
+    expect(open(text, withoutB)).toBe(ERASED_TEXT);
+    expect(open(json, withoutB)).toBeNull();
+  });
+
+  it('refuses an edited ciphertext (authentication fails) instead of reading it', () => {
+    const sealed = seal('a customer message', [a]);
+    const at = sealed.length - 5;
+    const edited = sealed.slice(0, at) + (sealed[at] === 'A' ? 'B' : 'A') + sealed.slice(at + 1);
+    expect(() => open(edited, byId)).toThrow();
+  });
+});
