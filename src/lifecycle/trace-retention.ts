@@ -10,7 +10,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import type { RecallTraceRecorded } from '../events/memory/recall.events';
 import {
-  EVENT_STORE,
+  SEALED_EVENT_STORE,
   type EventStore,
   type RecordedEvent,
 } from '../infrastructure/event-store/event-store.port';
@@ -37,7 +37,8 @@ export class TraceRetention {
   private scannedTo = 0;
 
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    // The store as written (the sealing layer has no row-level access): trace rows are pruned where they lie.
+    @Inject(SEALED_EVENT_STORE) private readonly store: EventStore,
     private readonly clock: Clock,
   ) {}
 

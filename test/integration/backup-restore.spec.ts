@@ -77,7 +77,11 @@ describe('cairn backup / restore (real processes, a live server under write load
     expect(result.json).toMatchObject({
       ok: true,
       format: 'cairn-backup/1',
-      files: [{ path: 'cairn.sqlite', bytes: expect.any(Number), sha256: expect.any(String) }],
+      // Every SQLite file of the data directory: the data keys (erasure's key store) and the events.
+      files: [
+        { path: 'cairn-keys.sqlite', bytes: expect.any(Number), sha256: expect.any(String) },
+        { path: 'cairn.sqlite', bytes: expect.any(Number), sha256: expect.any(String) },
+      ],
       verified: { events: expect.any(Number), log_head: { global_hash: expect.any(String) } },
     });
     expect(result.json.verified.events).toBeGreaterThan(20);
@@ -97,7 +101,10 @@ describe('cairn backup / restore (real processes, a live server under write load
     await server.stop();
 
     const restore = await cairn(restored, 'restore', backup);
-    expect(restore).toMatchObject({ code: 0, json: { restored: { files: ['cairn.sqlite'] } } });
+    expect(restore).toMatchObject({
+      code: 0,
+      json: { restored: { files: ['cairn-keys.sqlite', 'cairn.sqlite'] } },
+    });
     expect(restore.json.restored.events).toBe(result.json.verified.events);
     const verify = await cairn(restored, 'audit:verify');
     expect(verify.json).toMatchObject({ verified: true, events: result.json.verified.events });
