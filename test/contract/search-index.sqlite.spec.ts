@@ -161,4 +161,39 @@ describe('SQLite search index: an index of an earlier layout', () => {
     await reopened.close();
     db.close();
   });
+  it('re-indexes layout 4 (postings by hash bucket) into postings keyed by term when opened', async () => {
+    const db = openSqlite({ path: join(temp.dir, 'layout4.sqlite') });
+    const index = new SqliteSearchIndex(db);
+    await index.upsert([
+      { id: 'x', organization_id: 'org', title: 'x', body: 'moraine ridge', fields: {}, version: 1 },
+      {
+        id: 'y',
+        organization_id: 'org',
+        title: 'y',
+        body: 'glacial moraine moraine',
+        fields: {},
+        version: 1,
+      },
+    ]);
+    await index.close();
+    // As layout 4 left it: bucket rows of 14-byte postings, no lengths table.
+    db.exec(`DROP TABLE search_index_postings; DROP TABLE search_index_lengths;
+      CREATE TABLE search_index_postings (row INTEGER PRIMARY KEY, org_key INTEGER NOT NULL, part INTEGER NOT NULL,
+        bucket INTEGER NOT NULL, data BLOB NOT NULL);
+      INSERT INTO search_index_postings VALUES (1, 1, 0, 7, x'00000000');
+      UPDATE search_index_meta SET value = '4.1' WHERE key = 'version'`);
+    const reopened = new SqliteSearchIndex(db);
+    const hits = await reopened.search({ organization_id: 'org', text: 'moraine' });
+    expect(hits.map((hit) => hit.id)).toEqual(['y', 'x']);
+    const terms = db.prepare('SELECT DISTINCT term FROM search_index_postings ORDER BY term').all();
+    expect(terms).toEqual([
+      { term: 'glacial' },
+      { term: 'morain' },
+      { term: 'ridg' },
+      { term: 'x' },
+      { term: 'y' },
+    ]);
+    await reopened.close();
+    db.close();
+  });
 });

@@ -1,19 +1,24 @@
 import { Bm25Accumulator, termScores, type TermScores } from '../../../src/infrastructure/search/sqlite/bm25';
-import { columnOffsets, type PostingBlock } from '../../../src/infrastructure/search/sqlite/postings';
+import type { DocumentLengths } from '../../../src/infrastructure/search/sqlite/document-lengths';
+import type { DecodedPostings } from '../../../src/infrastructure/search/sqlite/postings';
 
-/** A posting block as stored, from (docNo, titleTf, bodyTf, titleLength, bodyLength) rows in document order. */
-function block(rows: Array<[number, number, number, number, number]>): PostingBlock {
-  const count = rows.length;
-  const view = new DataView(new ArrayBuffer(14 * count));
-  const at = columnOffsets(count);
-  rows.forEach(([doc, titleTf, bodyTf, titleLength, bodyLength], i) => {
-    view.setUint32(at.docNo + 4 * i, doc, true);
-    view.setUint32(at.bodyLength + 4 * i, bodyLength, true);
-    view.setUint16(at.titleTf + 2 * i, titleTf, true);
-    view.setUint16(at.bodyTf + 2 * i, bodyTf, true);
-    view.setUint16(at.titleLength + 2 * i, titleLength, true);
-  });
-  return { count, view };
+/** A term's postings and the documents' lengths, from (docNo, titleTf, bodyTf, titleLength, bodyLength) rows. */
+function postings(
+  rows: Array<[number, number, number, number, number]>,
+): [DecodedPostings[], DocumentLengths] {
+  const range = Math.max(...rows.map(([doc]) => doc)) + 1;
+  const lengths = { title: new Uint16Array(range), body: new Uint32Array(range) };
+  for (const [doc, , , titleLength, bodyLength] of rows) {
+    lengths.title[doc] = titleLength;
+    lengths.body[doc] = bodyLength;
+  }
+  const list = {
+    count: rows.length,
+    docs: Int32Array.from(rows.map(([doc]) => doc)),
+    titleTf: Uint16Array.from(rows.map(([, titleTf]) => titleTf)),
+    bodyTf: Uint16Array.from(rows.map(([, , bodyTf]) => bodyTf)),
+  };
+  return [[list], lengths];
 }
 
 function term(entries: Array<[number, number]>): TermScores {
@@ -52,20 +57,30 @@ function slices(
 describe('embedded BM25 scoring and ranking', () => {
   it('scores a posting as idf · tf / (tf + k1 · (1 − b + b · length / avgLength)), title and body as one field', () => {
     const stats = { documents: 10, titleTokens: 20, bodyTokens: 180 };
-    const single = termScores([block([[3, 1, 2, 2, 18]])], stats, 1);
+    const single = termScores(...postings([[3, 1, 2, 2, 18]]), stats, 1);
     const idf = Math.log(1 + (10 - 1 + 0.5) / (1 + 0.5));
     const expected = (idf * 3) / (3 + 0.9 * (1 - 0.4 + (0.4 * 20) / 20));
     expect(Array.from(single.docs)).toEqual([3]);
     expect(single.scores[0]).toBeCloseTo(expected, 12);
     // Title weight 2: the title's tf and length count twice, so does the average title length.
-    const boosted = termScores([block([[3, 1, 2, 2, 18]])], stats, 2);
+    const boosted = termScores(...postings([[3, 1, 2, 2, 18]]), stats, 2);
     const boostedExpected = (idf * 4) / (4 + 0.9 * (1 - 0.4 + (0.4 * 22) / 22));
     expect(boosted.scores[0]).toBeCloseTo(boostedExpected, 12);
   });
 
   it('concatenates blocks in document order and counts df over all of them', () => {
     const stats = { documents: 8, titleTokens: 0, bodyTokens: 80 };
-    const scores = termScores([block([[1, 0, 1, 0, 10]]), block([[5000, 0, 1, 0, 10]])], stats, 1);
+    const [first, lengths] = postings([
+      [1, 0, 1, 0, 10],
+      [5000, 0, 1, 0, 10],
+    ]);
+    const split = [first[0], first[0]].map((list, i) => ({
+      count: 1,
+      docs: list.docs.subarray(i, i + 1),
+      titleTf: list.titleTf.subarray(i, i + 1),
+      bodyTf: list.bodyTf.subarray(i, i + 1),
+    }));
+    const scores = termScores(split, lengths, stats, 1);
     expect(Array.from(scores.docs)).toEqual([1, 5000]);
     const idf = Math.log(1 + (8 - 2 + 0.5) / (2 + 0.5));
     expect(scores.scores[1]).toBeCloseTo(idf / (1 + 0.9), 12);

@@ -14,7 +14,8 @@
  * on the organization's statistics and the title weight, so they are cached with the postings of one index
  * generation — and a query adds them up in a dense array indexed by document number.
  */
-import { columnOffsets, type PostingBlock } from './postings';
+import type { DocumentLengths } from './document-lengths';
+import type { DecodedPostings } from './postings';
 import { selectBest } from './top-matches';
 
 /** Anserini's BEIR regression parameters (Kamphuis et al. 2020; Thakur et al. 2021). */
@@ -35,14 +36,15 @@ export interface TermScores {
   max: number;
 }
 
-/** Scores every posting of a term (all its blocks, in document order). */
+/** Scores every posting of a term (its partitions' postings, in document order); lengths by document number. */
 export function termScores(
-  blocks: readonly PostingBlock[],
+  lists: readonly DecodedPostings[],
+  lengths: DocumentLengths,
   stats: CollectionStats,
   titleBoost: number,
 ): TermScores {
   let df = 0;
-  for (const block of blocks) df += block.count;
+  for (const list of lists) df += list.count;
   const docs = new Int32Array(df);
   const scores = new Float64Array(df);
   if (df === 0) return { docs, scores, max: 0 };
@@ -55,13 +57,12 @@ export function termScores(
   const c1 = (BM25_K1 * BM25_B) / avgLength;
   let k = 0;
   let max = 0;
-  for (const { count, view } of blocks) {
-    const at = columnOffsets(count);
-    for (let i = 0; i < count; i++, k++) {
-      docs[k] = view.getUint32(4 * i, true);
-      const tf = w * view.getUint16(at.titleTf + 2 * i, true) + view.getUint16(at.bodyTf + 2 * i, true);
-      const length =
-        w * view.getUint16(at.titleLength + 2 * i, true) + view.getUint32(at.bodyLength + 4 * i, true);
+  for (const list of lists) {
+    for (let i = 0; i < list.count; i++, k++) {
+      const doc = list.docs[i];
+      docs[k] = doc;
+      const tf = w * list.titleTf[i] + list.bodyTf[i];
+      const length = w * lengths.title[doc] + lengths.body[doc];
       scores[k] = tf === 0 ? 0 : (idf * tf) / (tf + c0 + c1 * length);
       if (scores[k] > max) max = scores[k];
     }

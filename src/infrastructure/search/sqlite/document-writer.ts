@@ -6,8 +6,9 @@
  *   one re-applies. A write that changes neither title, body nor organization touches no posting.
  * - A changed document's old postings are found by analyzing its stored title and body again (the analyzer
  *   version is pinned by the schema, see search-schema.ts), and it keeps its document number.
- * - Changes are collected per bucket of posting lists and each touched bucket is read, merged and written once
- *   per batch, in key order. Buckets of partitions that did not exist before the batch are not read at all.
+ * - Changes are collected per term; each touched (term, partition) row of postings and each touched partition of
+ *   document lengths is read, merged and written once per batch. Rows of partitions that did not exist before
+ *   the batch are not read at all.
  * - Writes are applied in the order given: a new document takes the next rowid and its organization's next
  *   document number, so the same writes in the same order number the same documents, however they are batched.
  *   Each organization's generation moves with its rows' hashes (generation-hash.ts), never at random.
@@ -16,15 +17,16 @@ import type { SqliteDatabase } from '../../sqlite/sqlite-connection';
 import type { SearchDocument, SearchWrite } from '../search-index.port';
 import { analyzeDocument } from './analyzer';
 import { GenerationHash, rowHash } from './generation-hash';
+import { type LengthChanges, lengthChangesByPartition, mergeLengths } from './document-lengths';
 import {
-  bucketOf,
+  decodePostings,
+  encodePostings,
   FIELDS_PER_CHANGE,
-  mergeBucket,
+  mergePostings,
   partitionOf,
-  postingRow,
   type TermChanges,
 } from './postings';
-import { DOCS, EMPTY_GENERATION, ORGS, POSTINGS } from './search-schema';
+import { DOCS, EMPTY_GENERATION, LENGTHS, ORGS, POSTINGS } from './search-schema';
 
 interface StoredRow {
   doc_rowid: number;
@@ -48,9 +50,6 @@ interface OrgRow {
   generation: string;
 }
 
-/** Term → its changes, for the terms of one bucket of one partition. */
-type BucketChanges = Map<string, TermChanges>;
-
 interface OrgState extends OrgRow {
   /** The generation as the batch changes it. */
   hash: GenerationHash;
@@ -58,6 +57,8 @@ interface OrgState extends OrgRow {
   lastStoredPart: number;
   /** Pending changes by term. */
   changes: Map<string, TermChanges>;
+  /** Pending document length changes. */
+  lengths: LengthChanges;
 }
 
 const REINDEX_PAGE = 5_000;
@@ -86,14 +87,17 @@ function prepareStatements(db: SqliteDatabase) {
     updateOrg: db.prepare(
       `UPDATE ${ORGS} SET documents = ?, title_tokens = ?, body_tokens = ?, next_doc_no = ?, generation = ? WHERE org_key = ?`,
     ),
-    bucket: db.prepare<[number, number, number], { data: Buffer }>(
-      `SELECT data FROM ${POSTINGS} WHERE org_key = ? AND part = ? AND bucket = ?`,
+    postings: db.prepare<[number, string, number], { data: Buffer }>(
+      `SELECT data FROM ${POSTINGS} WHERE org_key = ? AND term = ? AND part = ?`,
     ),
-    putBucket: db.prepare(
-      `INSERT INTO ${POSTINGS} (row, org_key, part, bucket, data) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (row) DO UPDATE SET data = excluded.data`,
+    putPostings: db.prepare(
+      `INSERT OR REPLACE INTO ${POSTINGS} (org_key, term, part, data) VALUES (?, ?, ?, ?)`,
     ),
-    dropBucket: db.prepare(`DELETE FROM ${POSTINGS} WHERE org_key = ? AND part = ? AND bucket = ?`),
+    dropPostings: db.prepare(`DELETE FROM ${POSTINGS} WHERE org_key = ? AND term = ? AND part = ?`),
+    lengths: db.prepare<[number, number], { data: Buffer }>(
+      `SELECT data FROM ${LENGTHS} WHERE org_key = ? AND part = ?`,
+    ),
+    putLengths: db.prepare(`INSERT OR REPLACE INTO ${LENGTHS} (org_key, part, data) VALUES (?, ?, ?)`),
     livePage: db.prepare<[number, number], StoredRow & { id: string; fields: string }>(
       `SELECT ${rowColumns}, id, json(fields) AS fields FROM ${DOCS} WHERE deleted = 0 AND doc_rowid > ? ORDER BY doc_rowid LIMIT ?`,
     ),
@@ -205,9 +209,8 @@ class Batch {
     const hash = rowHash(no, id, version, title, body, fields);
     org.hash.toggle(hash);
     const a = analyzeDocument(title, body);
-    for (const entry of a.entries) {
-      this.change(org, entry.term).push(no, entry.titleCount, entry.bodyCount, a.titleLength, a.bodyLength);
-    }
+    for (const entry of a.entries) this.change(org, entry.term).push(no, entry.titleCount, entry.bodyCount);
+    org.lengths.set(no, [a.titleLength, a.bodyLength]);
     org.documents += 1;
     org.title_tokens += a.titleLength;
     org.body_tokens += a.bodyLength;
@@ -229,26 +232,29 @@ class Batch {
     const org = this.org(row.organization_id);
     org.hash.toggle(storedHash(row));
     for (const { term } of analyzeDocument(row.title, row.body).entries)
-      this.change(org, term).push(row.doc_no, -1, 0, 0, 0);
+      this.change(org, term).push(row.doc_no, -1, 0);
+    org.lengths.set(row.doc_no, [0, 0]);
     org.documents -= 1;
     org.title_tokens -= row.title_length;
     org.body_tokens -= row.body_length;
   }
 
-  /** Writes every touched bucket once, in the index's key order (organization, partition, bucket). */
+  /** Writes every touched (term, partition) row and partition of lengths once. */
   flush(): void {
     const s = this.statements;
     for (const org of [...this.orgs.values()].sort((a, b) => a.org_key - b.org_key)) {
-      const parts = groupChanges(org.changes);
-      for (const part of [...parts.keys()].sort((a, b) => a - b)) {
-        const buckets = parts.get(part) as Map<number, BucketChanges>;
-        for (const bucket of [...buckets.keys()].sort((a, b) => a - b)) {
-          const stored = part > org.lastStoredPart ? undefined : s.bucket.get(org.org_key, part, bucket);
-          const data = mergeBucket(stored?.data, buckets.get(bucket) as BucketChanges);
-          if (data !== null)
-            s.putBucket.run(postingRow(org.org_key, part, bucket), org.org_key, part, bucket, data);
-          else if (stored !== undefined) s.dropBucket.run(org.org_key, part, bucket);
+      for (const [term, termChanges] of org.changes) {
+        for (const [part, changes] of changesByPartition(termChanges)) {
+          const stored = part > org.lastStoredPart ? undefined : s.postings.get(org.org_key, term, part);
+          const merged = mergePostings(stored === undefined ? null : decodePostings(stored.data), changes);
+          const data = encodePostings(merged);
+          if (data !== null) s.putPostings.run(org.org_key, term, part, data);
+          else if (stored !== undefined) s.dropPostings.run(org.org_key, term, part);
         }
+      }
+      for (const [part, changes] of lengthChangesByPartition(org.lengths)) {
+        const stored = part > org.lastStoredPart ? undefined : s.lengths.get(org.org_key, part);
+        s.putLengths.run(org.org_key, part, mergeLengths(part, stored?.data, changes));
       }
       // Any changed row changed the generation: posting and row caches of every process drop what they hold.
       s.updateOrg.run(
@@ -271,7 +277,13 @@ class Batch {
       row = this.statements.org.get(organizationId) as OrgRow;
     }
     const lastStoredPart = row.next_doc_no === 0 ? -1 : partitionOf(row.next_doc_no - 1);
-    state = { ...row, hash: new GenerationHash(row.generation), lastStoredPart, changes: new Map() };
+    state = {
+      ...row,
+      hash: new GenerationHash(row.generation),
+      lastStoredPart,
+      changes: new Map(),
+      lengths: new Map(),
+    };
     this.orgs.set(organizationId, state);
     return state;
   }
@@ -289,33 +301,18 @@ function storedHash(row: StoredRow): Buffer {
   return row.row_hash;
 }
 
-/** Splits each term's changes by partition, then groups the terms by bucket: partition → bucket → term. */
-function groupChanges(changes: ReadonlyMap<string, TermChanges>): Map<number, Map<number, BucketChanges>> {
-  const parts = new Map<number, Map<number, BucketChanges>>();
-  const add = (part: number, term: string, termChanges: TermChanges): void => {
-    let buckets = parts.get(part);
-    if (buckets === undefined) parts.set(part, (buckets = new Map()));
-    const bucket = bucketOf(term);
-    let terms = buckets.get(bucket);
-    if (terms === undefined) buckets.set(bucket, (terms = new Map()));
-    terms.set(term, termChanges);
-  };
-  for (const [term, termChanges] of changes) {
-    const first = partitionOf(termChanges[0]);
-    if (isOnePartition(termChanges, first)) {
-      add(first, term, termChanges);
-      continue;
-    }
-    const byPart = new Map<number, TermChanges>();
-    for (let i = 0; i < termChanges.length; i += FIELDS_PER_CHANGE) {
-      const part = partitionOf(termChanges[i]);
-      let list = byPart.get(part);
-      if (list === undefined) byPart.set(part, (list = []));
-      for (let f = 0; f < FIELDS_PER_CHANGE; f++) list.push(termChanges[i + f]);
-    }
-    for (const [part, list] of byPart) add(part, term, list);
+/** A term's changes by partition. */
+function changesByPartition(termChanges: TermChanges): Map<number, TermChanges> {
+  const first = partitionOf(termChanges[0]);
+  if (isOnePartition(termChanges, first)) return new Map([[first, termChanges]]);
+  const byPart = new Map<number, TermChanges>();
+  for (let i = 0; i < termChanges.length; i += FIELDS_PER_CHANGE) {
+    const part = partitionOf(termChanges[i]);
+    let list = byPart.get(part);
+    if (list === undefined) byPart.set(part, (list = []));
+    for (let f = 0; f < FIELDS_PER_CHANGE; f++) list.push(termChanges[i + f]);
   }
-  return parts;
+  return byPart;
 }
 
 function isOnePartition(termChanges: TermChanges, part: number): boolean {

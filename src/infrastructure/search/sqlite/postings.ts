@@ -1,96 +1,161 @@
 /**
- * Posting lists of the embedded search index, stored as BLOBs. Documents are numbered per organization and cut
- * into partitions of PARTITION_SIZE consecutive numbers; terms are spread over BUCKETS buckets by a hash. One row
- * holds one (organization, partition, bucket): the posting lists of the bucket's terms within the partition. So
- * a write rewrites only the partitions it touches (new documents always land in the newest) and at most BUCKETS
- * rows of each, whatever the number of distinct terms (one row per term was 6× slower to write); a query reads
- * one row per partition and query term.
+ * Posting lists of the embedded search index, stored as BLOBs keyed by term. Documents are numbered per
+ * organization and cut into partitions of PARTITION_SIZE consecutive numbers; one row holds one (organization,
+ * term, partition): the term's postings within the partition. So a cold term read costs its own postings, and a
+ * write rewrites only the rows of the terms and partitions it touches (new documents land in the newest).
  *
- * A term's block holds `count` postings sorted by document number, column by column (little-endian, read and
- * written through DataView, so the bytes are the same on any host):
- * docNo u32[], bodyLength u32[], titleTf u16[], bodyTf u16[], titleLength u16[] — 14 bytes a posting. Each
- * posting carries its document's lengths, so scoring reads nothing but the postings.
+ * A row's postings are compressed, in blocks of BLOCK_SIZE in document order. The blob: varint posting count;
+ * then per block a header — varint last document number minus the previous block's last (the first block:
+ * relative to −1), varint highest title tf, varint highest body tf, varint byte length of the block's body — and
+ * the body: per posting varint (document number − previous document number − 1), varint title tf, varint body
+ * tf. The header lets a reader skip a block or bound its score without decoding it. Document lengths are not in
+ * the postings: they are stored once per document (document-lengths.ts).
  *
- * A bucket: u32 term count; per term u32 posting count and u16 byte length of the term (UTF-8); the terms'
- * bytes; then the terms' blocks in the same order.
+ * Varints are LEB128 (7 bits a byte, low first): a small term frequency costs one byte, a delta one or two.
  */
 
 export const PARTITION_SIZE = 4096;
-export const BUCKETS = 2048;
-const BYTES_PER_POSTING = 14;
+export const BLOCK_SIZE = 128;
 const U16_MAX = 0xffff;
-const U32_MAX = 0xffffffff;
-
-/** A term's block as stored. */
-interface EncodedBlock {
-  count: number;
-  bytes: Uint8Array;
-}
 
 /**
- * Pending changes of one term: flat quintuples (docNo, titleTf, bodyTf, titleLength, bodyLength), in the order
- * they were made; titleTf −1 removes the document. A later change of the same document wins.
+ * Pending changes of one term: flat triples (docNo, titleTf, bodyTf), in the order they were made; titleTf −1
+ * removes the document. A later change of the same document wins.
  */
 export type TermChanges = number[];
-export const FIELDS_PER_CHANGE = 5;
+export const FIELDS_PER_CHANGE = 3;
 
-/**
- * A term's block as stored: `count` postings, column by column. Read through `view` (explicit little-endian
- * DataView access: no copy, no alignment requirement, the same bytes on any host).
- */
-export interface PostingBlock {
+/** A term's postings decoded, in document order. */
+export interface DecodedPostings {
   count: number;
-  view: DataView;
-}
-
-/** Byte offsets of the columns of a block of `count` postings. */
-export function columnOffsets(count: number): {
-  docNo: number;
-  bodyLength: number;
-  titleTf: number;
-  bodyTf: number;
-  titleLength: number;
-} {
-  return { docNo: 0, bodyLength: 4 * count, titleTf: 8 * count, bodyTf: 10 * count, titleLength: 12 * count };
+  docs: Int32Array;
+  titleTf: Uint16Array;
+  bodyTf: Uint16Array;
 }
 
 export function partitionOf(docNo: number): number {
   return Math.floor(docNo / PARTITION_SIZE);
 }
 
-/** Partition numbers stay below 2^20 (document numbers are u32), buckets below 2^11: 31 bits a key's tail. */
-const ROW_TAIL = 2 ** 31;
-const PART_STRIDE = BUCKETS;
+/** Appends LEB128 varints to a growing byte array. */
+class VarintWriter {
+  private bytes = new Uint8Array(256);
+  length = 0;
+
+  write(value: number): void {
+    if (this.length + 5 > this.bytes.length) {
+      const grown = new Uint8Array(this.bytes.length * 2);
+      grown.set(this.bytes);
+      this.bytes = grown;
+    }
+    let v = value >>> 0;
+    while (v >= 0x80) {
+      this.bytes[this.length++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+    this.bytes[this.length++] = v;
+  }
+
+  append(other: VarintWriter): void {
+    while (this.length + other.length > this.bytes.length) {
+      const grown = new Uint8Array(this.bytes.length * 2);
+      grown.set(this.bytes);
+      this.bytes = grown;
+    }
+    this.bytes.set(other.bytes.subarray(0, other.length), this.length);
+    this.length += other.length;
+  }
+
+  reset(): void {
+    this.length = 0;
+  }
+
+  toBuffer(): Buffer {
+    return Buffer.from(this.bytes.buffer, 0, this.length);
+  }
+}
+
+/** Reads LEB128 varints from a blob. */
+class VarintReader {
+  at = 0;
+
+  constructor(private readonly bytes: Uint8Array) {}
+
+  read(): number {
+    const { bytes } = this;
+    let value = 0;
+    let shift = 0;
+    for (;;) {
+      if (this.at >= bytes.length) throw new Error('corrupt posting list: truncated varint');
+      const byte = bytes[this.at++];
+      value += (byte & 0x7f) * 2 ** shift;
+      if (byte < 0x80) return value;
+      shift += 7;
+    }
+  }
+}
+
+/** Encodes postings (document order, each tf already at most U16_MAX); null when there are none. */
+export function encodePostings(p: DecodedPostings): Buffer | null {
+  if (p.count === 0) return null;
+  const out = new VarintWriter();
+  const body = new VarintWriter();
+  out.write(p.count);
+  let previousLast = -1;
+  for (let start = 0; start < p.count; start += BLOCK_SIZE) {
+    const end = Math.min(start + BLOCK_SIZE, p.count);
+    body.reset();
+    let previous = previousLast;
+    let maxTitle = 0;
+    let maxBody = 0;
+    for (let i = start; i < end; i++) {
+      body.write(p.docs[i] - previous - 1);
+      body.write(p.titleTf[i]);
+      body.write(p.bodyTf[i]);
+      previous = p.docs[i];
+      if (p.titleTf[i] > maxTitle) maxTitle = p.titleTf[i];
+      if (p.bodyTf[i] > maxBody) maxBody = p.bodyTf[i];
+    }
+    out.write(previous - previousLast);
+    out.write(maxTitle);
+    out.write(maxBody);
+    out.write(body.length);
+    out.append(body);
+    previousLast = previous;
+  }
+  return out.toBuffer();
+}
+
+/** Decodes a row's blob. */
+export function decodePostings(blob: Uint8Array): DecodedPostings {
+  const r = new VarintReader(blob);
+  const count = r.read();
+  const docs = new Int32Array(count);
+  const titleTf = new Uint16Array(count);
+  const bodyTf = new Uint16Array(count);
+  let previousLast = -1;
+  for (let start = 0; start < count; start += BLOCK_SIZE) {
+    const end = Math.min(start + BLOCK_SIZE, count);
+    const last = previousLast + r.read();
+    r.read(); // highest title tf
+    r.read(); // highest body tf
+    const length = r.read();
+    const bodyEnd = r.at + length;
+    let previous = previousLast;
+    for (let i = start; i < end; i++) {
+      previous = docs[i] = previous + r.read() + 1;
+      titleTf[i] = r.read();
+      bodyTf[i] = r.read();
+    }
+    if (r.at !== bodyEnd || previous !== last) throw new Error('corrupt posting list: block mismatch');
+    previousLast = last;
+  }
+  if (r.at !== blob.length) throw new Error('corrupt posting list: trailing bytes');
+  return { count, docs, titleTf, bodyTf };
+}
 
 /**
- * The rowid of the postings row of (organization, partition, bucket): in key order, the same whatever order the
- * rows were written in. A number while it is a safe integer (organization keys below 2^22), a bigint beyond.
- */
-export function postingRow(orgKey: number, part: number, bucket: number): number | bigint {
-  const tail = part * PART_STRIDE + bucket;
-  const row = orgKey * ROW_TAIL + tail;
-  return Number.isSafeInteger(row) ? row : BigInt(orgKey) * BigInt(ROW_TAIL) + BigInt(tail);
-}
-
-/** FNV-1a over the term's UTF-16 code units. Part of the stored layout: changing it needs a layout version. */
-export function bucketOf(term: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < term.length; i++) {
-    hash ^= term.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0) % BUCKETS;
-}
-
-function blockOf(bytes: Uint8Array, count: number): PostingBlock {
-  if (bytes.byteLength !== count * BYTES_PER_POSTING) {
-    throw new Error(`corrupt posting block: ${bytes.byteLength} bytes for ${count} postings`);
-  }
-  return { count, view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
-}
-
-/**
- * Indices of `changes`' quintuples in document order, the last change of each document only; null when that is
+ * Indices of `changes`' triples in document order, the last change of each document only; null when that is
  * every change as it stands (the usual case: new documents, numbered in order).
  */
 function changeOrder(changes: TermChanges): number[] | null {
@@ -108,126 +173,39 @@ function changeOrder(changes: TermChanges): number[] | null {
   );
 }
 
-/**
- * Walks `existing` and the ordered changes together (two sorted sequences); `emit` gets each resulting
- * posting: from the block (`from` ≥ 0: its index) or from a change (`change`: its offset in `changes`).
- */
-function mergeWalk(
-  existing: PostingBlock | null,
-  changes: TermChanges,
-  order: readonly number[] | null,
-  emit: (from: number, change: number) => void,
-): void {
+/** `existing` (may be null) with `changes` applied: two sorted sequences walked together. */
+export function mergePostings(existing: DecodedPostings | null, changes: TermChanges): DecodedPostings {
+  const order = changeOrder(changes);
   const have = existing?.count ?? 0;
-  const view = existing?.view;
   const wanted = order === null ? changes.length / FIELDS_PER_CHANGE : order.length;
+  const docs = new Int32Array(have + wanted);
+  const titleTf = new Uint16Array(have + wanted);
+  const bodyTf = new Uint16Array(have + wanted);
+  let n = 0;
   let i = 0;
   let j = 0;
   while (i < have || j < wanted) {
-    const current = view !== undefined && i < have ? view.getUint32(4 * i, true) : Infinity;
+    const current = existing !== null && i < have ? existing.docs[i] : Infinity;
     const c = j < wanted ? (order === null ? j : order[j]) * FIELDS_PER_CHANGE : -1;
     const next = c >= 0 ? changes[c] : Infinity;
-    if (current < next) {
-      emit(i++, -1);
+    if (current < next && existing !== null) {
+      docs[n] = current;
+      titleTf[n] = existing.titleTf[i];
+      bodyTf[n++] = existing.bodyTf[i++];
       continue;
     }
     if (current === next) i++;
     j++;
-    if (changes[c + 1] >= 0) emit(-1, c);
-  }
-}
-
-/** `existing` (may be null) with `changes` applied, encoded. */
-export function mergeBlock(existing: PostingBlock | null, changes: TermChanges): EncodedBlock {
-  const order = changeOrder(changes);
-  let count = 0;
-  mergeWalk(existing, changes, order, () => count++);
-  const bytes = new Uint8Array(count * BYTES_PER_POSTING);
-  const out = new DataView(bytes.buffer);
-  const o = columnOffsets(count);
-  const e = columnOffsets(existing?.count ?? 0);
-  const src = existing?.view;
-  let n = 0;
-  mergeWalk(existing, changes, order, (from, c) => {
-    if (src !== undefined && from >= 0) {
-      out.setUint32(o.docNo + 4 * n, src.getUint32(e.docNo + 4 * from, true), true);
-      out.setUint32(o.bodyLength + 4 * n, src.getUint32(e.bodyLength + 4 * from, true), true);
-      out.setUint16(o.titleTf + 2 * n, src.getUint16(e.titleTf + 2 * from, true), true);
-      out.setUint16(o.bodyTf + 2 * n, src.getUint16(e.bodyTf + 2 * from, true), true);
-      out.setUint16(o.titleLength + 2 * n, src.getUint16(e.titleLength + 2 * from, true), true);
-    } else {
-      out.setUint32(o.docNo + 4 * n, changes[c], true);
-      out.setUint32(o.bodyLength + 4 * n, Math.min(changes[c + 4], U32_MAX), true);
-      out.setUint16(o.titleTf + 2 * n, Math.min(changes[c + 1], U16_MAX), true);
-      out.setUint16(o.bodyTf + 2 * n, Math.min(changes[c + 2], U16_MAX), true);
-      out.setUint16(o.titleLength + 2 * n, Math.min(changes[c + 3], U16_MAX), true);
+    if (changes[c + 1] >= 0) {
+      docs[n] = next;
+      titleTf[n] = Math.min(changes[c + 1], U16_MAX);
+      bodyTf[n++] = Math.min(changes[c + 2], U16_MAX);
     }
-    n++;
-  });
-  return { count, bytes };
-}
-
-/** Walks a bucket's directory: `visit` gets each term's UTF-8 bytes, posting count and block; true stops. */
-function walkBucket(
-  blob: Uint8Array,
-  visit: (termBytes: Uint8Array, count: number, block: Uint8Array) => boolean,
-): void {
-  const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
-  const terms = view.getUint32(0, true);
-  let termAt = 4 + 6 * terms;
-  let blockAt = termAt;
-  for (let i = 0; i < terms; i++) blockAt += view.getUint16(8 + 6 * i, true);
-  for (let i = 0; i < terms; i++) {
-    const count = view.getUint32(4 + 6 * i, true);
-    const termLength = view.getUint16(8 + 6 * i, true);
-    const size = count * BYTES_PER_POSTING;
-    if (visit(blob.subarray(termAt, termAt + termLength), count, blob.subarray(blockAt, blockAt + size)))
-      return;
-    termAt += termLength;
-    blockAt += size;
   }
-}
-
-/** The block of one term (its UTF-8 bytes) in a bucket, or null. */
-export function findInBucket(blob: Buffer, term: Buffer): PostingBlock | null {
-  let found: PostingBlock | null = null;
-  walkBucket(blob, (termBytes, count, block) => {
-    if (term.compare(termBytes) !== 0) return false;
-    found = blockOf(block, count);
-    return true;
-  });
-  return found;
-}
-
-/** A bucket from its terms' blocks (empty ones left out); null when nothing is left. */
-function writeBucket(blocks: ReadonlyMap<string, EncodedBlock>): Buffer | null {
-  const entries = [...blocks].filter(([, block]) => block.count > 0).sort(([a], [b]) => (a < b ? -1 : 1));
-  if (entries.length === 0) return null;
-  const terms = entries.map(([term]) => Buffer.from(term, 'utf8'));
-  const header = Buffer.alloc(4 + 6 * entries.length);
-  header.writeUInt32LE(entries.length, 0);
-  entries.forEach(([, block], i) => {
-    header.writeUInt32LE(block.count, 4 + 6 * i);
-    header.writeUInt16LE(terms[i].length, 8 + 6 * i);
-  });
-  return Buffer.concat([header, ...terms, ...entries.map(([, block]) => block.bytes)]);
-}
-
-/** `stored` with `changes` (term → its changes) applied; other terms' blocks are copied as they are. */
-export function mergeBucket(
-  stored: Buffer | undefined,
-  changes: ReadonlyMap<string, TermChanges>,
-): Buffer | null {
-  const blocks = new Map<string, EncodedBlock>();
-  if (stored !== undefined) {
-    walkBucket(stored, (termBytes, count, bytes) => {
-      blocks.set(Buffer.from(termBytes).toString('utf8'), { count, bytes });
-      return false;
-    });
-  }
-  for (const [term, termChanges] of changes) {
-    const block = blocks.get(term);
-    blocks.set(term, mergeBlock(block === undefined ? null : blockOf(block.bytes, block.count), termChanges));
-  }
-  return writeBucket(blocks);
+  return {
+    count: n,
+    docs: docs.subarray(0, n),
+    titleTf: titleTf.subarray(0, n),
+    bodyTf: bodyTf.subarray(0, n),
+  };
 }

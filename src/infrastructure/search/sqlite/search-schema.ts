@@ -8,19 +8,19 @@
  *   (BM25's N and average length), the next document number and its `generation`: a digest of its live rows
  *   (generation-hash.ts) that every write changing any of them changes; in-memory posting and row caches are
  *   valid for one generation (posting-cache.ts, row-cache.ts).
- * - `search_index_postings`: the posting lists, one BLOB per (organization, partition, bucket of terms), see
- *   postings.ts. Its rowid is computed from that key (`postingRow`), so the rows a batch of new documents writes
- *   (all in the newest partition) are neighbours, and the table's rows do not depend on the order they were
- *   first written in.
+ * - `search_index_postings`: the posting lists, one compressed BLOB per (organization, term, partition), see
+ *   postings.ts; `search_index_lengths`: the documents' title and body lengths, one BLOB per (organization,
+ *   partition), see document-lengths.ts. Both are WITHOUT ROWID tables on that key, so their rows do not depend
+ *   on the order they were first written in.
  * - `fields` is stored as JSONB (compact); lookups read it back as JSON text, parsed once per cached row.
  * - `search_index_meta`: the layout and analyzer versions the postings were built with.
  *
  * Every value is derived from the writes, in their order (document rowids and numbers are handed out in the
  * order documents first appear), never from the time or chance: replaying the same events writes the same rows.
  *
- * Layouts 1 to 3 (1: an FTS5 table kept by triggers, no meta table; 2 and 3: random generations, postings rowids
- * in the order written) and any other layout or analyzer version keep their documents: the postings are dropped
- * and rebuilt from the documents table when the index is opened (one IMMEDIATE transaction, so one process does
+ * Layouts 1 to 4 (1: an FTS5 table kept by triggers, no meta table; 2 and 3: random generations, postings rowids
+ * in the order written; 4: postings by hash bucket, 14 bytes each) and any other layout or analyzer version
+ * keep their documents: the postings are dropped and rebuilt from the documents table when the index is opened (one IMMEDIATE transaction, so one process does
  * it; about as long as indexing the documents anew), the documents numbered in rowid order. Nothing has to be
  * replayed from events.
  */
@@ -30,10 +30,11 @@ import { emptyGeneration } from './generation-hash';
 export const DOCS = 'search_index_documents';
 export const ORGS = 'search_index_organizations';
 export const POSTINGS = 'search_index_postings';
+export const LENGTHS = 'search_index_lengths';
 const META = 'search_index_meta';
 
 /** Bump when the tables change; bump ANALYZER_VERSION when analysis (hence every posting) changes. */
-const LAYOUT_VERSION = 4;
+const LAYOUT_VERSION = 5;
 const ANALYZER_VERSION = 1;
 const VERSION = `${LAYOUT_VERSION}.${ANALYZER_VERSION}`;
 
@@ -60,13 +61,18 @@ CREATE TABLE IF NOT EXISTS ${ORGS} (
   generation TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS ${POSTINGS} (
-  row INTEGER PRIMARY KEY,
+  org_key INTEGER NOT NULL,
+  term TEXT NOT NULL,
+  part INTEGER NOT NULL,
+  data BLOB NOT NULL,
+  PRIMARY KEY (org_key, term, part)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS ${LENGTHS} (
   org_key INTEGER NOT NULL,
   part INTEGER NOT NULL,
-  bucket INTEGER NOT NULL,
-  data BLOB NOT NULL
-);
-CREATE UNIQUE INDEX IF NOT EXISTS ${POSTINGS}_key ON ${POSTINGS} (org_key, part, bucket);
+  data BLOB NOT NULL,
+  PRIMARY KEY (org_key, part)
+) WITHOUT ROWID;
 `;
 
 const SCHEMA = `
@@ -94,6 +100,7 @@ DROP INDEX IF EXISTS ${DOCS}_organization;
 DROP INDEX IF EXISTS ${DOCS}_doc_no;
 DROP TABLE IF EXISTS ${ORGS};
 DROP TABLE IF EXISTS ${POSTINGS};
+DROP TABLE IF EXISTS ${LENGTHS};
 `;
 
 function tableExists(db: SqliteDatabase, name: string): boolean {

@@ -8,7 +8,8 @@
  * - Scoring (bm25.ts): BM25F over title and body with k1 = 0.9, b = 0.4, title weight `title_boost` (default
  *   1: title and body as one field), statistics per organization.
  * - Search: a deferred read transaction (one snapshot) reads the organization's statistics and each query
- *   term's posting blocks (kept in memory for the organization's current generation, posting-cache.ts), scores every matching document, then looks up the best ones (a slice at a time,
+ *   term's own posting rows and the documents' lengths (scored postings kept in memory for the organization's
+ *   current generation, posting-cache.ts), scores every matching document, then looks up the best ones (a slice at a time,
  *   growing) and applies the field filters to them in memory until `limit` documents passed. Highlights are cut from the body on
  *   first access of `hit.highlights` (a caller that reads few of them pays for few).
  * - Writes (document-writer.ts) run in short IMMEDIATE transactions (several processes share the file) of at
@@ -30,16 +31,19 @@ import { highlightExcerpts } from './excerpts';
 import { fieldMatcher } from './field-matcher';
 import { PostingCache } from './posting-cache';
 import { type CachedRow, RowCache } from './row-cache';
-import { bucketOf, findInBucket, partitionOf } from './postings';
-import { DOCS, ensureSearchSchema, ORGS, POSTINGS, recreateSearchSchema } from './search-schema';
+import { type DocumentLengths, readLengths } from './document-lengths';
+import { decodePostings } from './postings';
+import { DOCS, ensureSearchSchema, LENGTHS, ORGS, POSTINGS, recreateSearchSchema } from './search-schema';
 import { type NormalizedQuery, normalizeQuery, validateDeletes, validateDocuments } from './search-input';
 
-/** Documents per write transaction: a batch rewrites the posting buckets of the partitions it fills. */
+/** Documents per write transaction: a batch rewrites the posting rows of the terms and partitions it touches. */
 const WRITE_BATCH = 5_000;
 const DUMP_PAGE = 500;
 /** Filtered lookups after the first (of `limit` documents) ask for this many times more. */
 const LOOKUP_GROWTH = 4;
 const HIGHLIGHTS = { max: 3, context: 80 };
+/** Organizations whose document lengths stay in memory (6 bytes a document). */
+const LENGTHS_KEPT = 8;
 
 interface DocumentRow {
   id: string;
@@ -124,9 +128,12 @@ function prepareStatements(db: SqliteDatabase) {
     bodies: db.prepare<[string], { id: string; body: string }>(
       `SELECT id, body FROM ${DOCS} WHERE id IN (SELECT value FROM json_each(?))`,
     ),
-    // One seek per partition (the key is organization, partition, bucket).
-    buckets: db.prepare<[number, string, number], { data: Buffer }>(
-      `SELECT data FROM ${POSTINGS} WHERE org_key = ? AND part IN (SELECT value FROM json_each(?)) AND bucket = ?`,
+    // The term's own rows, one per partition it occurs in (the key is organization, term, partition).
+    postings: db.prepare<[number, string], { data: Buffer }>(
+      `SELECT data FROM ${POSTINGS} WHERE org_key = ? AND term = ? ORDER BY part`,
+    ),
+    lengths: db.prepare<[number], { part: number; data: Buffer }>(
+      `SELECT part, data FROM ${LENGTHS} WHERE org_key = ?`,
     ),
     getOne: db.prepare<[string], DocumentRow>(`SELECT ${columns} FROM ${DOCS} WHERE id = ? AND deleted = 0`),
     dumpPage: db.prepare<[string, number], DocumentRow>(
@@ -148,6 +155,8 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly scorer = new Bm25Accumulator();
   private readonly statements: ReturnType<typeof prepareStatements>;
   private readonly postings = new PostingCache();
+  /** Each organization's document lengths, for one generation (read on a posting-cache miss only). */
+  private readonly lengths = new Map<number, { generation: string; lengths: DocumentLengths }>();
   private readonly rows: RowCache;
   /** rank() in one read transaction (made once: better-sqlite3 builds several wrappers per transaction). */
   private readonly rankInSnapshot: SqliteTransaction<(q: NormalizedQuery) => Found[]>;
@@ -205,17 +214,13 @@ export class SqliteSearchIndex implements SearchIndex {
     const stats = { documents: org.documents, titleTokens: org.title_tokens, bodyTokens: org.body_tokens };
     this.scorer.begin(org.next_doc_no);
     try {
-      let parts: string | undefined;
       for (const { term, weight } of q.terms) {
         let scores = this.postings.get(org.org_key, org.generation, q.titleBoost, term);
         if (scores === undefined) {
-          // The organization's partitions, as the JSON list the bucket statement takes (only on a cache miss).
-          parts ??= JSON.stringify(Array.from({ length: partitionOf(org.next_doc_no - 1) + 1 }, (_, i) => i));
-          const termBytes = Buffer.from(term, 'utf8');
-          const blocks = this.statements.buckets
-            .all(org.org_key, parts, bucketOf(term))
-            .flatMap((row) => findInBucket(row.data, termBytes) ?? []);
-          scores = termScores(blocks, stats, q.titleBoost);
+          const lists = this.statements.postings
+            .all(org.org_key, term)
+            .map((row) => decodePostings(row.data));
+          scores = termScores(lists, this.lengthsOf(org), stats, q.titleBoost);
           this.postings.set(org.org_key, org.generation, q.titleBoost, term, scores);
         }
         this.scorer.add(scores, weight);
@@ -224,6 +229,17 @@ export class SqliteSearchIndex implements SearchIndex {
     } finally {
       this.scorer.end();
     }
+  }
+
+  /** The organization's document lengths in this snapshot (kept for its generation; a few organizations). */
+  private lengthsOf(org: OrganizationRow): DocumentLengths {
+    const kept = this.lengths.get(org.org_key);
+    if (kept !== undefined && kept.generation === org.generation) return kept.lengths;
+    const lengths = readLengths(org.next_doc_no, this.statements.lengths.all(org.org_key));
+    this.lengths.delete(org.org_key);
+    if (this.lengths.size >= LENGTHS_KEPT) this.lengths.delete(this.lengths.keys().next().value as number);
+    this.lengths.set(org.org_key, { generation: org.generation, lengths });
+    return lengths;
   }
 
   /**
@@ -295,6 +311,7 @@ export class SqliteSearchIndex implements SearchIndex {
   /** The connection is shared with the other embedded stores and closed by its owner, not here. */
   async close(): Promise<void> {
     this.postings.clear();
+    this.lengths.clear();
     this.rows.clear();
   }
 

@@ -1,0 +1,61 @@
+/**
+ * Document lengths of the embedded search index, stored once per document (not in every posting): one BLOB per
+ * (organization, partition of PARTITION_SIZE document numbers), 6 bytes a slot in document-number order —
+ * u16 title length, u32 body length, little-endian — up to the partition's highest slot written. A removed
+ * document's slot is zero. Scoring reads an organization's lengths as two typed arrays (DocumentLengths).
+ */
+import { PARTITION_SIZE, partitionOf } from './postings';
+
+const SLOT_BYTES = 6;
+const U16_MAX = 0xffff;
+const U32_MAX = 0xffffffff;
+
+/** An organization's lengths by document number. */
+export interface DocumentLengths {
+  title: Uint16Array;
+  body: Uint32Array;
+}
+
+/** Pending length changes: document number → [title length, body length] ([0, 0] when removed). */
+export type LengthChanges = Map<number, [number, number]>;
+
+/** Groups `changes` by partition. */
+export function lengthChangesByPartition(changes: LengthChanges): Map<number, LengthChanges> {
+  const parts = new Map<number, LengthChanges>();
+  for (const [docNo, lengths] of changes) {
+    const part = partitionOf(docNo);
+    let list = parts.get(part);
+    if (list === undefined) parts.set(part, (list = new Map()));
+    list.set(docNo, lengths);
+  }
+  return parts;
+}
+
+/** A partition's blob (`stored`, may be undefined) with `changes` applied (every change in partition `part`). */
+export function mergeLengths(part: number, stored: Buffer | undefined, changes: LengthChanges): Buffer {
+  let slots = stored === undefined ? 0 : stored.length / SLOT_BYTES;
+  for (const docNo of changes.keys()) slots = Math.max(slots, docNo - part * PARTITION_SIZE + 1);
+  const out = Buffer.alloc(slots * SLOT_BYTES);
+  stored?.copy(out);
+  for (const [docNo, [title, body]] of changes) {
+    const at = (docNo - part * PARTITION_SIZE) * SLOT_BYTES;
+    out.writeUInt16LE(Math.min(title, U16_MAX), at);
+    out.writeUInt32LE(Math.min(body, U32_MAX), at + 2);
+  }
+  return out;
+}
+
+/** An organization's lengths from its partitions' blobs, sized for `range` document numbers. */
+export function readLengths(range: number, rows: Iterable<{ part: number; data: Buffer }>): DocumentLengths {
+  const title = new Uint16Array(range);
+  const body = new Uint32Array(range);
+  for (const { part, data } of rows) {
+    const base = part * PARTITION_SIZE;
+    const slots = Math.min(data.length / SLOT_BYTES, range - base);
+    for (let i = 0; i < slots; i++) {
+      title[base + i] = data.readUInt16LE(i * SLOT_BYTES);
+      body[base + i] = data.readUInt32LE(i * SLOT_BYTES + 2);
+    }
+  }
+  return { title, body };
+}
