@@ -92,6 +92,7 @@ describe('admin API: authorization, organizations, chatbots, connectors', () => 
       ['POST', '/organizations/1/connectors/1/rotate-token', 'connectors:write'],
       ['POST', '/organizations/1/connectors/1/revoke-token', 'connectors:write'],
       ['POST', '/organizations/1/memory/items/1/archive', 'memory:write'],
+      ['POST', '/organizations/1/memory/items/1/erase', 'memory:write'],
       ['POST', '/organizations/1/documents', 'memory:write'],
       ['POST', '/organizations/1/proposals/1/approve', 'proposals:review'],
       ['POST', '/organizations/1/proposals/1/reject', 'proposals:review'],

@@ -121,6 +121,34 @@ describe('admin API: memory, documents, proposals, replies, projections', () => 
       ]);
       expect((await get(`/organizations/${org}/memory/items/${hoursId}`)).status).toBe(404);
 
+      // Erasure: the item's keys are destroyed; it is gone from the API; again changes nothing.
+      const parkingId = page1.body.items[1].memory_item_id as number;
+      expect((await post(`/organizations/${org}/memory/items/${parkingId}/erase`, {})).status).toBe(404);
+      const erased = await post(`/organizations/${tenant}/memory/items/${parkingId}/erase`, {
+        reason: 'asked by the data owner',
+      });
+      expect(erased.status).toBe(200);
+      expect(erased.body).toEqual({
+        ok: true,
+        subject: `memory-item-${parkingId}`,
+        kind: 'memory_item',
+        id: parkingId,
+        organization_id: tenant,
+        erased: true,
+        changed: true,
+        erased_by: expect.stringContaining('operator'),
+        erased_at: expect.any(String),
+        keys_destroyed: expect.any(Number),
+        read_models_forgot: true,
+      });
+      expect(erased.body.keys_destroyed).toBeGreaterThan(0);
+      expect((await get(`/organizations/${tenant}/memory/items/${parkingId}`)).status).toBe(404);
+      const erasedAgain = await post(`/organizations/${tenant}/memory/items/${parkingId}/erase`, {});
+      expect(erasedAgain.body).toMatchObject({ changed: false, erased_at: erased.body.erased_at });
+      expect(
+        (await post(`/organizations/${tenant}/memory/items/${parkingId}/erase`, { reason: 5 })).status,
+      ).toBe(422);
+
       const invalid = await post(`/organizations/${tenant}/documents`, { documents: [] });
       expect(invalid.status).toBe(422);
       const missing = await post(`/organizations/${tenant}/documents`, {

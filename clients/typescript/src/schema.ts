@@ -483,6 +483,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/api/v1/organizations/{organization_id}/memory/items/{memory_item_id}/erase': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Erase a memory item: its data keys are destroyed (crypto-shredding), every text of it becomes unreadable, the read models drop it, and an erasure event records who and why (docs/audit.md). */
+    post: operations['adminEraseMemoryItem'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/api/v1/organizations/{organization_id}/documents': {
     parameters: {
       query?: never;
@@ -897,6 +914,10 @@ export interface components {
        * @enum {string}
        */
       grounding_policy?: 'strict' | 'standard';
+    };
+    EraseMemoryItemBody: {
+      /** @description why (kept in the erasure event; never the content) */
+      reason?: string;
     };
     DocumentBody: {
       /** @description stable key: ingesting the same key again revises the item */
@@ -1567,6 +1588,22 @@ export interface components {
       /** @constant */
       archived: true;
       changed: boolean;
+    };
+    AdminErased: {
+      /** @constant */
+      ok: true;
+      subject: string;
+      /** @constant */
+      kind: 'memory_item';
+      id: number;
+      organization_id: number;
+      /** @constant */
+      erased: true;
+      changed: boolean;
+      erased_by: string;
+      erased_at: string;
+      keys_destroyed: number;
+      read_models_forgot: boolean;
     };
     AdminIngestionResponse: {
       /** @constant */
@@ -6541,6 +6578,148 @@ export interface operations {
            *       "error": {
            *         "code": "not_found",
            *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are too large. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+      /** @description An unexpected failure on the server; the message is safe to show. Retrying may help. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected failure on the server; the message is safe to show. Retrying may help.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The server is shutting down (`Connection: close`): retry, on another process or after the restart. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HttpServerError'];
+        };
+      };
+    };
+  };
+  adminEraseMemoryItem: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        organization_id: number;
+        memory_item_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EraseMemoryItemBody'];
+      };
+    };
+    responses: {
+      /** @description Erased (changed false: it was already). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminErased'];
+        };
+      };
+      /** @description Missing or invalid bearer token. */
+      401: {
+        headers: {
+          /** @description Bearer realm="cairn" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_token",
+           *         "message": "Missing or invalid bearer token.",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token lacks the capability this operation needs (each detail names one `capability`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "missing_capability",
+           *         "message": "The token lacks the capability this operation needs (each detail names one `capability`).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, or not visible to this caller (never says which). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Unknown, or not visible to this caller (never says which).",
+           *         "details": []
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failed (details name the fields), or unsafe content was blocked (unsafe_content). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": false,
+           *       "error": {
+           *         "code": "validation_failed",
+           *         "message": "Validation failed (details name the fields), or unsafe content was blocked (unsafe_content).",
            *         "details": []
            *       }
            *     }

@@ -5,12 +5,13 @@ import {
   ArchiveMemoryItemCommand,
   type ArchiveMemoryItemResult,
 } from '../../commands/memory/archive-memory-item.command';
+import { EraseSubjectCommand, type EraseSubjectResult } from '../../commands/erasure/erase-subject.command';
 import type { DocumentInput } from '../../commands/memory/ingest-document.command';
 import type { OperatorPrincipal } from '../../commands/operator-tokens/operator-tokens';
 import { NotFoundError } from '../../common/errors';
 import { AdminViews } from '../../queries/admin/admin-views';
 import { RequestId } from '../request-id.param';
-import { IngestDocumentsBody, type DocumentBody } from './admin.dto';
+import { EraseMemoryItemBody, IngestDocumentsBody, type DocumentBody } from './admin.dto';
 import { parseMemoryFilters, pathId } from './admin-params';
 import { DocumentIngestions } from './document-ingestions';
 import { adminContext, CurrentOperator, OperatorAuthGuard, RequireScope } from './operator-auth.guard';
@@ -20,8 +21,7 @@ const itemId = (value: string) => pathId(value, 'memory item', 'memory_item_not_
 
 /**
  * Admin API: an organization's memory, every item as stored (archived and tool-private ones too), and document
- * uploads. The erasure route (issue 33, `POST …/memory/items/{id}/forget`) is wired here by the lead after merge:
- * see the marked place below.
+ * uploads, and erasure of an item (`POST …/memory/items/{id}/erase`, the command the CLI's `memory:erase` runs).
  */
 @ApiTags('admin')
 @ApiBearerAuth('operator')
@@ -73,8 +73,31 @@ export class AdminMemoryController {
     return { ok: true, ...result };
   }
 
-  // ── Erasure (issue 33): the lead wires `POST memory/items/:memory_item_id/forget` here after merge, with
-  //    @RequireScope('memory:write') and the erase command of issue 33; the console's item page links to it. ──
+  @Post('memory/items/:memory_item_id/erase')
+  @HttpCode(200)
+  @RequireScope('memory:write')
+  @ApiOperation({
+    summary:
+      'Erase a memory item: its data keys are destroyed (crypto-shredding), every text of it becomes unreadable, the read models drop it, and an erasure event records who and why (docs/audit.md).',
+  })
+  async erase(
+    @CurrentOperator() operator: OperatorPrincipal,
+    @Param('organization_id') id: string,
+    @Param('memory_item_id') item: string,
+    @Body() body: EraseMemoryItemBody,
+    @RequestId() requestId?: string,
+  ): Promise<object> {
+    const input = {
+      organization_id: orgId(id),
+      kind: 'memory_item' as const,
+      id: itemId(item),
+      reason: body.reason ?? null,
+    };
+    const result = await this.commands.execute<EraseSubjectCommand, EraseSubjectResult>(
+      new EraseSubjectCommand(input, adminContext(operator, requestId)),
+    );
+    return { ok: true, ...result };
+  }
 
   @Post('documents')
   @HttpCode(202)

@@ -157,6 +157,14 @@ export class ApproveProposalBody {
   audience?: (typeof AUDIENCES)[number];
 }
 
+export class EraseMemoryItemBody {
+  @ApiPropertyOptional({ maxLength: 2000, description: 'why (kept in the erasure event; never the content)' })
+  @Optional()
+  @IsString()
+  @Length(1, 2000)
+  reason?: string;
+}
+
 export class RejectProposalBody {
   @ApiPropertyOptional({ maxLength: 2000, description: 'why (kept in the history)' })
   @Optional()

@@ -140,6 +140,14 @@ export const ADMIN_OPERATIONS: OperationSpec[] = [
   ),
   op(
     'post',
+    `${ORG}/memory/items/{memory_item_id}/erase`,
+    'adminEraseMemoryItem',
+    'AdminErased',
+    'Erased (changed false: it was already).',
+    { integerParams: [...O, 'memory_item_id'], errors: [401, 403, 404, 422] },
+  ),
+  op(
+    'post',
     `${ORG}/documents`,
     'adminIngestDocuments',
     'AdminIngestionResponse',
