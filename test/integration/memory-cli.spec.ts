@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openSqlite } from '../../src/infrastructure/sqlite/sqlite-connection';
+import { readOpenedEvents } from '../support/server-process';
 import { cairn } from '../support/cli';
 import { makeTempDir } from '../support/temp-dir';
 
@@ -89,7 +90,7 @@ describe('memory:ingest, memory:revise, memory:archive (real CLI processes)', ()
 
     const guide = first.get('file:kb/guide.md')!;
     expect(guide.chunks).toBe(2);
-    const events = (await run('audit:stream', `memory-item-${guide.memory_item_id}`)).json.events;
+    const events = await readOpenedEvents(data.dir, `memory-item-${guide.memory_item_id}`);
     expect(events.map((e: { type: string }) => e.type)).toEqual(['MemoryItemCreated']);
     expect(events[0].data).toMatchObject({
       audience: 'internal',
@@ -97,7 +98,7 @@ describe('memory:ingest, memory:revise, memory:archive (real CLI processes)', ()
       title: 'Guide',
     });
     const page = first.get('file:kb/site/prices.html')!;
-    const pageEvents = (await run('audit:stream', `memory-item-${page.memory_item_id}`)).json.events;
+    const pageEvents = await readOpenedEvents(data.dir, `memory-item-${page.memory_item_id}`);
     expect(pageEvents[0].data.content).not.toMatch(/SCRIPT|FOOTER|Home/);
   });
 
@@ -179,7 +180,7 @@ describe('memory:ingest, memory:revise, memory:archive (real CLI processes)', ()
     );
     expect(res.code).toBe(0);
     const [item] = res.json.items as Item[];
-    const [created] = (await run('audit:stream', `memory-item-${item.memory_item_id}`)).json.events;
+    const [created] = await readOpenedEvents(data.dir, `memory-item-${item.memory_item_id}`);
     expect(created.data).toMatchObject({
       title: 'Refund policy',
       source_uri: 'https://clinic.example.com/refunds',
@@ -202,7 +203,7 @@ describe('memory:ingest, memory:revise, memory:archive (real CLI processes)', ()
       status: 'revised',
       revision: 2,
     });
-    const events = (await run('audit:stream', `memory-item-${id}`)).json.events;
+    const events = await readOpenedEvents(data.dir, `memory-item-${id}`);
     // A plain-text file has no title of its own: the item keeps its title.
     expect(events[1].data).toMatchObject({
       title: 'Record one',

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cairn } from '../support/cli';
-import { readEvents } from '../support/server-process';
+import { readOpenedEvents } from '../support/server-process';
 import { makeTempDir } from '../support/temp-dir';
 import { EVASIONS_V3 } from '../unit/unsafe-content/samples/evasions-v3';
 
@@ -48,7 +48,7 @@ describe('memory:ingest scans every document', () => {
       /refused \S*uploader\.md: unsafe content \(secret\/aws_access_key_id at content line \d+/,
     );
     expect(run.stdout + run.stderr).not.toContain(awsId);
-    const created = (await readEvents(data.dir)).filter((e) => e.type === 'MemoryItemCreated');
+    const created = (await readOpenedEvents(data.dir)).filter((e) => e.type === 'MemoryItemCreated');
     expect(created.map((e) => e.data.title).sort()).toEqual(['Opening hours', 'parking']);
     expect(JSON.stringify(created)).not.toContain(awsId);
   });
@@ -68,7 +68,7 @@ describe('memory:ingest scans every document', () => {
 
     const run = await cairn(data.dir, 'memory:ingest', String(org), root, '--allow-flag', 'bcrypt_hash');
     expect(run.json.totals).toMatchObject({ created: 1, refused: 0 });
-    const [created] = (await readEvents(data.dir)).filter(
+    const [created] = (await readOpenedEvents(data.dir)).filter(
       (e) => e.type === 'MemoryItemCreated' && e.data.organization_id === org,
     );
     expect(created.data.unsafe_flags_allowed).toEqual({

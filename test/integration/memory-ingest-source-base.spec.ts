@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cairn } from '../support/cli';
-import { readEvents } from '../support/server-process';
+import { readOpenedEvents } from '../support/server-process';
 import { makeTempDir } from '../support/temp-dir';
 
 /** `memory:ingest ORG FOLDER --source-base URL`: documents of a folder get public source URIs from their paths. */
@@ -33,7 +33,7 @@ describe('memory:ingest --source-base', () => {
     );
     expect(run.code).toBe(0);
     expect(run.json.totals).toMatchObject({ created: 2 });
-    const created = (await readEvents(data.dir)).filter((e) => e.type === 'MemoryItemCreated');
+    const created = (await readOpenedEvents(data.dir)).filter((e) => e.type === 'MemoryItemCreated');
     const uris = Object.fromEntries(created.map((e) => [e.data.title, e.data.source_uri]));
     expect(uris).toEqual({
       'Opening hours': 'https://docs.example.com/kb/help/opening%20hours.md',

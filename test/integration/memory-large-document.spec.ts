@@ -41,6 +41,9 @@ function largeDocument(chars: number, fact: string): string {
   return (paragraphs.join('').slice(0, chars - tail.length) + tail).slice(0, chars);
 }
 
+/** The events as written (sealed): what the append limit and the hash chain apply to. */
+const stored = (h: ReplyHarness) => h.t.stores.sealedEventStore ?? h.t.stores.eventStore;
+
 describe('a 2,000,000-character document on a 1 MiB append limit', () => {
   let h: ReplyHarness;
   beforeAll(async () => {
@@ -62,7 +65,7 @@ describe('a 2,000,000-character document on a 1 MiB append limit', () => {
 
     // Every append fitted the limit: the store refuses larger ones, and the stream holds several events.
     const stream = `memory-item-${created.memory_item_id}`;
-    const events = await h.t.stores.eventStore.readStream(stream);
+    const events = await stored(h).readStream(stream);
     expect(events.length).toBeGreaterThan(2);
     for (const event of events) {
       expect(Buffer.byteLength(JSON.stringify(event.data))).toBeLessThan(DEFAULT_MAX_APPEND_BYTES);
@@ -105,7 +108,7 @@ describe('a 2,000,000-character document on a 1 MiB append limit', () => {
       body: { query: 'zqlargeotter' },
     });
     expect(old.body.results).toEqual([]);
-    expect(verifyChain(await h.t.stores.eventStore.readStream(stream))).toBeNull();
+    expect(verifyChain(await stored(h).readStream(stream))).toBeNull();
   }, 120_000);
 
   it('an interrupted revision changes nothing readers see, and the next ingestion resumes after its last part', async () => {
@@ -151,7 +154,7 @@ describe('a 2,000,000-character document on a 1 MiB append limit', () => {
 
     const revised = await ingest(h.t.commands, h.organizationId, 'Herons', second, key);
     expect(revised).toMatchObject({ status: 'revised', revision: 2 });
-    const events = await h.t.stores.eventStore.readStream(stream);
+    const events = await stored(h).readStream(stream);
     const recordedParts = events.filter(
       (e) => e.type === 'MemoryContentPartRecorded' && e.data.revision === 2,
     );

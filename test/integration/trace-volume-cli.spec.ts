@@ -33,7 +33,8 @@ describe('audit:trace-volume (issue 20)', () => {
     for (let i = 0; i < 5; i++) expect((await search(a.token)).status).toBe(200);
     expect((await search(b.token)).status).toBe(200);
     expect((await search(c.token)).status).toBe(200);
-    const traces = (await t.stores.eventStore.readAll()).filter(
+    // The bytes as stored (the query sealed): what audit:trace-volume counts.
+    const traces = (await (t.stores.sealedEventStore ?? t.stores.eventStore).readAll()).filter(
       (e) =>
         e.type === 'RecallTraceRecorded' && (e.data as { organization_id: number }).organization_id === org,
     );

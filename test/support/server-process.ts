@@ -6,7 +6,9 @@ import { cairnServers } from './openapi-validator';
 import type { RecordedEvent } from '../../src/infrastructure/event-store/event-store.port';
 import { SqliteEventStore } from '../../src/infrastructure/event-store/sqlite/sqlite-event-store';
 import { openSqlite } from '../../src/infrastructure/sqlite/sqlite-connection';
-import { sqliteFile } from '../../src/infrastructure/stores';
+import { dataKeysFile, sqliteFile } from '../../src/infrastructure/stores';
+import { SealingEventStore } from '../../src/infrastructure/erasure/sealing-event-store';
+import { SqliteDataKeyStore } from '../../src/infrastructure/erasure/sqlite-data-key-store';
 import { CONNECTOR_RATE_LIMITS_OFF } from './rate-limits';
 
 /** The compiled server entry point (`npm run build`; `npm test` builds first). */
@@ -197,7 +199,25 @@ export async function stopAllServers(): Promise<void> {
   live.clear();
 }
 
-/** Reads the events server processes wrote to a data directory's embedded store (one stream, or every event). */
+/**
+ * Reads the events server processes wrote to a data directory's embedded store as the application reads them: sealed
+ * fields opened with the data keys (an erased subject's read as erased).
+ */
+export async function readOpenedEvents(dataDir: string, stream?: string): Promise<RecordedEvent[]> {
+  const db = openSqlite({ path: sqliteFile(dataDir) });
+  const store = new SealingEventStore(
+    new SqliteEventStore(db),
+    new SqliteDataKeyStore(dataKeysFile(dataDir)),
+  );
+  try {
+    return stream === undefined ? await store.readAll() : await store.readStream(stream);
+  } finally {
+    await store.close();
+    db.close();
+  }
+}
+
+/** Reads the events server processes wrote to a data directory's embedded store, as written (sealed fields sealed). */
 export async function readEvents(dataDir: string, stream?: string): Promise<RecordedEvent[]> {
   const db = openSqlite({ path: sqliteFile(dataDir) });
   try {
