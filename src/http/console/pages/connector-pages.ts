@@ -1,7 +1,7 @@
 import type { ConnectorRow } from '../../../queries/admin/admin-views';
 import { html } from '../../client-pages/pages/html';
 import { CONSOLE_PATH } from '../console-session';
-import { consolePage, csrfField, type ConsoleFrame } from './console-layout';
+import { consolePage, csrfField, type ConsoleFrame, dataTable } from './console-layout';
 
 /** Connectors and their tokens; rotating shows the new token once, on the page that answers the form. */
 export function connectorsPage(
@@ -39,29 +39,13 @@ export function connectorsPage(
     'Connectors',
     frame,
     html`${
-        issued
-          ? html`<div class="card notice" role="status">
-              <p>New token of connector #${issued.connector_id} — shown once, copy it now:</p>
-              <p class="token" data-testid="issued-token">${issued.token}</p>
-            </div>`
-          : null
-      }
-      <div class="table-wrap">
-        <table class="stack">
-          <thead>
-            <tr>
-              <th>Id</th>
-              <th>Name</th>
-              <th>Capabilities</th>
-              <th>Grounding</th>
-              <th>Active token</th>
-              <th>Token</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${rows}
-          </tbody>
-        </table>
-      </div>`,
+      issued
+        ? html`<div class="card notice" role="status">
+            <p>New token of connector #${issued.connector_id} — shown once, copy it now:</p>
+            <p class="token" data-testid="issued-token">${issued.token}</p>
+          </div>`
+        : null
+    }
+    ${dataTable(['Id', 'Name', 'Capabilities', 'Grounding', 'Active token', 'Token'], rows, true)}`,
   );
 }

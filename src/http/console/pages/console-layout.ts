@@ -24,6 +24,21 @@ export interface ConsoleFrame {
 export const csrfField = (frame: ConsoleFrame): SafeHtml =>
   html`<input type="hidden" name="csrf" value="${frame.csrf}" />`;
 
+/** A list as a table: header cells, then the rows; `stack` lays rows out as labelled cards on narrow screens. */
+export const dataTable = (headers: readonly string[], rows: readonly SafeHtml[], stack = false): SafeHtml =>
+  html`<div class="table-wrap">
+    <table${stack ? html` class="stack"` : null}>
+      <thead>
+        <tr>
+          ${headers.map((header) => html`<th>${header}</th>`)}
+        </tr>
+      </thead>
+      <tbody>
+        ${rows}
+      </tbody>
+    </table>
+  </div>`;
+
 /** The whole page: skip link, header with the organization's sections, main. */
 export function consolePage(title: string, frame: ConsoleFrame | null, main: SafeHtml): string {
   const org = frame?.organization ?? null;

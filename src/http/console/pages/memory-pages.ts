@@ -1,7 +1,7 @@
 import type { MemoryItemFilters, MemoryItemRow, MemoryRevision } from '../../../queries/admin/admin-views';
 import { html } from '../../client-pages/pages/html';
 import { CONSOLE_PATH } from '../console-session';
-import { consolePage, type ConsoleFrame } from './console-layout';
+import { consolePage, type ConsoleFrame, dataTable } from './console-layout';
 import { diffView } from './diff-view';
 import { lineDiff } from '../../../commands/memory/correction-target';
 
@@ -56,23 +56,7 @@ export function memoryListPage(
         <button type="submit">Filter</button>
       </form>
       <p class="muted" data-testid="total">${page.total} item(s) match.</p>
-      <div class="table-wrap">
-        <table class="stack">
-          <thead>
-            <tr>
-              <th>Id</th>
-              <th>Title</th>
-              <th>Audience</th>
-              <th>Authority</th>
-              <th>Lifecycle</th>
-              <th>Rev.</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${rows}
-          </tbody>
-        </table>
-      </div>
+      ${dataTable(['Id', 'Title', 'Audience', 'Authority', 'Lifecycle', 'Rev.'], rows, true)}
       ${page.next_cursor !== null ? html`<p><a href="${base}?${next.toString()}" rel="next">Next page</a></p>` : null}`,
   );
 }

@@ -2,7 +2,7 @@ import type { OrganizationDocument } from '../../../projections/organizations.pr
 import type { Without } from '../../../queries/admin/admin-views';
 import { html } from '../../client-pages/pages/html';
 import { CONSOLE_PATH } from '../console-session';
-import { consolePage, type ConsoleFrame } from './console-layout';
+import { consolePage, type ConsoleFrame, dataTable } from './console-layout';
 
 /** The console's home: every organization, each with its sections. */
 export function organizationsPage(
@@ -27,21 +27,6 @@ export function organizationsPage(
     frame,
     organizations.length === 0
       ? html`<p>No organization yet. Create one with <code>POST /admin/api/v1/organizations</code>.</p>`
-      : html`<div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>Id</th>
-                <th>Name</th>
-                <th>Slug</th>
-                <th>Assistants</th>
-                <th>Sections</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows}
-            </tbody>
-          </table>
-        </div>`,
+      : dataTable(['Id', 'Name', 'Slug', 'Assistants', 'Sections'], rows),
   );
 }

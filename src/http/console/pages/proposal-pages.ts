@@ -3,7 +3,7 @@ import type { MemoryProposalDocument } from '../../../projections/memory-proposa
 import type { Without } from '../../../queries/admin/admin-views';
 import { html } from '../../client-pages/pages/html';
 import { CONSOLE_PATH } from '../console-session';
-import { consolePage, csrfField, type ConsoleFrame } from './console-layout';
+import { consolePage, csrfField, type ConsoleFrame, dataTable } from './console-layout';
 import { diffView } from './diff-view';
 
 const STATUSES = ['captured', 'approved', 'rejected'] as const;
@@ -43,21 +43,7 @@ export function proposalQueuePage(
       ${
         proposals.length === 0
           ? html`<p data-testid="empty-queue">No ${status} proposal.</p>`
-          : html`<div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th>Id</th>
-                    <th>Title</th>
-                    <th>Kind</th>
-                    <th>Status</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${rows}
-                </tbody>
-              </table>
-            </div>`
+          : dataTable(['Id', 'Title', 'Kind', 'Status'], rows)
       }`,
   );
 }

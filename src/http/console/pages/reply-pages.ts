@@ -2,7 +2,7 @@ import type { ReplyView } from '../../../projections/replies.projection';
 import type { Without } from '../../../queries/admin/admin-views';
 import { html } from '../../client-pages/pages/html';
 import { CONSOLE_PATH } from '../console-session';
-import { consolePage, type ConsoleFrame } from './console-layout';
+import { consolePage, type ConsoleFrame, dataTable } from './console-layout';
 
 type Reply = Without<ReplyView, 'id'>;
 
@@ -23,22 +23,7 @@ export function replyListPage(frame: ConsoleFrame, organizationId: number, repli
     frame,
     replies.length === 0
       ? html`<p>No reply yet.</p>`
-      : html`<div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>Reply</th>
-                <th>Requested</th>
-                <th>Status</th>
-                <th>Evidence</th>
-                <th>Feedback</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows}
-            </tbody>
-          </table>
-        </div>`,
+      : dataTable(['Reply', 'Requested', 'Status', 'Evidence', 'Feedback'], rows),
   );
 }
 
@@ -114,19 +99,6 @@ export function replyPage(
       <p data-testid="audit">
         ${audit.verified ? 'Every bound stream verifies.' : html`<strong class="warn">Audit failed.</strong>`}
       </p>
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th>Stream</th>
-              <th>Role</th>
-              <th>Chain</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${streams}
-          </tbody>
-        </table>
-      </div>`,
+      ${dataTable(['Stream', 'Role', 'Chain'], streams)}`,
   );
 }
