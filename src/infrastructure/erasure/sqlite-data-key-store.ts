@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Statement } from 'better-sqlite3';
 import { openSqlite, type SqliteDatabase } from '../sqlite/sqlite-connection';
 import type { DataKey, DataKeyStore } from './data-key-store.port';
 
@@ -14,6 +15,13 @@ export class SqliteDataKeyStore implements DataKeyStore {
   private readonly byId = new Map<string, Buffer>();
   private readonly currentBySubject = new Map<string, DataKey>();
   private seenVersion = -1;
+  private readonly statements: {
+    current: Statement;
+    byId: Statement;
+    insert: Statement;
+    removeSubject: Statement;
+    removeOrganization: Statement;
+  };
 
   constructor(path: string) {
     this.db = openSqlite({ path, mmapBytes: 0, cacheKiB: 2048 });
@@ -27,14 +35,24 @@ export class SqliteDataKeyStore implements DataKeyStore {
     );
     CREATE INDEX IF NOT EXISTS data_keys_subject ON data_keys(subject);
     CREATE INDEX IF NOT EXISTS data_keys_organization ON data_keys(organization_id);`);
+    // Prepared once: keyFor and keyById run on every sealed append and read.
+    this.statements = {
+      current: this.db.prepare(
+        'SELECT key_id, key FROM data_keys WHERE subject = ? ORDER BY rowid DESC LIMIT 1',
+      ),
+      byId: this.db.prepare('SELECT key FROM data_keys WHERE key_id = ?'),
+      insert: this.db.prepare(
+        'INSERT INTO data_keys (key_id, subject, organization_id, key, created_at) VALUES (?, ?, ?, ?, ?)',
+      ),
+      removeSubject: this.db.prepare('DELETE FROM data_keys WHERE subject = ?'),
+      removeOrganization: this.db.prepare('DELETE FROM data_keys WHERE organization_id = ?'),
+    };
   }
 
   keyFor(subject: string, organizationId: number | null): DataKey {
     const cached = this.currentBySubject.get(subject);
     if (cached) return cached;
-    const row = this.db
-      .prepare('SELECT key_id, key FROM data_keys WHERE subject = ? ORDER BY rowid DESC LIMIT 1')
-      .get(subject) as { key_id: string; key: Buffer } | undefined;
+    const row = this.statements.current.get(subject) as { key_id: string; key: Buffer } | undefined;
     const found = row ?? this.create(subject, organizationId);
     this.currentBySubject.set(subject, found);
     this.byId.set(found.key_id, found.key);
@@ -44,8 +62,7 @@ export class SqliteDataKeyStore implements DataKeyStore {
   keyById(keyId: string): Buffer | null {
     const cached = this.byId.get(keyId);
     if (cached) return cached;
-    const row = this.db.prepare('SELECT key FROM data_keys WHERE key_id = ?').get(keyId) as
-      { key: Buffer } | undefined;
+    const row = this.statements.byId.get(keyId) as { key: Buffer } | undefined;
     if (!row) return null;
     this.byId.set(keyId, row.key);
     return row.key;
@@ -53,16 +70,14 @@ export class SqliteDataKeyStore implements DataKeyStore {
 
   destroySubjects(names: string[], _organizationId: number | null): number {
     if (names.length === 0) return 0;
-    const remove = this.db.prepare('DELETE FROM data_keys WHERE subject = ?');
+    const remove = this.statements.removeSubject;
     const destroyed = this.db.transaction(() => names.reduce((n, s) => n + remove.run(s).changes, 0))();
     this.afterDestroy();
     return destroyed;
   }
 
   destroyOrganization(organizationId: number): number {
-    const destroyed = this.db
-      .prepare('DELETE FROM data_keys WHERE organization_id = ?')
-      .run(organizationId).changes;
+    const destroyed = this.statements.removeOrganization.run(organizationId).changes;
     this.afterDestroy();
     return destroyed;
   }
@@ -73,11 +88,7 @@ export class SqliteDataKeyStore implements DataKeyStore {
 
   private create(subject: string, organizationId: number | null): DataKey {
     const key: DataKey = { key_id: randomBytes(8).toString('hex'), key: randomBytes(32) };
-    this.db
-      .prepare(
-        'INSERT INTO data_keys (key_id, subject, organization_id, key, created_at) VALUES (?, ?, ?, ?, ?)',
-      )
-      .run(key.key_id, subject, organizationId, key.key, new Date().toISOString());
+    this.statements.insert.run(key.key_id, subject, organizationId, key.key, new Date().toISOString());
     return key;
   }
 
