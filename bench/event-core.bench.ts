@@ -205,7 +205,7 @@ async function sealingCost(dir: string): Promise<BenchRow[]> {
     const wal = walFlusherFor(path);
     const raw = new SqliteEventStore(db, { flusher: wal.flusher });
     const store: EventStore = sealed
-      ? new SealingEventStore(raw, new SqliteDataKeyStore(join(dir, `${name}-keys.sqlite`)))
+      ? new SealingEventStore(raw, new SqliteDataKeyStore(join(dir, `${name}-keys.sqlite`), { bindings: db }))
       : raw;
     return {
       store,

@@ -8,6 +8,7 @@ import type { SearchIndex } from './search/search-index.port';
 import { SqliteSearchIndex } from './search/sqlite/sqlite-search-index';
 import { openSqlite, type SqliteDatabase } from './sqlite/sqlite-connection';
 import { walFlusherFor } from './sqlite/wal-flusher';
+import { EVENT_FILE, KEY_FILE } from './data-dir-files';
 import type { DataKeyStore } from './erasure/data-key-store.port';
 import { SealingEventStore } from './erasure/sealing-event-store';
 import { SqliteDataKeyStore } from './erasure/sqlite-data-key-store';
@@ -56,12 +57,12 @@ export const STORES = Symbol('STORES');
 
 /** The key store's own file, beside the embedded file (backed up apart from it: docs/operations.md "Backups"). */
 export function dataKeysFile(dataDir: string): string {
-  return join(dataDir, 'cairn-keys.sqlite');
+  return join(dataDir, KEY_FILE);
 }
 
 /** The embedded file every SQLite adapter shares. */
 export function sqliteFile(dataDir: string): string {
-  return join(dataDir, 'cairn.sqlite');
+  return join(dataDir, EVENT_FILE);
 }
 
 export interface OpenStoresOptions {
@@ -114,7 +115,11 @@ export async function openStores(config: CairnConfig, options: OpenStoresOptions
         maxAppendBytes: config.maxAppendBytes,
         ...(wal ? { flusher: wal.flusher } : {}),
       });
-  const dataKeys = new SqliteDataKeyStore(dataKeysFile(config.dataDir));
+  // With the embedded event store, a new subject's key binding rides on the append's own WAL sync.
+  const dataKeys = new SqliteDataKeyStore(
+    dataKeysFile(config.dataDir),
+    groupCommit && db ? { bindings: db } : {},
+  );
   const eventStore = new SealingEventStore(storedEvents, dataKeys);
   const readStore = config.mongodbUrl
     ? await openProductionReadStore(config.mongodbUrl)

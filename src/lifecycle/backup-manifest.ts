@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { ConflictError, NotFoundError } from '../common/errors';
 import type { CopyVerification } from './verify-copy';
 
-/** The embedded event store's file (stores.ts sqliteFile): the one file every backup must hold. */
-export const EVENT_FILE = 'cairn.sqlite';
+/** EVENT_FILE is the one file every backup must hold; KEY_FILE is copied after the events it serves. */
+import { EVENT_FILE, KEY_FILE } from '../infrastructure/data-dir-files';
+export { EVENT_FILE, KEY_FILE };
 export const MANIFEST_FILE = 'cairn-backup.json';
 export const BACKUP_FORMAT = 'cairn-backup/1';
 

@@ -3,8 +3,9 @@
  *
  * Each file is copied with `VACUUM INTO` from a connection of its own: one read transaction, so the copy is the
  * file as of one commit (WAL readers do not block writers, nor writers them), compacted. The files are copied one
- * after the other; each is consistent in itself (today the data directory holds one, cairn.sqlite). The copy's
- * event log is then verified as `audit:verify` verifies it, and only then is the manifest written.
+ * after the other, each consistent in itself, the key file last (copyOrder). The copy's event log is then verified
+ * as `audit:verify` verifies it, with every data key its events need (key-coverage.ts), and only then is the
+ * manifest written.
  */
 import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -14,6 +15,7 @@ import {
   BACKUP_FORMAT,
   describeFile,
   EVENT_FILE,
+  KEY_FILE,
   MANIFEST_FILE,
   type BackupManifest,
 } from './backup-manifest';
@@ -47,7 +49,7 @@ export async function backupDataDir(dataDir: string, target: string): Promise<Ba
     );
   }
   mkdirSync(destination, { recursive: true });
-  for (const file of files) copyDatabase(join(source, file), join(destination, file));
+  for (const file of copyOrder(files)) copyDatabase(join(source, file), join(destination, file));
   const verification = await verifyEventFile(destination);
   if (!verification.verified) {
     throw new ConflictError(
@@ -65,6 +67,17 @@ export async function backupDataDir(dataDir: string, target: string): Promise<Ba
   };
   writeFileSync(join(destination, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
   return { path: destination, manifest };
+}
+
+/**
+ * The event file first, the key file last. A key is on disk before any event sealed under it is committed, so a key
+ * file copied after the events holds every key they need (but those erased in between); copied before, it would
+ * lack the keys of subjects first written while the other files were copied, and their data would read as erased
+ * after a restore. verify-copy.ts checks the result all the same (key-coverage.ts).
+ */
+export function copyOrder(files: string[]): string[] {
+  const rank = (file: string): number => (file === EVENT_FILE ? 0 : file === KEY_FILE ? 2 : 1);
+  return [...files].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
 /** One database as of one read transaction, into a new file; process leases are not part of the copy. */

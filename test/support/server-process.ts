@@ -207,7 +207,7 @@ export async function readOpenedEvents(dataDir: string, stream?: string): Promis
   const db = openSqlite({ path: sqliteFile(dataDir) });
   const store = new SealingEventStore(
     new SqliteEventStore(db),
-    new SqliteDataKeyStore(dataKeysFile(dataDir)),
+    new SqliteDataKeyStore(dataKeysFile(dataDir), { bindings: db }),
   );
   try {
     return stream === undefined ? await store.readAll() : await store.readStream(stream);

@@ -9,9 +9,25 @@ export interface DataKey {
   key: Buffer;
 }
 
+/**
+ * Bindings of new subjects to their keys that keyFor left to be written by the append that uses the keys, in its
+ * own transaction (AppendOptions.within): a key is never used by a committed event without its binding.
+ */
+export interface PendingBindings {
+  /** Writes the bindings; runs inside the append's transaction. */
+  write(): void;
+  /** The append committed: the subjects have these keys from now on. */
+  committed(): void;
+}
+
 export interface DataKeyStore {
-  /** The subject's current key, created when it has none (a destroyed subject gets a new one). */
+  /**
+   * The subject's current key, created when it has none (a destroyed subject gets a new one). A new subject's
+   * binding may be left pending: the caller then takes it with takePendingBindings before it appends.
+   */
   keyFor(subject: string, organizationId: number | null): DataKey;
+  /** The bindings keyFor left pending since the last call, or null. */
+  takePendingBindings(): PendingBindings | null;
   /** A key by id, or null when it was destroyed (or never existed). */
   keyById(keyId: string): Buffer | null;
   /** Destroys every key of these subjects; returns how many keys were destroyed. */

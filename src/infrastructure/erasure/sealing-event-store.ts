@@ -33,7 +33,7 @@ export class SealingEventStore implements EventStore {
     if (sealed.countEvents) this.countEvents = (upTo) => sealed.countEvents!(upTo);
   }
 
-  append(
+  async append(
     stream: string,
     events: NewEvent[],
     expected: ExpectedRevision,
@@ -48,7 +48,15 @@ export class SealingEventStore implements EventStore {
       const rule = rules[index];
       return rule ? { ...event, data: this.sealData(rule, event, scope) } : event;
     });
-    return this.sealed.append(stream, sealedEvents, expected, options);
+    const pending = this.keys.takePendingBindings();
+    if (!pending) return this.sealed.append(stream, sealedEvents, expected, options);
+    // New subjects' keys are bound in the append's own transaction: never a committed event under an unbound key.
+    const result = await this.sealed.append(stream, sealedEvents, expected, {
+      ...options,
+      within: pending.write,
+    });
+    pending.committed();
+    return result;
   }
 
   async readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {

@@ -1,62 +1,125 @@
 import { randomBytes } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import { openSqlite, type SqliteDatabase } from '../sqlite/sqlite-connection';
-import type { DataKey, DataKeyStore } from './data-key-store.port';
+import type { DataKey, DataKeyStore, PendingBindings } from './data-key-store.port';
+
+/** Keys made durable together, in one commit of the key file, before any of them is handed to a subject. */
+export const KEY_POOL_SIZE = 64;
+
+export interface SqliteDataKeyStoreOptions {
+  /**
+   * Where the subject → key bindings are written: the embedded event file, by the append that first uses a key in
+   * its own transaction (takePendingBindings), so the binding commits and reaches the disk with that append and no
+   * append waits for a sync of the key file. Default: the key file, one synced commit per new subject.
+   */
+  bindings?: SqliteDatabase;
+}
+
+interface Binding {
+  subject: string;
+  organization_id: number | null;
+  key: DataKey;
+}
 
 /**
- * The embedded key store: a SQLite file of its own (`cairn-keys.sqlite` beside `cairn.sqlite`), so the event file
- * and its backups hold no key. Deletes overwrite the freed bytes (`secure_delete`) and every destruction is
- * checkpointed into the main file and the WAL truncated, so a destroyed key is not left on disk by SQLite.
- * Keys are cached per process; another process's destruction (a CLI erase beside a running server) is seen on the
- * next read through `PRAGMA data_version`, which changes whenever another connection commits.
+ * The embedded key store. The key material lives in a SQLite file of its own (`cairn-keys.sqlite` beside
+ * `cairn.sqlite`), so the event file and its backups hold no key; which subject a key belongs to lives in
+ * `data_key_bindings`, in the event file when there is one.
+ *
+ * Keys are created ahead of need, KEY_POOL_SIZE at a time in one fully synced commit of the key file, so a key is on
+ * disk before any event sealed under it can be. A subject's first key is a pooled key bound to it by one
+ * `data_key_bindings` row, written on the event file inside the transaction of the append it serves: the binding
+ * commits with the events sealed under the key or not at all, and the append's WAL sync makes both durable, so a new
+ * subject costs no sync of its own.
+ * Pooled keys a process did not hand out are deleted when it closes; a crash leaves them unbound, never used.
+ *
+ * Deletes overwrite the freed bytes (`secure_delete`) and every destruction is checkpointed into the main file and
+ * the WAL truncated, so a destroyed key is not left on disk by SQLite. The bindings stay: they name key ids and
+ * subjects, never a key. Keys are cached per process; another process's destruction (a CLI erase beside a running
+ * server) is seen on the next read through `PRAGMA data_version`, which changes whenever another connection commits.
  */
 export class SqliteDataKeyStore implements DataKeyStore {
   private readonly db: SqliteDatabase;
   private readonly byId = new Map<string, Buffer>();
   private readonly currentBySubject = new Map<string, DataKey>();
+  private readonly pool: DataKey[] = [];
+  /** New subjects' bindings keyFor handed out since the last takePendingBindings (deferred mode only). */
+  private pending: Binding[] = [];
+  private readonly deferred: boolean;
   private seenVersion = -1;
   private readonly statements: {
-    current: Statement;
     byId: Statement;
-    insert: Statement;
-    removeSubject: Statement;
-    removeOrganization: Statement;
+    insertKey: Statement;
+    removeKey: Statement;
+    boundKeys: Statement;
+    bind: Statement;
+    boundToSubject: Statement;
+    boundToOrganization: Statement;
   };
 
-  constructor(path: string) {
-    this.db = openSqlite({ path, mmapBytes: 0, cacheKiB: 2048 });
+  constructor(path: string, options: SqliteDataKeyStoreOptions = {}) {
+    this.db = openSqlite({ path, synchronous: 'FULL', mmapBytes: 0, cacheKiB: 2048 });
     this.db.pragma('secure_delete = ON');
     this.db.exec(`CREATE TABLE IF NOT EXISTS data_keys (
       key_id TEXT PRIMARY KEY,
-      subject TEXT NOT NULL,
-      organization_id INTEGER,
       key BLOB NOT NULL,
       created_at TEXT NOT NULL
-    );
-    CREATE INDEX IF NOT EXISTS data_keys_subject ON data_keys(subject);
-    CREATE INDEX IF NOT EXISTS data_keys_organization ON data_keys(organization_id);`);
+    )`);
+    const bindings = options.bindings ?? this.db;
+    this.deferred = options.bindings !== undefined;
+    createBindingsTable(bindings);
     // Prepared once: keyFor and keyById run on every sealed append and read.
     this.statements = {
-      current: this.db.prepare(
-        'SELECT key_id, key FROM data_keys WHERE subject = ? ORDER BY rowid DESC LIMIT 1',
-      ),
       byId: this.db.prepare('SELECT key FROM data_keys WHERE key_id = ?'),
-      insert: this.db.prepare(
-        'INSERT INTO data_keys (key_id, subject, organization_id, key, created_at) VALUES (?, ?, ?, ?, ?)',
+      insertKey: this.db.prepare('INSERT INTO data_keys (key_id, key, created_at) VALUES (?, ?, ?)'),
+      removeKey: this.db.prepare('DELETE FROM data_keys WHERE key_id = ?'),
+      boundKeys: bindings.prepare('SELECT key_id FROM data_key_bindings WHERE subject = ?').pluck(),
+      bind: bindings.prepare(
+        'INSERT INTO data_key_bindings (subject, key_id, organization_id, bound_at) VALUES (?, ?, ?, ?)',
       ),
-      removeSubject: this.db.prepare('DELETE FROM data_keys WHERE subject = ?'),
-      removeOrganization: this.db.prepare('DELETE FROM data_keys WHERE organization_id = ?'),
+      boundToSubject: bindings.prepare('SELECT key_id FROM data_key_bindings WHERE subject = ?').pluck(),
+      boundToOrganization: bindings
+        .prepare('SELECT key_id FROM data_key_bindings WHERE organization_id = ?')
+        .pluck(),
     };
   }
 
   keyFor(subject: string, organizationId: number | null): DataKey {
-    const cached = this.currentBySubject.get(subject);
+    const cached = this.currentBySubject.get(subject) ?? this.pendingKey(subject);
     if (cached) return cached;
-    const row = this.statements.current.get(subject) as { key_id: string; key: Buffer } | undefined;
-    const found = row ?? this.create(subject, organizationId);
-    this.currentBySubject.set(subject, found);
-    this.byId.set(found.key_id, found.key);
-    return found;
+    // Any key of the subject not destroyed will do (an erasure destroys them all; a subject written again after
+    // it, or by two processes at once, has another).
+    for (const keyId of this.statements.boundKeys.all(subject) as string[]) {
+      const key = this.keyById(keyId);
+      if (!key) continue;
+      const found = { key_id: keyId, key };
+      this.currentBySubject.set(subject, found);
+      return found;
+    }
+    if (this.pool.length === 0) this.fillPool();
+    const binding: Binding = { subject, organization_id: organizationId, key: this.pool.shift()! };
+    this.byId.set(binding.key.key_id, binding.key.key);
+    if (this.deferred) {
+      this.pending.push(binding);
+    } else {
+      this.write([binding]);
+      this.currentBySubject.set(subject, binding.key);
+    }
+    return binding.key;
+  }
+
+  takePendingBindings(): PendingBindings | null {
+    if (this.pending.length === 0) return null;
+    const taken = this.pending;
+    this.pending = [];
+    return {
+      write: () => this.write(taken),
+      // Not called when the append fails: whether it committed is then not known (its sync may fail after the
+      // commit), so its keys are never handed out again and the subjects' next use reads what was bound.
+      committed: () => {
+        for (const binding of taken) this.currentBySubject.set(binding.subject, binding.key);
+      },
+    };
   }
 
   keyById(keyId: string): Buffer | null {
@@ -70,35 +133,21 @@ export class SqliteDataKeyStore implements DataKeyStore {
 
   destroySubjects(names: string[], _organizationId: number | null): number {
     if (names.length === 0) return 0;
-    const remove = this.statements.removeSubject;
-    const destroyed = this.db.transaction(() => names.reduce((n, s) => n + remove.run(s).changes, 0))();
-    this.afterDestroy();
-    return destroyed;
+    const ids = names.flatMap((name) => this.statements.boundToSubject.all(name) as string[]);
+    return this.destroyKeys(ids);
   }
 
   destroyOrganization(organizationId: number): number {
-    const destroyed = this.statements.removeOrganization.run(organizationId).changes;
-    this.afterDestroy();
-    return destroyed;
+    return this.destroyKeys(this.statements.boundToOrganization.all(organizationId) as string[]);
   }
 
   close(): void {
+    // Pooled keys this process never bound: nothing was sealed under them.
+    const unused = [...this.pool.splice(0), ...this.pending.splice(0).map((binding) => binding.key)];
+    if (unused.length > 0 && this.db.open) {
+      this.db.transaction(() => unused.forEach((key) => this.statements.removeKey.run(key.key_id)))();
+    }
     this.db.close();
-  }
-
-  private create(subject: string, organizationId: number | null): DataKey {
-    const key: DataKey = { key_id: randomBytes(8).toString('hex'), key: randomBytes(32) };
-    this.statements.insert.run(key.key_id, subject, organizationId, key.key, new Date().toISOString());
-    return key;
-  }
-
-  private afterDestroy(): void {
-    this.byId.clear();
-    this.currentBySubject.clear();
-    // The deleted rows were overwritten in their pages (secure_delete); the WAL still holds the pages as they
-    // were before: copy the new pages into the file and empty the WAL.
-    this.db.pragma('wal_checkpoint(TRUNCATE)');
-    this.seenVersion = this.dataVersion();
   }
 
   refresh(): void {
@@ -109,7 +158,55 @@ export class SqliteDataKeyStore implements DataKeyStore {
     this.currentBySubject.clear();
   }
 
+  private pendingKey(subject: string): DataKey | undefined {
+    return this.pending.find((binding) => binding.subject === subject)?.key;
+  }
+
+  private write(bindings: Binding[]): void {
+    const bound = new Date().toISOString();
+    for (const { subject, organization_id, key } of bindings) {
+      this.statements.bind.run(subject, key.key_id, organization_id, bound);
+    }
+  }
+
+  /** KEY_POOL_SIZE new keys in one commit of the key file (synchronous=FULL: on disk when it returns). */
+  private fillPool(): void {
+    const created = new Date().toISOString();
+    const keys: DataKey[] = Array.from({ length: KEY_POOL_SIZE }, () => ({
+      key_id: randomBytes(8).toString('hex'),
+      key: randomBytes(32),
+    }));
+    this.db.transaction(() => {
+      for (const key of keys) this.statements.insertKey.run(key.key_id, key.key, created);
+    })();
+    this.pool.push(...keys);
+  }
+
+  private destroyKeys(ids: string[]): number {
+    const remove = this.statements.removeKey;
+    const destroyed = this.db.transaction(() => ids.reduce((n, id) => n + remove.run(id).changes, 0))();
+    this.byId.clear();
+    this.currentBySubject.clear();
+    // The deleted rows were overwritten in their pages (secure_delete); the WAL still holds the pages as they
+    // were before: copy the new pages into the file and empty the WAL.
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    this.seenVersion = this.dataVersion();
+    return destroyed;
+  }
+
   private dataVersion(): number {
     return this.db.pragma('data_version', { simple: true }) as number;
   }
+}
+
+/** Which subject (and organization) each key was handed to; key ids and subject names only, never a key. */
+export function createBindingsTable(db: SqliteDatabase): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS data_key_bindings (
+    subject TEXT NOT NULL,
+    key_id TEXT NOT NULL,
+    organization_id INTEGER,
+    bound_at TEXT NOT NULL,
+    PRIMARY KEY (subject, key_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS data_key_bindings_organization ON data_key_bindings(organization_id);`);
 }

@@ -97,6 +97,12 @@ export interface AppendOptions {
    * traces). Engines that make every append durable before acknowledging it treat both alike.
    */
   durability?: 'disk' | 'committed';
+  /**
+   * Runs inside the append's own transaction, after its events are written, so whatever it writes commits (and
+   * reaches the disk) with them or not at all. Only the embedded store has such a transaction (the data key
+   * bindings of sealing-event-store.ts share the embedded file); other engines refuse an append that asks for it.
+   */
+  within?: () => void;
 }
 
 export interface EventStore {

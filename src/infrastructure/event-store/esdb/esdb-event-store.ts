@@ -27,6 +27,7 @@ import {
   WrongExpectedVersionError as EsdbWrongExpectedVersionError,
 } from '@kurrent/kurrentdb-client';
 import type {
+  AppendOptions,
   AppendResult,
   EventStore,
   ExpectedRevision,
@@ -82,7 +83,14 @@ export class EsdbEventStore implements EventStore {
         : connection;
   }
 
-  async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+  async append(
+    stream: string,
+    events: NewEvent[],
+    expected: ExpectedRevision,
+    options: AppendOptions = {},
+  ): Promise<AppendResult> {
+    if (options.within)
+      throw new Error('EventStoreDB appends cannot run writes of another store in their commit');
     const prepared = prepareBatch(stream, events, expected);
     const deadline = Date.now() + APPEND_RETRY_MS;
     for (let attempt = 1; ; attempt++) {

@@ -78,6 +78,7 @@ export class SqliteEventStore implements EventStore {
     events: StoredEvent[],
     expected: ExpectedRevision,
     guess: ChainGuess,
+    within: (() => void) | undefined,
   ) => AppendResult;
   private readonly subscriptions = new Set<PollingSubscription>();
   private readonly pollIntervalMs: number;
@@ -92,12 +93,21 @@ export class SqliteEventStore implements EventStore {
     this.maxAppendBytes = options.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES;
     this.statements = prepareEventStatements(db);
     const transaction = db.transaction(
-      (stream: string, events: StoredEvent[], expected: ExpectedRevision, guess: ChainGuess): AppendResult =>
-        this.appendLocked(stream, events, expected, guess),
+      (
+        stream: string,
+        events: StoredEvent[],
+        expected: ExpectedRevision,
+        guess: ChainGuess,
+        within: (() => void) | undefined,
+      ): AppendResult => {
+        const result = this.appendLocked(stream, events, expected, guess);
+        within?.();
+        return result;
+      },
     );
     const lock = new WriteLock(db);
-    this.appendTransaction = (stream, events, expected, guess) =>
-      lock.run(() => transaction.immediate(stream, events, expected, guess));
+    this.appendTransaction = (stream, events, expected, guess, within) =>
+      lock.run(() => transaction.immediate(stream, events, expected, guess, within));
     this.traces = prepareTraceRows(db, lock);
   }
 
@@ -130,6 +140,7 @@ export class SqliteEventStore implements EventStore {
         prepared,
         expected,
         this.chainGuess(stream, prepared, expected),
+        options.within,
       );
     } catch (error) {
       // Unreachable while every writer goes through BEGIN IMMEDIATE, but if two writers ever raced past the
