@@ -222,8 +222,11 @@ async function sealingCost(dir: string): Promise<BenchRow[]> {
           },
         );
         await runner.prepare();
+        runner.start();
+        if (!(await runner.waitFor(await store.headPosition(), 120_000)))
+          throw new Error('catch-up did not finish');
         const started = process.hrtime.bigint();
-        await runner.rebuild(undefined, 600_000);
+        await runner.rebuild(undefined, 120_000);
         const took = Number(process.hrtime.bigint() - started) / 1e9;
         await runner.stop();
         return took;

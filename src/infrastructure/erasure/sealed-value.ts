@@ -19,6 +19,23 @@ const COMPRESS_FROM_BYTES = 512;
 /** What an unreadable (erased) string reads as; an unreadable JSON value reads as null. */
 export const ERASED_TEXT = '[erased]';
 
+/**
+ * Random IVs, drawn from the system's generator 256 at a time: one call per IV cost ~20 µs on this machine's VM,
+ * more than the encryption. Each IV is still 96 fresh random bits (NIST SP 800-38D 8.2.2), never reused.
+ */
+const IVS_PER_DRAW = 256;
+let ivs = Buffer.alloc(0);
+let ivOffset = 0;
+function nextIv(): Buffer {
+  if (ivOffset >= ivs.length) {
+    ivs = randomBytes(IV_BYTES * IVS_PER_DRAW);
+    ivOffset = 0;
+  }
+  const iv = ivs.subarray(ivOffset, ivOffset + IV_BYTES);
+  ivOffset += IV_BYTES;
+  return iv;
+}
+
 export function isSealed(value: unknown): value is string {
   return typeof value === 'string' && value.startsWith(PREFIX);
 }
@@ -37,7 +54,7 @@ export function seal(value: unknown, keys: DataKey[]): string {
     kind = 'z';
     plain = deflateRawSync(plain, { level: 1 });
   }
-  const iv = randomBytes(IV_BYTES);
+  const iv = nextIv();
   const cipher = createCipheriv('aes-256-gcm', combinedKey(keys.map((k) => k.key)), iv);
   const sealed = Buffer.concat([cipher.update(plain), cipher.final()]);
   const body = Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64');
