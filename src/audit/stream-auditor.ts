@@ -43,6 +43,8 @@ export interface AuditReport {
 
 export interface ErasedSubject {
   subject: string;
+  /** Erased with it (a memory item's creating proposal); [] for older events. */
+  linked_subjects: string[];
   organization_id: number;
   erased_by: string;
   reason: string | null;
@@ -314,6 +316,7 @@ function erasedSubject(event: RecordedEvent): ErasedSubject {
   const data = event.data as unknown as SubjectErased['data'];
   return {
     subject: data.subject,
+    linked_subjects: data.linked_subjects ?? [],
     organization_id: data.organization_id,
     erased_by: data.erased_by,
     reason: data.reason,

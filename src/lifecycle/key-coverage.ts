@@ -42,7 +42,7 @@ export async function checkKeyCoverage(
     after = page[page.length - 1].position;
   }
   const absent = [...needed].filter(presentIn(keyFile));
-  const erasedSubjects = new Set(erased.map((e) => e.subject));
+  const erasedSubjects = new Set(erased.flatMap((e) => [e.subject, ...e.linked_subjects]));
   const binding = bindingLookup(eventDb);
   const missing = absent.filter((id) => {
     const bound = binding(id);

@@ -6,9 +6,19 @@ import type {
   ProposedPolicy,
 } from '../events/memory/proposal.events';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { ERASED_TEXT } from '../infrastructure/erasure/sealed-value';
+import { erasedMemoryItem } from './erased-subjects';
 import type { Projection, ProjectionContext } from './projection';
 
 export const MEMORY_PROPOSALS = 'memory_proposals';
+/** Per memory item: the proposals whose text goes when it is erased (those naming it, and the one creating it). */
+export const MEMORY_PROPOSAL_LINKS = 'memory_proposal_links';
+
+interface ProposalLinksDocument {
+  id: string;
+  proposal_ids: number[];
+  [key: string]: unknown;
+}
 
 export interface MemoryProposalDocument {
   id: string;
@@ -40,14 +50,29 @@ export interface MemoryProposalDocument {
 /** Proposals for operators to review (`proposals:list`). */
 export const memoryProposalsProjection: Projection = {
   name: 'memory-proposals',
-  version: 3,
-  collections: [{ name: MEMORY_PROPOSALS, indexes: ['organization_id', 'status'] }],
-  eventTypes: new Set(['MemoryProposalCaptured', 'MemoryProposalApproved', 'MemoryProposalRejected']),
+  version: 4,
+  collections: [
+    { name: MEMORY_PROPOSALS, indexes: ['organization_id', 'status'] },
+    { name: MEMORY_PROPOSAL_LINKS, indexes: [] },
+  ],
+  eventTypes: new Set([
+    'MemoryProposalCaptured',
+    'MemoryProposalApproved',
+    'MemoryProposalRejected',
+    'SubjectErased',
+  ]),
   async apply(recorded: RecordedEvent, context: ProjectionContext) {
+    if (recorded.type === 'SubjectErased') {
+      const erased = erasedMemoryItem(recorded);
+      if (erased) await forgetProposals(context, erased.memory_item_id);
+      return;
+    }
     const event = recorded as unknown as MemoryProposalEvent;
     const at = recorded.metadata.occurred_at;
     const id = String(event.data.proposal_id);
     if (event.type === 'MemoryProposalCaptured') {
+      const named = [event.data.target_memory_item_id, event.data.cited?.memory_item_id ?? null];
+      for (const item of named) if (item !== null) await link(context, item, event.data.proposal_id);
       const { connector_id: _connector, client_key: _key, ...data } = event.data;
       const doc: MemoryProposalDocument = {
         id,
@@ -67,6 +92,9 @@ export const memoryProposalsProjection: Projection = {
     }
     const current = await context.get<MemoryProposalDocument>(MEMORY_PROPOSALS, id);
     if (!current) return;
+    if (event.type === 'MemoryProposalApproved' && current.target_memory_item_id === null) {
+      await link(context, event.data.memory_item_id, event.data.proposal_id);
+    }
     context.put(
       MEMORY_PROPOSALS,
       event.type === 'MemoryProposalApproved'
@@ -88,3 +116,21 @@ export const memoryProposalsProjection: Projection = {
     );
   },
 };
+
+async function link(context: ProjectionContext, memoryItemId: number, proposalId: number): Promise<void> {
+  const id = String(memoryItemId);
+  const links = await context.get<ProposalLinksDocument>(MEMORY_PROPOSAL_LINKS, id);
+  const proposal_ids = links?.proposal_ids ?? [];
+  if (!proposal_ids.includes(proposalId)) {
+    context.put(MEMORY_PROPOSAL_LINKS, { id, proposal_ids: [...proposal_ids, proposalId] });
+  }
+}
+
+/** An erased item's proposals keep their ids and review state; their text reads as the sealed fields now do. */
+async function forgetProposals(context: ProjectionContext, memoryItemId: number): Promise<void> {
+  const links = await context.get<ProposalLinksDocument>(MEMORY_PROPOSAL_LINKS, String(memoryItemId));
+  for (const proposalId of links?.proposal_ids ?? []) {
+    const current = await context.get<MemoryProposalDocument>(MEMORY_PROPOSALS, String(proposalId));
+    if (current) context.put(MEMORY_PROPOSALS, { ...current, title: ERASED_TEXT, content: '', cited: null });
+  }
+}

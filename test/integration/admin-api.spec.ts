@@ -138,6 +138,7 @@ describe('admin API: memory, documents, proposals, replies, projections', () => 
         changed: true,
         erased_by: expect.stringContaining('operator'),
         erased_at: expect.any(String),
+        linked_subjects: [],
         keys_destroyed: expect.any(Number),
         read_models_forgot: true,
       });

@@ -5,7 +5,7 @@ import { cairn, type CliResult } from '../support/cli';
 import { connectMcp, toolError } from '../support/mcp-client';
 import { ALL_MEMORY, ingest, MEMORY } from '../support/memory-fixtures';
 import { defaultDraft, reply, type ChatStep } from '../support/model-server';
-import { startModelApp } from '../support/reply-fixtures';
+import { REPLIES, startModelApp } from '../support/reply-fixtures';
 import { createReplyTenant, type ReplyTenant } from '../support/reply-tenant';
 import type { ModelServer } from '../support/model-server';
 import { http, startTestApp, type TestApp } from '../support/test-app';
@@ -170,6 +170,74 @@ describe('erasure by crypto-shredding (issue 33)', () => {
     expect(erased.code).toBe(0);
     expect(erased.json).toMatchObject({ subject: `organization-${other.organization_id}`, changed: true });
     await assertGoneAfterRebuild(secret, `organization-${other.organization_id}`);
+  });
+
+  it('memory:erase of an item a proposal created: the proposal’s text goes with it, and a correction of it too', async () => {
+    const PROPOSED = 'Late pick-up for the Zephyr annex is possible until 19:30 on Thursdays.';
+    const CORRECTED = 'Late pick-up for the Zephyr annex is possible until 19:45 on Thursdays.';
+    const connector = await createConnector(t.commands, tenant.organization_id, ALL_MEMORY);
+    const propose = async (body: Record<string, unknown>): Promise<number> => {
+      const res = await http(t.baseUrl, 'POST', `${MEMORY}/proposals`, { token: connector.token, body });
+      expect(res.status).toBe(200);
+      return res.body.proposal_id as number;
+    };
+    const org = String(tenant.organization_id);
+    const created = await propose({
+      title: 'Late pick-up',
+      content: PROPOSED,
+      proposed_policy: { customer_safe_candidate: true },
+    });
+    const approved = await cairn(t.dataDir, 'proposals:approve', org, String(created));
+    expect(approved.code).toBe(0);
+    const item = approved.json.memory_item_id as number;
+    // A reply quoting the item, corrected by its reader: a correction proposal targeting the item, left for review.
+    const asked = await tenant.request(
+      tenant.body('erase-proposal', {
+        payload: { text: 'Until when is late pick-up possible on Thursdays?', subject: 'Pick-up' },
+      }),
+    );
+    expect(asked.body).toMatchObject({ ok: true });
+    const feedback = await http(t.baseUrl, 'POST', `${REPLIES}/${asked.body.message_id}/feedback`, {
+      token: tenant.token,
+      body: { outcome: 'corrected', suggested_answer: CORRECTED, external_feedback_id: 'erase-proposal' },
+    });
+    expect(feedback.status).toBe(200);
+    const correction = feedback.body.proposal_id as number;
+    const before = await cairn(t.dataDir, 'proposals:list', org);
+    expect(
+      (before.json.proposals as { proposal_id: number; target_memory_item_id: number | null }[]).find(
+        (p) => p.proposal_id === correction,
+      ),
+    ).toMatchObject({ target_memory_item_id: item });
+    expect(filesHolding(t.dataDir, PROPOSED)).not.toEqual([]);
+    expect(filesHolding(t.dataDir, CORRECTED)).not.toEqual([]);
+
+    const erased = await cairn(t.dataDir, 'memory:erase', org, String(item), '--reason', 'wrong item');
+    expect(erased.code).toBe(0);
+    expect(erased.json).toMatchObject({
+      subject: `memory-item-${item}`,
+      linked_subjects: [`proposal-${created}`],
+      changed: true,
+      read_models_forgot: true,
+    });
+    const listed = await cairn(t.dataDir, 'proposals:list', org);
+    const proposals = listed.json.proposals as { proposal_id: number; title: string; content?: string }[];
+    expect(proposals.find((p) => p.proposal_id === created)).toMatchObject({ title: '[erased]' });
+    expect(proposals.find((p) => p.proposal_id === correction)).toMatchObject({ title: '[erased]' });
+    expect(printed(listed)).not.toContain(PROPOSED);
+    // The reader's suggested answer stays in its feedback, the conversation's (docs/audit.md: erase the
+    // conversation for it); every other copy, the proposal's above all, went with the item.
+    const holding = (await t.stores.eventStore.readAll()).filter((e) =>
+      JSON.stringify(e.data).includes(CORRECTED),
+    );
+    expect(holding.map((e) => e.type)).toEqual(['ReplyFeedbackReserved', 'ReplyFeedbackSubmitted']);
+    await assertGoneAfterRebuild(PROPOSED, `memory-item-${item}`);
+    const verified = await cairn(t.dataDir, 'audit:verify');
+    expect(verified.json.erased).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ subject: `memory-item-${item}`, linked_subjects: [`proposal-${created}`] }),
+      ]),
+    );
   });
 
   /** Whether any event, as stored (sealed) or as the application reads it (opened), holds `text`. */

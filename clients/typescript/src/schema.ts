@@ -1602,6 +1602,8 @@ export interface components {
       changed: boolean;
       erased_by: string;
       erased_at: string;
+      /** @description erased with it: the proposal whose approval created the item */
+      linked_subjects: string[];
       keys_destroyed: number;
       read_models_forgot: boolean;
     };

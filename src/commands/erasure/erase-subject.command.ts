@@ -34,6 +34,8 @@ export interface EraseSubjectResult {
   changed: boolean;
   erased_by: string;
   erased_at: string;
+  /** Subjects erased with it: for a memory item, the proposal whose approval created it. */
+  linked_subjects: string[];
   keys_destroyed: number;
   /** The read models applied the erasure and the embedded file's WAL was checkpointed and emptied. */
   read_models_forgot: boolean;

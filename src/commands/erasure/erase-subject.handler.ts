@@ -4,6 +4,7 @@ import { Clock } from '../../common/clock';
 import { NotFoundError } from '../../common/errors';
 import { streams } from '../../events/domain-event';
 import type { SubjectErased } from '../../events/erasure/erasure.events';
+import type { MemoryItemCreated } from '../../events/memory/memory.events';
 import { CURRENT_SCHEMA_VERSION } from '../../events/domain-event';
 import {
   EVENT_STORE,
@@ -48,8 +49,8 @@ export class EraseSubjectHandler implements ICommandHandler<EraseSubjectCommand,
 
   async execute(command: EraseSubjectCommand): Promise<EraseSubjectResult> {
     const { input, context } = command;
-    const subject = await this.requireSubject(input);
-    const keys_destroyed = this.destroyKeys(input, subject);
+    const { subject, linked } = await this.requireSubject(input);
+    const keys_destroyed = this.destroyKeys(input, [subject, ...linked]);
     const erased_at = new Date(this.clock.nowMs()).toISOString();
     const data: SubjectErased['data'] = {
       subject,
@@ -58,6 +59,7 @@ export class EraseSubjectHandler implements ICommandHandler<EraseSubjectCommand,
       organization_id: input.organization_id,
       erased_by: context.actor,
       reason: input.reason,
+      linked_subjects: linked,
       keys_destroyed,
       erased_at,
     };
@@ -102,25 +104,29 @@ export class EraseSubjectHandler implements ICommandHandler<EraseSubjectCommand,
       changed,
       erased_by: recorded.erased_by,
       erased_at: recorded.erased_at,
+      linked_subjects: recorded.linked_subjects ?? [],
       keys_destroyed: changed ? keys_destroyed : 0,
       read_models_forgot,
     };
   }
 
-  /** The subject's key name, once it is known to be this organization's (else not found, as any other). */
-  private async requireSubject(input: EraseSubjectInput): Promise<string> {
+  /**
+   * The subject's key name, once it is known to be this organization's (else not found, as any other), and the
+   * subjects erased with it: the proposal whose approval created a memory item.
+   */
+  private async requireSubject(input: EraseSubjectInput): Promise<{ subject: string; linked: string[] }> {
     const org = input.organization_id;
     if (input.kind === 'organization') {
       const first = await this.firstEvent(streams.organization(input.id));
       if (input.id !== org || !first)
         throw new NotFoundError('organization not found', 'organization_not_found');
-      return subjects.organization(org);
+      return { subject: subjects.organization(org), linked: [] };
     }
     if (input.kind === 'conversation') {
       const first = await this.firstEvent(streams.conversation(input.id));
       if (!first || first.data.organization_id !== org)
         throw new NotFoundError('conversation not found', 'conversation_not_found');
-      return subjects.conversation(input.id);
+      return { subject: subjects.conversation(input.id), linked: [] };
     }
     const first = await this.firstEvent(streams.memoryItem(input.id));
     const created = first?.type === 'MemoryItemCreated' ? first : null;
@@ -130,7 +136,11 @@ export class EraseSubjectHandler implements ICommandHandler<EraseSubjectCommand,
       (input.connector_id !== undefined && created.metadata.actor !== `connector:${input.connector_id}`)
     )
       throw new NotFoundError('memory item not found', 'memory_item_not_found');
-    return subjects.memoryItem(input.id);
+    const proposal = (created as unknown as MemoryItemCreated).data.proposal_id;
+    return {
+      subject: subjects.memoryItem(input.id),
+      linked: proposal === undefined ? [] : [subjects.proposal(proposal)],
+    };
   }
 
   private async firstEvent(stream: string): Promise<RecordedEvent | null> {
@@ -138,11 +148,11 @@ export class EraseSubjectHandler implements ICommandHandler<EraseSubjectCommand,
     return first ?? null;
   }
 
-  private destroyKeys(input: EraseSubjectInput, subject: string): number {
+  private destroyKeys(input: EraseSubjectInput, names: string[]): number {
     if (!this.keys) return 0;
     return input.kind === 'organization'
       ? this.keys.destroyOrganization(input.organization_id)
-      : this.keys.destroySubjects([subject], input.organization_id);
+      : this.keys.destroySubjects(names, input.organization_id);
   }
 
   /** Waits until the read models dropped the subject, then empties the embedded file's WAL. */

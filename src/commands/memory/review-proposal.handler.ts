@@ -182,6 +182,7 @@ export class ReviewProposalHandler implements ICommandHandler<ReviewProposalComm
         visibility: 'organization_internal',
         owner_client_key: null,
         source_uri: proposal.source_uri,
+        proposal_id: proposal.proposal_id,
       },
       context,
     );

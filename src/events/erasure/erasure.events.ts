@@ -18,6 +18,11 @@ export type SubjectErased = DomainEvent<
     /** The actor who asked (`operator:<name>` or `connector:<id>`). */
     erased_by: string;
     reason: string | null;
+    /**
+     * Subjects erased with it (absent in older events): for a memory item, the proposal whose approval created
+     * it (`proposal-<id>`).
+     */
+    linked_subjects?: string[];
     keys_destroyed: number;
     erased_at: string;
   }

@@ -78,6 +78,8 @@ export type MemoryItemCreated = DomainEvent<
     /** The connector client key that owns a tool_private item; null otherwise. */
     owner_client_key: string | null;
     source_uri: string | null;
+    /** The approved proposal whose approval created the item (absent: not created from a proposal, or older). */
+    proposal_id?: number;
   }
 >;
 

@@ -135,6 +135,7 @@ export const adminSchemas: Schemas = {
     changed: { type: 'boolean' },
     erased_by: str(),
     erased_at: str(),
+    linked_subjects: arrayOf(str(), 'erased with it: the proposal whose approval created the item'),
     keys_destroyed: integer(),
     read_models_forgot: { type: 'boolean' },
   }),

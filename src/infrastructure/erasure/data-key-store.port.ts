@@ -46,4 +46,6 @@ export const subjects = {
   memoryItem: (id: number) => `memory-item-${id}`,
   conversation: (id: number) => `conversation-${id}`,
   organization: (id: number) => `organization-${id}`,
+  /** A proposal of a new item: erased with the item its approval created (erase-subject.handler.ts). */
+  proposal: (id: number) => `proposal-${id}`,
 } as const;

@@ -53,7 +53,15 @@ export const SEALING_RULES: Readonly<Record<string, SealingRule>> = {
     subjects: (data, organizationId) => {
       const target = num(data.target_memory_item_id);
       const cited = num((data.cited as { memory_item_id?: unknown } | null | undefined)?.memory_item_id);
-      const own = target === null ? orgSubject(organizationId) : [subjects.memoryItem(target)];
+      // A new item's proposal under a key of its own, destroyed with the item its approval creates; a correction
+      // under its target item's.
+      const id = num(data.proposal_id);
+      const own =
+        target !== null
+          ? [subjects.memoryItem(target)]
+          : id !== null
+            ? [subjects.proposal(id)]
+            : orgSubject(organizationId);
       return cited === null || cited === target ? own : [...own, subjects.memoryItem(cited)];
     },
     erased: { title: ERASED_TEXT, content: '', cited: null },

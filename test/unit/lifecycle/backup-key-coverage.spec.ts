@@ -129,4 +129,49 @@ describe('a backup holds every data key its events need', () => {
       keys_missing_count: 0,
     });
   });
+
+  it('a key of a subject erased with another (a memory item’s creating proposal) is erased, not missing', async () => {
+    await store.append(
+      'memory-proposal-9',
+      [
+        {
+          type: 'MemoryProposalCaptured',
+          data: {
+            proposal_id: 9,
+            organization_id: 1,
+            target_memory_item_id: null,
+            title: 'P',
+            content: 'Proposed.',
+          },
+          metadata,
+        },
+      ],
+      'no_stream',
+    );
+    keys.destroySubjects([subjects.memoryItem(2), subjects.proposal(9)], 1);
+    const erasedWith = (linked: string[]) => ({
+      type: 'SubjectErased',
+      data: {
+        subject: subjects.memoryItem(2),
+        kind: 'memory_item',
+        id: 2,
+        organization_id: 1,
+        erased_by: 'operator:test',
+        reason: null,
+        linked_subjects: linked,
+        keys_destroyed: 2,
+        erased_at: '2026-11-27T00:00:00.000Z',
+      },
+      metadata,
+    });
+    await store.append('erasure-memory-item-2', [erasedWith([subjects.proposal(9)])], 'no_stream');
+    const backup = join(temp.dir, 'linked');
+    await backupDataDir(data, backup);
+    expect((await verifyEventFile(backup)).keys).toEqual({
+      keys_needed: 3,
+      keys_erased: 3,
+      keys_missing: [],
+      keys_missing_count: 0,
+    });
+  });
 });
