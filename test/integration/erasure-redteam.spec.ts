@@ -3,6 +3,12 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { cairn, type CliResult } from '../support/cli';
 import { makeTempDir } from '../support/temp-dir';
+import { CreateChatbotCommand } from '../../src/commands/chatbots/create-chatbot.command';
+import { operatorContext } from '../../src/commands/shared/command-context';
+import { createConnector, createOrganization } from '../support/fixtures';
+import { ALL_MEMORY, MEMORY, ingest } from '../support/memory-fixtures';
+import { REPLIES, REPLY_CAPABILITIES, replyBody, startModelApp } from '../support/reply-fixtures';
+import { http, startTestApp } from '../support/test-app';
 
 /**
  * Red-team of erasure (issue 33), written without reading the implementation: each test names one path the
@@ -172,5 +178,142 @@ describe('erasure red team (CLI, embedded store)', () => {
     await ok(cairn(data, 'projections:rebuild'));
     expect(survivors(data, [OTHER_ORG])).toEqual([]);
     expect((await ok(cairn(data, 'audit:verify'))).json.verified).toBe(true);
+  });
+});
+
+describe('erasure red team (server with model, CLI erasing while it runs)', () => {
+  jest.setTimeout(120_000);
+  const SECRET = 'Our back-office alarm code is Walrus Tangerine Forty Two.';
+  const CORRECTION = 'The alarm code was changed to Heron Plum Seventeen at the start of the month.';
+  const SAVED = 'Connector note: the landlord Ms Ottoline Barrowcliffe pays rent in cash.';
+  let h: Awaited<ReturnType<typeof startModelApp>>;
+  let org = 0;
+  let token = '';
+  let item = 0;
+  let messageId = 0;
+  const replyKey = 'red-1';
+  const question = 'What is the back-office alarm code?';
+
+  beforeAll(async () => {
+    h = await startModelApp();
+    org = (await createOrganization(h.t.commands, 'Red Server Org')).organization_id;
+    const { chatbot_id } = await h.t.commands.execute<CreateChatbotCommand, { chatbot_id: number }>(
+      new CreateChatbotCommand(org, 'Desk', null, operatorContext('test')),
+    );
+    expect(chatbot_id).toBeGreaterThan(0);
+    token = (await createConnector(h.t.commands, org, [...REPLY_CAPABILITIES, ...ALL_MEMORY])).token;
+    item = (await ingest(h.t.commands, org, 'Alarm', `## Codes\n\n${SECRET}\n\n## Other\n\nNothing else.`))
+      .memory_item_id;
+  });
+  afterAll(async () => h.close());
+
+  const replies = (body: Record<string, unknown>) => http(h.t.baseUrl, 'POST', REPLIES, { token, body });
+
+  it('setup: a reply cites the item, a correction of it is approved, a connector saves and forgets a note', async () => {
+    const res = await replies(replyBody(replyKey, question));
+    expect(res.status).toBe(200);
+    expect(JSON.stringify(res.body)).toContain('Walrus Tangerine');
+    messageId = res.body.message_id ?? res.body.assistant_message_id;
+    const fb = await http(h.t.baseUrl, 'POST', `${REPLIES}/${messageId}/feedback`, {
+      token,
+      body: { outcome: 'corrected', suggested_answer: CORRECTION, external_feedback_id: 'fb-red-1' },
+    });
+    expect(fb.status).toBe(200);
+    const approved = await cairn(h.t.dataDir, 'proposals:approve', String(org), String(fb.body.proposal_id));
+    expect(approved.code).toBe(0);
+    const saved = await http(h.t.baseUrl, 'POST', `${MEMORY}/save`, {
+      token,
+      body: { kind: 'handoff', title: 'Landlord', content: SAVED },
+    });
+    expect(saved.status).toBe(200);
+    const forgot = await http(h.t.baseUrl, 'POST', `${MEMORY}/items/${saved.body.memory_item_id}/forget`, {
+      token,
+      body: {},
+    });
+    expect(forgot.status).toBe(200);
+  });
+
+  it('connector forget: the saved note survives nowhere in the data directory', () => {
+    expect(survivors(h.t.dataDir, [SAVED])).toEqual([]);
+  });
+
+  it('memory:erase by the CLI while the server runs: search, replay and files no longer hold the item text', async () => {
+    const erased = await cairn(
+      h.t.dataDir,
+      'memory:erase',
+      String(org),
+      String(item),
+      '--reason',
+      'red team',
+    );
+    expect(erased.json).toMatchObject({ erased: true, changed: true });
+    const search = await http(h.t.baseUrl, 'POST', `${MEMORY}/search`, {
+      token,
+      body: { query: 'back-office alarm code Walrus Tangerine' },
+    });
+    expect(JSON.stringify(search.body)).not.toContain('Walrus');
+    const replay = await replies(replyBody(replyKey, question));
+    expect(JSON.stringify(replay.body)).not.toContain('Walrus');
+    expect(survivors(h.t.dataDir, [SECRET])).toEqual([]);
+  });
+
+  // The approved correction became a revision of the erased item; its text is also the feedback's suggested_answer.
+  it('memory:erase: the approved correction (a revision of the item) survives nowhere', () => {
+    expect(survivors(h.t.dataDir, [CORRECTION])).toEqual([]);
+  });
+
+  it('after the erasure (server still running), projections:rebuild and audit:verify hold', async () => {
+    const rebuilt = await cairn(h.t.dataDir, 'projections:rebuild');
+    expect(rebuilt.code).toBe(0);
+    expect(survivors(h.t.dataDir, [SECRET])).toEqual([]);
+    const verified = await cairn(h.t.dataDir, 'audit:verify');
+    expect(verified.json.verified).toBe(true);
+    expect(JSON.stringify(verified.json.erased)).toContain(String(item));
+  });
+});
+
+describe('erasure red team: org:erase by the CLI while a server runs on the data directory', () => {
+  jest.setTimeout(120_000);
+  const KEPT = 'Kept organisation: the ferry to Lundy leaves at nine.';
+  const GONE = 'Erased organisation: the cellar key hides inside the blue teapot.';
+  let t: Awaited<ReturnType<typeof startTestApp>>;
+  let kept = { org: 0, token: '' };
+  let gone = { org: 0, token: '', item: 0 };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const a = (await createOrganization(t.commands, 'Kept Org')).organization_id;
+    const b = (await createOrganization(t.commands, 'Gone Org')).organization_id;
+    kept = { org: a, token: (await createConnector(t.commands, a, ALL_MEMORY)).token };
+    gone = { org: b, token: (await createConnector(t.commands, b, ALL_MEMORY)).token, item: 0 };
+    await ingest(t.commands, a, 'Ferry', KEPT);
+    gone.item = (await ingest(t.commands, b, 'Cellar', GONE)).memory_item_id;
+  });
+  afterAll(async () => t.close());
+
+  const search = (token: string, query: string) =>
+    fetch(`${t.baseUrl}${MEMORY}/search`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
+    }).then(async (r) => ({ status: r.status, text: await r.text() }));
+
+  it('the running server serves none of the erased organization and keeps serving the other one', async () => {
+    expect((await search(gone.token, 'cellar key blue teapot')).text).toContain('teapot');
+    const erased = await cairn(t.dataDir, 'org:erase', String(gone.org), '--reason', 'red team');
+    expect(erased.json).toMatchObject({ erased: true });
+    expect((await search(gone.token, 'cellar key blue teapot')).text).not.toContain('teapot');
+    const other = await search(kept.token, 'ferry to Lundy');
+    expect(other.status).toBe(200);
+    expect(other.text).toContain('Lundy');
+    expect(survivors(t.dataDir, [GONE])).toEqual([]);
+  });
+
+  it('projections:rebuild by the CLI while the server runs leaves the server able to read', async () => {
+    expect((await cairn(t.dataDir, 'projections:rebuild')).code).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const other = await search(kept.token, 'ferry to Lundy');
+    expect(other.status).toBe(200);
+    expect(other.text).toContain('Lundy');
   });
 });
