@@ -8,6 +8,7 @@ import { operatorContext } from '../../src/commands/shared/command-context';
 import { createConnector, createOrganization } from '../support/fixtures';
 import { ALL_MEMORY, MEMORY, ingest } from '../support/memory-fixtures';
 import { REPLIES, REPLY_CAPABILITIES, replyBody, startModelApp } from '../support/reply-fixtures';
+import { createReplyTenant } from '../support/reply-tenant';
 import { http, startTestApp } from '../support/test-app';
 
 /**
@@ -57,8 +58,8 @@ function survivors(dir: string, sentences: string[]): string[] {
   }
   const sqlite = files.filter((f) => readFileSync(f).subarray(0, 15).toString() === 'SQLite format 3');
   const out = execFileSync(process.execPath, [SCAN_CHILD, ...sqlite, '--', ...needles], { encoding: 'utf8' });
-  for (const hit of JSON.parse(out) as { file: string; table: string; column: string }[]) {
-    hits.push(`${hit.file.slice(dir.length)} ${hit.table}.${hit.column} (decoded value)`);
+  for (const hit of JSON.parse(out) as { file: string; table: string; column: string; label: string }[]) {
+    hits.push(`${hit.file.slice(dir.length)} ${hit.table}.${hit.column} [${hit.label}] (decoded value)`);
   }
   return [...new Set(hits)];
 }
@@ -315,5 +316,84 @@ describe('erasure red team: org:erase by the CLI while a server runs on the data
     const other = await search(kept.token, 'ferry to Lundy');
     expect(other.status).toBe(200);
     expect(other.text).toContain('Lundy');
+  });
+});
+
+describe('erasure red team: conversation:erase', () => {
+  jest.setTimeout(120_000);
+  const CUSTOMER = 'My name is Philippa Quarrington-Vale and my insurance number is QX 55 81 20 C.';
+  const SUGGESTED = 'Tell Philippa Quarrington-Vale her claim is approved.';
+  const NOTE = 'Philippa Quarrington-Vale was upset on the phone.';
+  let h: Awaited<ReturnType<typeof startModelApp>>;
+  let tenant: Awaited<ReturnType<typeof createReplyTenant>>;
+  let conversation = 0;
+
+  beforeAll(async () => {
+    h = await startModelApp();
+    tenant = await createReplyTenant(h.t, 'Red Conversations');
+  });
+  afterAll(async () => h.close());
+
+  it('setup: a customer message, a reply, a corrected feedback and a connector search quoting the customer', async () => {
+    const res = await tenant.request(
+      tenant.body('conv-1', { payload: { text: `${CUSTOMER} When is the clinic open?` } }),
+    );
+    expect(res.status).toBe(200);
+    conversation = (await tenant.thread('thread-conv-1')).conversation_id ?? 0;
+    expect(conversation).toBeGreaterThan(0);
+    const fb = await http(h.t.baseUrl, 'POST', `${REPLIES}/${res.body.message_id}/feedback`, {
+      token: tenant.token,
+      body: {
+        outcome: 'corrected',
+        suggested_answer: SUGGESTED,
+        note: NOTE,
+        external_feedback_id: 'conv-fb-1',
+      },
+    });
+    expect(fb.status).toBe(200);
+  });
+
+  // Leak: the corrected feedback's suggested_answer stays in clear in read_documents [memory_proposals] (the
+  // proposal is sealed under its own key, which a conversation erasure does not destroy).
+  it('after conversation:erase the customer message, the feedback note and the suggested answer survive nowhere', async () => {
+    const erased = await cairn(
+      h.t.dataDir,
+      'conversation:erase',
+      String(tenant.organization_id),
+      String(conversation),
+    );
+    expect(erased.json).toMatchObject({ erased: true, changed: true });
+    expect(survivors(h.t.dataDir, [CUSTOMER])).toEqual([]);
+    expect(survivors(h.t.dataDir, [NOTE])).toEqual([]);
+    expect(survivors(h.t.dataDir, [SUGGESTED])).toEqual([]);
+    const verified = await cairn(h.t.dataDir, 'audit:verify');
+    expect(verified.json.verified).toBe(true);
+    expect(JSON.stringify(verified.json.erased)).toContain(String(conversation));
+  });
+
+  // Leak: a rebuild of memory-proposals writes the suggested answer back in clear (the proposal event decrypts
+  // under its own, live key), and proposals:list prints it.
+  it('after conversation:erase, proposals:list and projections:rebuild do not show the suggested answer', async () => {
+    expect((await cairn(h.t.dataDir, 'projections:rebuild', 'memory-proposals')).code).toBe(0);
+    expect(survivors(h.t.dataDir, [SUGGESTED])).toEqual([]);
+    const listed = await cairn(h.t.dataDir, 'proposals:list', String(tenant.organization_id));
+    expect(listed.code).toBe(0);
+    expect(outputHas(listed, [SUGGESTED])).toBe(false);
+  });
+
+  // Only what is readable in files: a query sealed under the organization key is ciphertext here either way.
+  it('a connector search whose query quoted the customer survives in no clear bytes after the conversation erasure', async () => {
+    const search = await http(h.t.baseUrl, 'POST', `${MEMORY}/search`, {
+      token: tenant.token,
+      body: { query: 'Bartholomew Zanzibar-Oakhurst insurance opening hours' },
+    });
+    expect(search.status).toBe(200);
+    const again = await tenant.request(
+      tenant.body('conv-2', { payload: { text: 'Bartholomew Zanzibar-Oakhurst here: is the clinic open?' } }),
+    );
+    expect(again.status).toBe(200);
+    const second = (await tenant.thread('thread-conv-2')).conversation_id ?? 0;
+    await cairn(h.t.dataDir, 'conversation:erase', String(tenant.organization_id), String(second));
+    expect(survivors(h.t.dataDir, ['Zanzibar-Oakhurst'])).toEqual([]);
   });
 });

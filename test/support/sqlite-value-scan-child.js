@@ -63,12 +63,14 @@ for (const file of files) {
     } catch {
       columns = [];
     }
+    const labelColumns = ['collection', 'type'].map((c) => columns.indexOf(c)).filter((i) => i >= 0);
     for (const row of rows) {
+      const label = labelColumns.map((i) => String(row[i])).join('/');
       row.forEach((value, i) => {
         for (const text of texts(value)) {
           for (const needle of needles) {
             if (text.toLowerCase().includes(needle.toLowerCase())) {
-              hits.push({ file, table: name, column: columns[i] ?? String(i), needle });
+              hits.push({ file, table: name, column: columns[i] ?? String(i), label, needle });
             }
           }
         }
