@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cairn, type CliResult } from '../support/cli';
+import { cairn } from '../support/cli';
+import { ok, outputHas, survivors } from '../support/erasure-scan';
 import { makeTempDir } from '../support/temp-dir';
 import { CreateChatbotCommand } from '../../src/commands/chatbots/create-chatbot.command';
 import { operatorContext } from '../../src/commands/shared/command-context';
@@ -15,64 +15,6 @@ import { http, startTestApp } from '../support/test-app';
  * Red-team of erasure (issue 33), written without reading the implementation: each test names one path the
  * erased text could survive on. Sentences are unique per attack so a hit names its path.
  */
-
-const SCAN_CHILD = join(__dirname, '..', 'support', 'sqlite-value-scan-child.js');
-
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir)) {
-    const path = join(dir, entry);
-    if (statSync(path).isDirectory()) out.push(...filesUnder(path));
-    else out.push(path);
-  }
-  return out;
-}
-
-/** Variants an index might store: as written, NFD, lower-cased, accents folded. */
-function variants(sentence: string): string[] {
-  const folded = sentence.normalize('NFD').replace(/\p{M}/gu, '');
-  return [
-    ...new Set([
-      sentence,
-      sentence.normalize('NFD'),
-      sentence.normalize('NFC'),
-      folded,
-      folded.toLowerCase(),
-    ]),
-  ];
-}
-
-/** Every place (raw bytes of any file, or a decoded SQLite value) one of the sentences survives. */
-function survivors(dir: string, sentences: string[]): string[] {
-  const needles = sentences.flatMap(variants);
-  const hits: string[] = [];
-  const files = filesUnder(dir);
-  for (const file of files) {
-    const bytes = readFileSync(file);
-    for (const needle of needles) {
-      for (const encoding of ['utf8', 'utf16le'] as const) {
-        if (bytes.includes(Buffer.from(needle, encoding)))
-          hits.push(`${file.slice(dir.length)} (raw ${encoding})`);
-      }
-    }
-  }
-  const sqlite = files.filter((f) => readFileSync(f).subarray(0, 15).toString() === 'SQLite format 3');
-  const out = execFileSync(process.execPath, [SCAN_CHILD, ...sqlite, '--', ...needles], { encoding: 'utf8' });
-  for (const hit of JSON.parse(out) as { file: string; table: string; column: string; label: string }[]) {
-    hits.push(`${hit.file.slice(dir.length)} ${hit.table}.${hit.column} [${hit.label}] (decoded value)`);
-  }
-  return [...new Set(hits)];
-}
-
-function outputHas(result: CliResult, sentences: string[]): boolean {
-  return sentences.flatMap(variants).some((n) => (result.stdout + result.stderr).includes(n));
-}
-
-async function ok(result: Promise<CliResult>): Promise<CliResult> {
-  const r = await result;
-  if (r.code !== 0) throw new Error(`cli failed: ${r.stdout} ${r.stderr}`);
-  return r;
-}
 
 describe('erasure red team (CLI, embedded store)', () => {
   jest.setTimeout(120_000);
