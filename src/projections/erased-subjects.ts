@@ -11,3 +11,10 @@ export function erasedMemoryItem(
     ? { memory_item_id: data.id, organization_id: data.organization_id }
     : null;
 }
+
+/** The erased conversation a SubjectErased event names, or null. */
+export function erasedConversation(recorded: RecordedEvent): number | null {
+  if (recorded.type !== 'SubjectErased') return null;
+  const data = (recorded as unknown as SubjectErased).data;
+  return data.kind === 'conversation' ? data.id : null;
+}

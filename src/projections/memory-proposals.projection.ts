@@ -7,11 +7,14 @@ import type {
 } from '../events/memory/proposal.events';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { ERASED_TEXT } from '../infrastructure/erasure/sealed-value';
-import { erasedMemoryItem } from './erased-subjects';
+import { erasedConversation, erasedMemoryItem } from './erased-subjects';
 import type { Projection, ProjectionContext } from './projection';
 
 export const MEMORY_PROPOSALS = 'memory_proposals';
-/** Per memory item: the proposals whose text goes when it is erased (those naming it, and the one creating it). */
+/**
+ * Per memory item (id: the item's) and per conversation (id: `conversation-<id>`): the proposals whose text goes
+ * when it is erased (those naming the item, the one creating it; the corrections suggested in the conversation).
+ */
 export const MEMORY_PROPOSAL_LINKS = 'memory_proposal_links';
 
 interface ProposalLinksDocument {
@@ -50,7 +53,7 @@ export interface MemoryProposalDocument {
 /** Proposals for operators to review (`proposals:list`). */
 export const memoryProposalsProjection: Projection = {
   name: 'memory-proposals',
-  version: 4,
+  version: 5,
   collections: [
     { name: MEMORY_PROPOSALS, indexes: ['organization_id', 'status'] },
     { name: MEMORY_PROPOSAL_LINKS, indexes: [] },
@@ -64,7 +67,9 @@ export const memoryProposalsProjection: Projection = {
   async apply(recorded: RecordedEvent, context: ProjectionContext) {
     if (recorded.type === 'SubjectErased') {
       const erased = erasedMemoryItem(recorded);
-      if (erased) await forgetProposals(context, erased.memory_item_id);
+      if (erased) await forgetProposals(context, String(erased.memory_item_id));
+      const conversation = erasedConversation(recorded);
+      if (conversation !== null) await forgetProposals(context, conversationLink(conversation));
       return;
     }
     const event = recorded as unknown as MemoryProposalEvent;
@@ -72,7 +77,11 @@ export const memoryProposalsProjection: Projection = {
     const id = String(event.data.proposal_id);
     if (event.type === 'MemoryProposalCaptured') {
       const named = [event.data.target_memory_item_id, event.data.cited?.memory_item_id ?? null];
-      for (const item of named) if (item !== null) await link(context, item, event.data.proposal_id);
+      for (const item of named) if (item !== null) await link(context, String(item), event.data.proposal_id);
+      const conversation = event.data.correction?.conversation_id;
+      if (conversation !== undefined) {
+        await link(context, conversationLink(conversation), event.data.proposal_id);
+      }
       const { connector_id: _connector, client_key: _key, ...data } = event.data;
       const doc: MemoryProposalDocument = {
         id,
@@ -93,7 +102,7 @@ export const memoryProposalsProjection: Projection = {
     const current = await context.get<MemoryProposalDocument>(MEMORY_PROPOSALS, id);
     if (!current) return;
     if (event.type === 'MemoryProposalApproved' && current.target_memory_item_id === null) {
-      await link(context, event.data.memory_item_id, event.data.proposal_id);
+      await link(context, String(event.data.memory_item_id), event.data.proposal_id);
     }
     context.put(
       MEMORY_PROPOSALS,
@@ -117,8 +126,9 @@ export const memoryProposalsProjection: Projection = {
   },
 };
 
-async function link(context: ProjectionContext, memoryItemId: number, proposalId: number): Promise<void> {
-  const id = String(memoryItemId);
+const conversationLink = (conversationId: number): string => `conversation-${conversationId}`;
+
+async function link(context: ProjectionContext, id: string, proposalId: number): Promise<void> {
   const links = await context.get<ProposalLinksDocument>(MEMORY_PROPOSAL_LINKS, id);
   const proposal_ids = links?.proposal_ids ?? [];
   if (!proposal_ids.includes(proposalId)) {
@@ -126,9 +136,9 @@ async function link(context: ProjectionContext, memoryItemId: number, proposalId
   }
 }
 
-/** An erased item's proposals keep their ids and review state; their text reads as the sealed fields now do. */
-async function forgetProposals(context: ProjectionContext, memoryItemId: number): Promise<void> {
-  const links = await context.get<ProposalLinksDocument>(MEMORY_PROPOSAL_LINKS, String(memoryItemId));
+/** An erased item's (or conversation's) proposals keep their ids and review state; their text reads as the sealed fields now do. */
+async function forgetProposals(context: ProjectionContext, linkId: string): Promise<void> {
+  const links = await context.get<ProposalLinksDocument>(MEMORY_PROPOSAL_LINKS, linkId);
   for (const proposalId of links?.proposal_ids ?? []) {
     const current = await context.get<MemoryProposalDocument>(MEMORY_PROPOSALS, String(proposalId));
     if (current) context.put(MEMORY_PROPOSALS, { ...current, title: ERASED_TEXT, content: '', cited: null });

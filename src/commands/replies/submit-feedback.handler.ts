@@ -151,6 +151,7 @@ export class SubmitFeedbackHandler implements ICommandHandler<SubmitFeedbackComm
           {
             reply_id: message.reply_id,
             message_id: messageId,
+            conversation_id: message.conversation_id,
             feedback_id: feedback.feedback_id,
             response_review_id: feedback.response_review_id,
           },
@@ -249,7 +250,13 @@ export class SubmitFeedbackHandler implements ICommandHandler<SubmitFeedbackComm
    */
   private async proposeCorrection(
     command: SubmitFeedbackCommand,
-    ids: { reply_id: number; message_id: number; feedback_id: number; response_review_id: number },
+    ids: {
+      reply_id: number;
+      message_id: number;
+      conversation_id: number;
+      feedback_id: number;
+      response_review_id: number;
+    },
     requestDigest: string | null,
     reserved: { proposal_id: number; memory_source_id: number },
   ): Promise<number> {

@@ -60,6 +60,8 @@ export type MemoryProposalCaptured = DomainEvent<
 export type ProposalCorrection = {
   reply_id: number;
   message_id: number;
+  /** The conversation of the corrected reply (absent in older events): the suggested answer is its data too. */
+  conversation_id?: number;
   feedback_id: number;
   response_review_id: number;
   /** Every memory item the corrected reply cited (the target is the first authoritative one). */

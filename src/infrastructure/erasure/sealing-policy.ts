@@ -62,7 +62,15 @@ export const SEALING_RULES: Readonly<Record<string, SealingRule>> = {
           : id !== null
             ? [subjects.proposal(id)]
             : orgSubject(organizationId);
-      return cited === null || cited === target ? own : [...own, subjects.memoryItem(cited)];
+      // A correction's text is the reader's suggested answer: its conversation's data as well.
+      const conversation = num(
+        (data.correction as { conversation_id?: unknown } | null | undefined)?.conversation_id,
+      );
+      return [
+        ...own,
+        ...(cited === null || cited === target ? [] : [subjects.memoryItem(cited)]),
+        ...(conversation === null ? [] : [subjects.conversation(conversation)]),
+      ];
     },
     erased: { title: ERASED_TEXT, content: '', cited: null },
   },
