@@ -58,6 +58,7 @@ describe('corrections that correct', () => {
         correction: {
           reply_id: first.body.reply_id,
           message_id: first.body.message_id,
+          conversation_id: expect.any(Number),
           feedback_id,
           response_review_id,
           cited_memory_item_ids: [tenant.memory_item_id],
