@@ -5,29 +5,10 @@ import { KEY_POOL_SIZE, SqliteDataKeyStore } from '../../../src/infrastructure/e
 import { openSqlite, type SqliteDatabase } from '../../../src/infrastructure/sqlite/sqlite-connection';
 import { SealingEventStore } from '../../../src/infrastructure/erasure/sealing-event-store';
 import { sealedKeyIds } from '../../../src/infrastructure/erasure/sealed-value';
-import type { NewEvent } from '../../../src/infrastructure/event-store/event-store.port';
 import { SqliteEventStore } from '../../../src/infrastructure/event-store/sqlite/sqlite-event-store';
 import { WrongExpectedVersionError } from '../../../src/infrastructure/event-store/wrong-expected-version.error';
+import { memoryItemCreated } from '../../support/sealed-event-fixtures';
 import { makeTempDir } from '../../support/temp-dir';
-
-const created = (id: number): NewEvent => ({
-  type: 'MemoryItemCreated',
-  data: {
-    memory_item_id: id,
-    organization_id: 1,
-    revision: 1,
-    title: `Item ${id}`,
-    content: `The secret sentence of item ${id}.`,
-  },
-  metadata: {
-    organization_id: '1',
-    correlation_id: 'c',
-    causation_id: null,
-    actor: 'operator:test',
-    occurred_at: '2026-11-27T00:00:00.000Z',
-    schema_version: 1,
-  },
-});
 
 describe('SqliteDataKeyStore: pooled keys, bindings on the event file', () => {
   const temp = makeTempDir();
@@ -154,11 +135,11 @@ describe('SqliteDataKeyStore: pooled keys, bindings on the event file', () => {
     const sealing = new SealingEventStore(new SqliteEventStore(events), keys);
     const boundTo = (subject: string) =>
       events.prepare('SELECT key_id FROM data_key_bindings WHERE subject = ?').pluck().all(subject);
-    await expect(sealing.append('memory-item-5', [created(5)], 3)).rejects.toBeInstanceOf(
+    await expect(sealing.append('memory-item-5', [memoryItemCreated(5)], 3)).rejects.toBeInstanceOf(
       WrongExpectedVersionError,
     );
     expect(boundTo('memory-item-5')).toEqual([]);
-    await sealing.append('memory-item-5', [created(5)], 'no_stream');
+    await sealing.append('memory-item-5', [memoryItemCreated(5)], 'no_stream');
     expect(boundTo('memory-item-5')).toHaveLength(1);
     const [stored] = await new SqliteEventStore(events).readStream('memory-item-5');
     expect(sealedKeyIds(stored.data.$sealed as string)).toEqual(boundTo('memory-item-5'));

@@ -3,35 +3,12 @@ import { join } from 'node:path';
 import { subjects } from '../../../src/infrastructure/erasure/data-key-store.port';
 import { SealingEventStore } from '../../../src/infrastructure/erasure/sealing-event-store';
 import { SqliteDataKeyStore } from '../../../src/infrastructure/erasure/sqlite-data-key-store';
-import type { NewEvent } from '../../../src/infrastructure/event-store/event-store.port';
 import { SqliteEventStore } from '../../../src/infrastructure/event-store/sqlite/sqlite-event-store';
 import { openSqlite } from '../../../src/infrastructure/sqlite/sqlite-connection';
 import { backupDataDir, copyOrder } from '../../../src/lifecycle/backup';
 import { verifyEventFile } from '../../../src/lifecycle/verify-copy';
+import { memoryItemCreated, operatorMetadata } from '../../support/sealed-event-fixtures';
 import { makeTempDir } from '../../support/temp-dir';
-
-const metadata = {
-  organization_id: '1',
-  correlation_id: 'c',
-  causation_id: null,
-  actor: 'operator:test',
-  occurred_at: '2026-11-27T00:00:00.000Z',
-  schema_version: 1,
-};
-
-const created = (id: number): NewEvent => ({
-  type: 'MemoryItemCreated',
-  data: {
-    memory_item_id: id,
-    organization_id: 1,
-    revision: 1,
-    title: `Item ${id}`,
-    summary: `Summary ${id}`,
-    content: `The secret sentence of item ${id}.`,
-    chunks: [{ memory_chunk_id: id, ordinal: 0, heading: null, text: `The secret sentence of item ${id}.` }],
-  },
-  metadata,
-});
 
 describe('a backup holds every data key its events need', () => {
   const temp = makeTempDir();
@@ -62,14 +39,14 @@ describe('a backup holds every data key its events need', () => {
   });
 
   it('refuses a copy whose key file was taken before a subject was first written (data_keys_missing)', async () => {
-    await store.append('memory-item-1', [created(1)], 'no_stream');
+    await store.append('memory-item-1', [memoryItemCreated(1)], 'no_stream');
     const early = join(temp.dir, 'keys-first');
     copy('cairn-keys.sqlite', early);
     // Item 2 is this process's second key, from the pool the key file already held; a third process's first
     // key is made after the copy: both kinds of late key must be caught. Force a new pool with a new store.
     const late = new SqliteDataKeyStore(join(data, 'cairn-keys.sqlite'), { bindings: db });
     const lateStore = new SealingEventStore(new SqliteEventStore(db), late);
-    await lateStore.append('memory-item-2', [created(2)], 'no_stream');
+    await lateStore.append('memory-item-2', [memoryItemCreated(2)], 'no_stream');
     copy('cairn.sqlite', early);
     const verification = await verifyEventFile(early);
     expect(verification.verified).toBe(false);
@@ -115,7 +92,7 @@ describe('a backup holds every data key its events need', () => {
             keys_destroyed: 1,
             erased_at: '2026-11-27T00:00:00.000Z',
           },
-          metadata,
+          metadata: operatorMetadata,
         },
       ],
       'no_stream',
@@ -143,7 +120,7 @@ describe('a backup holds every data key its events need', () => {
             title: 'P',
             content: 'Proposed.',
           },
-          metadata,
+          metadata: operatorMetadata,
         },
       ],
       'no_stream',
@@ -162,7 +139,7 @@ describe('a backup holds every data key its events need', () => {
         keys_destroyed: 2,
         erased_at: '2026-11-27T00:00:00.000Z',
       },
-      metadata,
+      metadata: operatorMetadata,
     });
     await store.append('erasure-memory-item-2', [erasedWith([subjects.proposal(9)])], 'no_stream');
     const backup = join(temp.dir, 'linked');
