@@ -53,7 +53,6 @@ export class SqliteDataKeyStore implements DataKeyStore {
     removeKey: Statement;
     boundKeys: Statement;
     bind: Statement;
-    boundToSubject: Statement;
     boundToOrganization: Statement;
     dataVersion: Statement;
   };
@@ -81,7 +80,6 @@ export class SqliteDataKeyStore implements DataKeyStore {
       bind: bindings.prepare(
         'INSERT INTO data_key_bindings (subject, key_id, organization_id, bound_at) VALUES (?, ?, ?, ?)',
       ),
-      boundToSubject: bindings.prepare('SELECT key_id FROM data_key_bindings WHERE subject = ?').pluck(),
       boundToOrganization: bindings
         .prepare('SELECT key_id FROM data_key_bindings WHERE organization_id = ?')
         .pluck(),
@@ -137,7 +135,7 @@ export class SqliteDataKeyStore implements DataKeyStore {
 
   destroySubjects(names: string[], _organizationId: number | null): number {
     if (names.length === 0) return 0;
-    const ids = names.flatMap((name) => this.statements.boundToSubject.all(name) as string[]);
+    const ids = names.flatMap((name) => this.statements.boundKeys.all(name) as string[]);
     return this.destroyKeys(ids);
   }
 
