@@ -6,7 +6,7 @@ import type {
   ProposedPolicy,
 } from '../events/memory/proposal.events';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import { ERASED_TEXT } from '../infrastructure/erasure/sealed-value';
+import { SEALING_RULES } from '../infrastructure/erasure/sealing-policy';
 import { erasedConversation, erasedMemoryItem } from './erased-subjects';
 import type { Projection, ProjectionContext } from './projection';
 
@@ -141,6 +141,8 @@ async function forgetProposals(context: ProjectionContext, linkId: string): Prom
   const links = await context.get<ProposalLinksDocument>(MEMORY_PROPOSAL_LINKS, linkId);
   for (const proposalId of links?.proposal_ids ?? []) {
     const current = await context.get<MemoryProposalDocument>(MEMORY_PROPOSALS, String(proposalId));
-    if (current) context.put(MEMORY_PROPOSALS, { ...current, title: ERASED_TEXT, content: '', cited: null });
+    // What the proposal's sealed fields read as once a key is gone: the same as a rebuild then writes.
+    if (current)
+      context.put(MEMORY_PROPOSALS, { ...current, ...SEALING_RULES.MemoryProposalCaptured.erased });
   }
 }
