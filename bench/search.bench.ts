@@ -88,6 +88,7 @@ async function ingestTo(
   let total = before;
   const started = performance.now();
   const bulk = stores.relaxDurability();
+  const load = executor.bulkLoad();
   try {
     for (let n = before; total < target; n++) {
       const paragraphs = Array.from({ length: Math.min(CHUNKS_PER_DOCUMENT, target - total) }, () =>
@@ -118,6 +119,7 @@ async function ingestTo(
       total += result.chunks;
     }
   } finally {
+    load.end();
     bulk.end();
   }
   const deadline = Date.now() + READ_MODEL_TIMEOUT_MS;

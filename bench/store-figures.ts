@@ -252,6 +252,7 @@ export async function ingestSynthetic(
   let rawBytes = 0;
   const started = performance.now();
   const bulk = stores.relaxDurability();
+  const load = executor.bulkLoad();
   try {
     for (let n = before; total < target; n++) {
       const paragraphs = Array.from({ length: Math.min(CHUNKS_PER_DOCUMENT, target - total) }, () =>
@@ -287,6 +288,7 @@ export async function ingestSynthetic(
       onProgress(total);
     }
   } finally {
+    load.end();
     bulk.end();
   }
   const deadline = Date.now() + READ_MODEL_TIMEOUT_MS;

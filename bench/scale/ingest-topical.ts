@@ -43,6 +43,7 @@ export async function ingestTopical(
     );
     const started = performance.now();
     const bulk = server.stores.relaxDurability();
+    const load = server.app.get(StreamCommandExecutor).bulkLoad();
     let written = 0;
     let reported = 0;
     try {
@@ -81,6 +82,7 @@ export async function ingestTopical(
         }
       }
     } finally {
+      load.end();
       bulk.end();
     }
     const runner = server.app.get(ProjectionRunner);

@@ -100,6 +100,7 @@ export class MemoryIngestRun {
     totals.files = files.length;
     this.progress = new Progress(files.reduce((sum, file) => sum + file.size, 0));
     const bulk = this.stores.relaxDurability();
+    const load = this.executor.bulkLoad();
     try {
       for (const file of files) {
         for await (const entry of readFile(file, options)) {
@@ -114,6 +115,7 @@ export class MemoryIngestRun {
         }
       }
     } finally {
+      load.end();
       bulk.end();
       this.progress.stop();
     }

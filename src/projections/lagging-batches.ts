@@ -4,17 +4,25 @@
  * last step applied (up to the runner's batch size), for at most LAG_WAIT_MS since the last step. Never while
  * anyone waits for the projection (ProjectionRunner.waitFor: a write that reads its own writes, a rebuild), so
  * only streams of writes that do not wait for their read models (bulk ingestion) are batched this way.
+ *
+ * A bulk load (bulk(): memory:ingest) goes further: while one runs in this process, such a step also waits when
+ * nothing is pending yet, for up to BULK_WAIT_MS. Without that, a projection that keeps pace with the load applies
+ * it in tiny steps (measured: 24 events, 8 documents, a step through a whole 100k-chunk ingestion), and each step
+ * rewrites every search term its documents touch: 544 chunks/s over 20,000 chunks against 1,262 with the bulk wait.
  */
 import type { EventStore } from '../infrastructure/event-store/event-store.port';
 
 export const LAG_BATCH_START = 64;
 export const LAG_WAIT_MS = 250;
+export const BULK_WAIT_MS = 3000;
 
 export class LaggingBatches {
   /** Per lagging projection: the events its next step waits for, and since when. */
   private readonly lagging = new Map<string, { goal: number; since: number }>();
   /** waitFor() calls in progress: while any runs, no step waits. */
   private waiters = 0;
+  /** Bulk loads in progress (bulk()). */
+  private bulkLoads = 0;
 
   constructor(private readonly batchSize: number) {}
 
@@ -28,15 +36,31 @@ export class LaggingBatches {
     }
   }
 
+  /** Marks a bulk load in progress until `end()` (idempotent). */
+  bulk(): { end(): void } {
+    this.bulkLoads += 1;
+    let ended = false;
+    return {
+      end: () => {
+        if (ended) return;
+        ended = true;
+        this.bulkLoads -= 1;
+      },
+    };
+  }
+
   /**
    * True when a step of `name` from position `from` should wait: it lags, nobody waits for it, fewer events than
-   * its goal are pending (the head read only then), and it has not waited LAG_WAIT_MS yet.
+   * its goal are pending (the head read only then; none at all counts during a bulk load), and it has not waited
+   * LAG_WAIT_MS (during a bulk load BULK_WAIT_MS) yet.
    */
   async shouldWait(name: string, from: number, events: Pick<EventStore, 'headPosition'>): Promise<boolean> {
     const lag = this.lagging.get(name);
-    if (lag === undefined || this.waiters > 0 || Date.now() - lag.since >= LAG_WAIT_MS) return false;
+    if (lag === undefined || this.waiters > 0) return false;
+    const bulk = this.bulkLoads > 0;
+    if (Date.now() - lag.since >= (bulk ? BULK_WAIT_MS : LAG_WAIT_MS)) return false;
     const pending = (await events.headPosition()) - from;
-    return pending > 0 && pending < lag.goal;
+    return (bulk || pending > 0) && pending < lag.goal;
   }
 
   /** After a step of `name` that applied `applied` events: the next one waits for twice as many. */

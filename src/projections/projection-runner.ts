@@ -107,6 +107,20 @@ export class ProjectionRunner {
     this.sleeper.wakeAll();
   }
 
+  /**
+   * Marks a bulk load (writes that do not wait for their read models until the end) in progress until `end()`:
+   * meanwhile the projections that batch while lagging apply it in larger steps (lagging-batches.ts).
+   */
+  bulkLoad(): { end(): void } {
+    const bulk = this.lagging.bulk();
+    return {
+      end: () => {
+        bulk.end();
+        this.nudge();
+      },
+    };
+  }
+
   /** Resolves true once every named projection (default: all) has applied `position`; false after the timeout. */
   async waitFor(position: number, timeoutMs: number, names?: readonly string[]): Promise<boolean> {
     return this.lagging.waiting(() =>

@@ -13,4 +13,8 @@ export class RunnerConsistency extends Consistency {
   waitFor(position: number, projections?: readonly string[]): Promise<boolean> {
     return this.runner.waitFor(position, this.timeoutMs, projections);
   }
+
+  override bulkLoad(): { end(): void } {
+    return this.runner.bulkLoad();
+  }
 }

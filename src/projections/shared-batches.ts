@@ -26,7 +26,11 @@ export class SharedBatches {
   async read(from: number): Promise<RecordedEvent[]> {
     const shared = this.batches.get(from);
     if (shared) return shared;
-    const reading = this.eventStore.readAll({ after_position: from, max_count: this.batchSize });
+    const reading = this.eventStore.readAll({
+      after_position: from,
+      max_count: this.batchSize,
+      deferred_data: true,
+    });
     this.batches.set(from, reading);
     try {
       const events = await reading;

@@ -247,6 +247,14 @@ export class StreamCommandExecutor {
     return result.position;
   }
 
+  /**
+   * For a bulk load whose commands do not wait for their read models (memory:ingest): until `end()`, the read
+   * models may apply its writes in larger batches (Consistency.bulkLoad). Call settle() after end().
+   */
+  bulkLoad(): { end(): void } {
+    return this.consistency.bulkLoad();
+  }
+
   /** Waits for the read models to reach `position`; a timeout is logged, the write itself stands. */
   async settle(position: number, projections?: readonly string[]): Promise<void> {
     if (projections && projections.length === 0) return;

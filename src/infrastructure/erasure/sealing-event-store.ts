@@ -64,7 +64,8 @@ export class SealingEventStore implements EventStore {
   }
 
   async readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {
-    return this.openAll(await this.sealed.readAll(options));
+    const events = await this.sealed.readAll(options);
+    return options?.deferred_data ? this.openWhenRead(events) : this.openAll(events);
   }
 
   subscribeToAll(options: SubscribeOptions): Subscription {
@@ -121,8 +122,53 @@ export class SealingEventStore implements EventStore {
     return events.map((event) => (isSealed(event.data[SEALED_FIELD]) ? this.openEvent(event) : event));
   }
 
+  /**
+   * The events with their sealed fields opened when their data is first read, not before (`deferred_data`): a
+   * projection that skips an event by its type never pays for decompressing, decrypting and parsing it. The keys are
+   * refreshed (another process's erasure seen) once per read, at the first event opened.
+   */
+  private openWhenRead(events: RecordedEvent[]): RecordedEvent[] {
+    let refreshed = false;
+    const refreshOnce = (): void => {
+      if (refreshed) return;
+      refreshed = true;
+      this.keys.refresh();
+    };
+    return events.map((event) => this.lazilyOpened(event, refreshOnce));
+  }
+
+  /** `event` (its data untouched) as an event whose `data` opens its sealed fields on first read. */
+  private lazilyOpened(event: RecordedEvent, refresh: () => void): RecordedEvent {
+    const opened = {
+      event_id: event.event_id,
+      stream: event.stream,
+      revision: event.revision,
+      position: event.position,
+      type: event.type,
+      metadata: event.metadata,
+    } as RecordedEvent;
+    let data: EventData | undefined;
+    Object.defineProperty(opened, 'data', {
+      enumerable: true,
+      configurable: true,
+      get: () => {
+        if (data !== undefined) return data;
+        const stored = event.data;
+        if (!isSealed(stored[SEALED_FIELD])) return (data = stored);
+        refresh();
+        return (data = this.openData(event.type, stored));
+      },
+      set: (value: EventData) => (data = value),
+    });
+    return opened;
+  }
+
   private openEvent(event: RecordedEvent): RecordedEvent {
-    const { [SEALED_FIELD]: sealedValue, ...clear } = event.data;
+    return { ...event, data: this.openData(event.type, event.data) };
+  }
+
+  private openData(type: string, data: EventData): EventData {
+    const { [SEALED_FIELD]: sealedValue, ...clear } = data;
     let opened: unknown = null;
     try {
       opened = open(sealedValue as string, (id) => this.keys.keyById(id));
@@ -131,7 +177,7 @@ export class SealingEventStore implements EventStore {
       // edit (the chain's hash covers the ciphertext).
       opened = null;
     }
-    const hidden = opened === null ? (SEALING_RULES[event.type]?.erased ?? {}) : (opened as EventData);
-    return { ...event, data: { ...clear, ...hidden } };
+    const hidden = opened === null ? (SEALING_RULES[type]?.erased ?? {}) : (opened as EventData);
+    return { ...clear, ...hidden };
   }
 }

@@ -73,6 +73,12 @@ export interface ReadAllOptions {
   /** Exclusive: events with a position strictly greater than this. 0 means from the beginning. */
   after_position?: number;
   max_count?: number;
+  /**
+   * The caller reads events' `data` only while the store is open: a store may then open sealed fields when an
+   * event's data is first read instead of at once (the projection runner: a projection that skips an event by its
+   * type never pays for it). Without it, every event is readable after the store is closed.
+   */
+  deferred_data?: boolean;
 }
 
 export interface Subscription {

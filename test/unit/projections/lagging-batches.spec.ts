@@ -1,4 +1,9 @@
-import { LAG_BATCH_START, LAG_WAIT_MS, LaggingBatches } from '../../../src/projections/lagging-batches';
+import {
+  BULK_WAIT_MS,
+  LAG_BATCH_START,
+  LAG_WAIT_MS,
+  LaggingBatches,
+} from '../../../src/projections/lagging-batches';
 
 const BATCH = 5000;
 const headAt = (position: number) => ({ headPosition: async () => position });
@@ -42,5 +47,46 @@ describe('batches that grow while a projection lags', () => {
     const during = await batches.waiting(() => batches.shouldWait('memory', 0, headAt(1)));
     expect(during).toBe(false);
     expect(await batches.shouldWait('memory', 0, headAt(1))).toBe(true);
+  });
+
+  it('during a bulk load, waits for its goal even when nothing is pending yet, for up to BULK_WAIT_MS', async () => {
+    jest.useFakeTimers({ now: 1_000_000 });
+    const batches = new LaggingBatches(BATCH);
+    batches.grew('memory', 8);
+    expect(await batches.shouldWait('memory', 100, headAt(100))).toBe(false);
+    const bulk = batches.bulk();
+    expect(await batches.shouldWait('memory', 100, headAt(100))).toBe(true);
+    expect(await batches.shouldWait('memory', 100, headAt(100 + LAG_BATCH_START - 1))).toBe(true);
+    expect(await batches.shouldWait('memory', 100, headAt(100 + LAG_BATCH_START))).toBe(false);
+    jest.setSystemTime(1_000_000 + LAG_WAIT_MS);
+    expect(await batches.shouldWait('memory', 100, headAt(101))).toBe(true);
+    jest.setSystemTime(1_000_000 + BULK_WAIT_MS - 1);
+    expect(await batches.shouldWait('memory', 100, headAt(100))).toBe(true);
+    jest.setSystemTime(1_000_000 + BULK_WAIT_MS);
+    expect(await batches.shouldWait('memory', 100, headAt(100))).toBe(false);
+    bulk.end();
+    batches.grew('memory', 8);
+    expect(await batches.shouldWait('memory', 100, headAt(100))).toBe(false);
+  });
+
+  it('a bulk load never makes a step wait while anyone waits, nor a projection that does not lag', async () => {
+    const batches = new LaggingBatches(BATCH);
+    const bulk = batches.bulk();
+    expect(await batches.shouldWait('memory', 100, headAt(100))).toBe(false);
+    batches.grew('memory', 8);
+    expect(await batches.waiting(() => batches.shouldWait('memory', 100, headAt(100)))).toBe(false);
+    bulk.end();
+  });
+
+  it('ending a bulk load twice ends it once: another load still in progress keeps its effect', async () => {
+    const batches = new LaggingBatches(BATCH);
+    batches.grew('memory', 8);
+    const first = batches.bulk();
+    const second = batches.bulk();
+    first.end();
+    first.end();
+    expect(await batches.shouldWait('memory', 100, headAt(100))).toBe(true);
+    second.end();
+    expect(await batches.shouldWait('memory', 100, headAt(100))).toBe(false);
   });
 });
