@@ -36,6 +36,11 @@ export class LaggingBatches {
     }
   }
 
+  /** Whether a waitFor() call is in progress. */
+  get anyoneWaiting(): boolean {
+    return this.waiters > 0;
+  }
+
   /** Marks a bulk load in progress until `end()` (idempotent). */
   bulk(): { end(): void } {
     this.bulkLoads += 1;

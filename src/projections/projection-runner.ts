@@ -293,7 +293,13 @@ export class ProjectionRunner {
       });
     }
     if (projection.usesSearchIndex) {
-      if (context.searchWrites.length > 0) await this.searchIndex.write(context.searchWrites);
+      if (context.searchWrites.length > 0) {
+        // A full batch (catch-up, rebuild) while nobody waits may become searchable at the refresh below, once
+        // the projection reaches the head: the embedded index then stores each partition's postings once.
+        const full = !(atHead && applied === batch.length);
+        const defer_visibility = full && !this.lagging.anyoneWaiting;
+        await this.searchIndex.write(context.searchWrites, { defer_visibility });
+      }
       // Visible before the checkpoint says so (read-your-writes) once the batch reaches the head; a rebuild's or
       // catch-up's earlier full batches leave it to the index's own refresh (Elasticsearch: within about 1 s),
       // instead of waiting for a refresh per batch.

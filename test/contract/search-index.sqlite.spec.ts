@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { DocumentWriter } from '../../src/infrastructure/search/sqlite/document-writer';
 import { SqliteSearchIndex } from '../../src/infrastructure/search/sqlite/sqlite-search-index';
 import { openSqlite } from '../../src/infrastructure/sqlite/sqlite-connection';
 import { makeTempDir } from '../support/temp-dir';
@@ -161,6 +162,35 @@ describe('SQLite search index: an index of an earlier layout', () => {
     await reopened.close();
     db.close();
   });
+  it('gives layout 5 its posted_doc_no in place when opened: nothing indexed again, every posting kept', async () => {
+    const db = openSqlite({ path: join(temp.dir, 'layout5.sqlite') });
+    const index = new SqliteSearchIndex(db);
+    await index.upsert([
+      { id: 'p', organization_id: 'org', title: 'p', body: 'cirque tarn', fields: {}, version: 1 },
+      { id: 'q', organization_id: 'org', title: 'q', body: 'tarn col', fields: {}, version: 1 },
+    ]);
+    await index.close();
+    const postings = () =>
+      db.prepare('SELECT term, part, hex(data) AS d FROM search_index_postings ORDER BY 1, 2').all();
+    const organizations = () => db.prepare('SELECT * FROM search_index_organizations').all();
+    const before = { postings: postings(), organizations: organizations() };
+    // As layout 5 left it: no posted_doc_no.
+    db.exec(`ALTER TABLE search_index_organizations DROP COLUMN posted_doc_no;
+      UPDATE search_index_meta SET value = '5.1' WHERE key = 'version'`);
+    const reindex = jest.spyOn(DocumentWriter.prototype, 'reindexAll');
+    const reopened = new SqliteSearchIndex(db);
+    expect(reindex).not.toHaveBeenCalled();
+    reindex.mockRestore();
+    expect(postings()).toEqual(before.postings);
+    expect(organizations()).toEqual(before.organizations);
+    expect(db.prepare(`SELECT value FROM search_index_meta WHERE key = 'version'`).pluck().get()).toBe('6.1');
+    expect(
+      (await reopened.search({ organization_id: 'org', text: 'tarn' })).map((hit) => hit.id).sort(),
+    ).toEqual(['p', 'q']);
+    await reopened.close();
+    db.close();
+  });
+
   it('re-indexes layout 4 (postings by hash bucket) into postings keyed by term when opened', async () => {
     const db = openSqlite({ path: join(temp.dir, 'layout4.sqlite') });
     const index = new SqliteSearchIndex(db);

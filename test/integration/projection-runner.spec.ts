@@ -21,6 +21,21 @@ function countingProjection(version = 1): Projection {
   };
 }
 
+/** Indexes one search document `doc-<position>` per `Indexed` event, with the body `body(id)`. */
+function indexingProjection(body: (id: string) => string): Projection {
+  return {
+    name: 'indexing',
+    version: 1,
+    collections: [],
+    usesSearchIndex: true,
+    eventTypes: new Set(['Indexed']),
+    async apply(event: RecordedEvent, context: ProjectionContext) {
+      const id = `doc-${event.position}`;
+      context.indexDocument({ id, organization_id: 'o', title: 't', body: body(id), fields: {} });
+    },
+  };
+}
+
 function meta() {
   return {
     organization_id: null,
@@ -138,17 +153,7 @@ describe('projection runner across processes (separate connections, separate own
     const events = new SqliteEventStore(db);
     const reads = new SqliteReadStore(db);
     const search = new SqliteSearchIndex(db);
-    const indexing: Projection = {
-      name: 'indexing',
-      version: 1,
-      collections: [],
-      usesSearchIndex: true,
-      eventTypes: new Set(['Indexed']),
-      async apply(event: RecordedEvent, context: ProjectionContext) {
-        const id = `doc-${event.position}`;
-        context.indexDocument({ id, organization_id: 'o', title: 't', body: 'b', fields: {} });
-      },
-    };
+    const indexing = indexingProjection(() => 'b');
     // 21 events in batches of 7: the third batch is full and ends at the head.
     for (let n = 0; n < 21; n += 1) {
       await events.append(`indexed-${n}`, [{ type: 'Indexed', data: {}, metadata: meta() }], 'no_stream');
@@ -172,6 +177,56 @@ describe('projection runner across processes (separate connections, separate own
     await events.append('indexed-late', [{ type: 'Indexed', data: {}, metadata: meta() }], 'no_stream');
     expect(await runner.waitFor(head + 1, 10_000, ['indexing'])).toBe(true);
     expect(refreshes).toHaveLength(2);
+  });
+
+  it('defers the visibility of full batches nobody waits for, never of a batch at the head or one waited for', async () => {
+    const db = openSqlite({ path: `${temp.dir}/deferring.sqlite` });
+    dbs.push(db);
+    const events = new SqliteEventStore(db);
+    const reads = new SqliteReadStore(db);
+    const search = new SqliteSearchIndex(db);
+    const indexing = indexingProjection((id) => `moraine ${id}`);
+    const append = async (n: number) => {
+      for (let i = 0; i < n; i += 1) {
+        const stream = `indexed-${await events.headPosition()}`;
+        await events.append(stream, [{ type: 'Indexed', data: {}, metadata: meta() }], 'no_stream');
+      }
+    };
+    await append(17);
+    const deferred: boolean[] = [];
+    const write = search.write.bind(search);
+    jest.spyOn(search, 'write').mockImplementation(async (writes, options) => {
+      deferred.push(options?.defer_visibility === true);
+      return write(writes, options);
+    });
+    const runner = new ProjectionRunner(events, reads, search, [indexing], {
+      owner: 'indexer',
+      batchSize: 7,
+      pollIntervalMs: 5,
+    });
+    runners.push(runner);
+    runner.start();
+    // Caught up without anyone waiting: batches of 7, 7 and 3 (at the head).
+    const reached = async (position: number) => {
+      for (let tries = 0; tries < 2000; tries += 1) {
+        if (((await reads.getCheckpoint('indexing'))?.position ?? 0) >= position) return;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      throw new Error(`indexing did not reach ${position}`);
+    };
+    await reached(17);
+    expect(deferred).toEqual([true, true, false]);
+    const hits = await search.search({ organization_id: 'o', text: 'moraine', limit: 50 });
+    expect(hits).toHaveLength(17);
+    // Waited for: a full batch is written visible.
+    await runner.stop();
+    await append(9);
+    deferred.length = 0;
+    const waiting = runner.waitFor(26, 10_000, ['indexing']);
+    runner.start();
+    expect(await waiting).toBe(true);
+    expect(deferred).toEqual([false, false]);
+    expect(await search.search({ organization_id: 'o', text: 'moraine', limit: 50 })).toHaveLength(26);
   });
 
   it('projections woken together read the new events at the head once, not once each', async () => {

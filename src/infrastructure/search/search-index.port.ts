@@ -52,13 +52,23 @@ export interface SearchHit {
 export type SearchWrite =
   { kind: 'upsert'; document: SearchDocument } | { kind: 'delete'; id: string; version: number };
 
+export interface SearchWriteOptions {
+  /**
+   * The caller calls refresh() before it needs these writes searchable (the projection runner's full batches of a
+   * catch-up or rebuild, while nobody waits for them): an index may make them searchable only then. The embedded
+   * index then keeps new documents' postings in memory and stores each partition's postings once (instead of once
+   * per batch); Elasticsearch already makes writes visible at its refresh.
+   */
+  defer_visibility?: boolean;
+}
+
 export interface SearchIndex {
   /**
    * Applies upserts and deletes in the order given (the order of the events that made them), with the same
    * version rules as `upsert` and `delete`. The embedded index numbers documents in this order, so replaying the
    * same events writes the same tables however they are cut into batches.
    */
-  write(writes: SearchWrite[]): Promise<void>;
+  write(writes: SearchWrite[], options?: SearchWriteOptions): Promise<void>;
   /** Creates or updates documents; a document whose stored version is newer is left alone. */
   upsert(documents: SearchDocument[]): Promise<void>;
   /** Deletes documents; a delete older than the stored version is ignored. Unknown ids are fine. */

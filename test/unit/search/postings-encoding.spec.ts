@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import {
   BLOCK_SIZE,
   decodePostings,
+  encodeNewPostings,
   encodePostings,
   mergePostings,
   type DecodedPostings,
@@ -49,6 +50,46 @@ describe('compressed posting lists', () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  it('encodes new documents\u2019 changes straight to the blob merging them into nothing would give, and refuses any other changes', () => {
+    const posting = fc.tuple(fc.nat(20_000), fc.nat(70_000), fc.nat(70_000));
+    fc.assert(
+      fc.property(fc.array(posting, { maxLength: 700 }), fc.boolean(), (postings, removeOne) => {
+        const changes = postings.flatMap(([doc, t, b]) => [doc, t, b]);
+        if (removeOne && postings.length > 0) changes[1] = -1;
+        const docs = postings.map(([doc]) => doc);
+        const increasing = docs.every((doc, i) => i === 0 || doc > docs[i - 1]);
+        const direct = encodeNewPostings(changes);
+        if (postings.length === 0 || !increasing || removeOne) {
+          expect(direct).toBeNull();
+          return;
+        }
+        expect(direct).toEqual(encodePostings(mergePostings(null, changes)));
+      }),
+      { numRuns: 300 },
+    );
+    // Increasing runs (what new documents make) are the case that matters: generate them directly too.
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 300 }), fc.nat(70_000), fc.nat(3)), { maxLength: 700 }),
+        (steps) => {
+          let doc = -1;
+          const changes = steps.flatMap(([gap, t, b]) => [(doc += gap), t, b]);
+          const direct = encodeNewPostings(changes);
+          expect(direct).toEqual(steps.length === 0 ? null : encodePostings(mergePostings(null, changes)));
+          if (direct !== null) expect(decodePostings(direct).count).toBe(steps.length);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('returns blobs that later encodes do not change (the writers are reused)', () => {
+    const first = encodeNewPostings([1, 2, 3, 5, 0, 1]);
+    const copy = Buffer.from(first as Buffer);
+    encodeNewPostings(Array.from({ length: 3000 }, (_, i) => (i % 3 === 0 ? i : 7)));
+    expect(first).toEqual(copy);
   });
 
   it('costs about three bytes a posting for dense small frequencies', () => {

@@ -12,115 +12,140 @@
  * - Writes are applied in the order given: a new document takes the next rowid and its organization's next
  *   document number, so the same writes in the same order number the same documents, however they are batched.
  *   Each organization's generation moves with its rows' hashes (generation-hash.ts), never at random.
+ * - Deferred postings (`apply(…, { defer: true })`: a catch-up's or rebuild's full batches, see
+ *   SearchWriteOptions): a batch that only adds new documents writes their rows and the organization's
+ *   statistics, but keeps their postings and lengths in this writer's memory, written when a partition fills
+ *   (each (term, partition) row of a rebuild written once, never read back), on flushPending() (the index's
+ *   refresh()), before any other write, and on close. The organization's `posted_doc_no` says which documents
+ *   have their postings stored (every number below it); a writer flushes only if it still matches what its pending
+ *   postings started from, and documents at or above it whose postings no live writer holds (a process that
+ *   stopped without flushing) are indexed again from their stored text (repair()), by the next write or when the
+ *   index is opened. Searches see a document once its postings are stored.
  */
-import type { SqliteDatabase } from '../../sqlite/sqlite-connection';
 import type { SearchDocument, SearchWrite } from '../search-index.port';
-import { analyzeDocument } from './analyzer';
-import { GenerationHash, rowHash } from './generation-hash';
-import { type LengthChanges, lengthChangesByPartition, mergeLengths } from './document-lengths';
-import {
-  decodePostings,
-  encodePostings,
-  FIELDS_PER_CHANGE,
-  mergePostings,
-  partitionOf,
-  type TermChanges,
-} from './postings';
-import { DOCS, EMPTY_GENERATION, LENGTHS, ORGS, POSTINGS } from './search-schema';
+import { prepareStatements, type OrgRow, type Statements } from './document-statements';
+import { firstAtOrAbove, repair, writePostings } from './posting-writes';
+import { PARTITION_SIZE, partitionOf } from './postings';
+import { Batch, type Pending } from './write-batch';
+import type { SqliteDatabase } from '../../sqlite/sqlite-connection';
 
-interface StoredRow {
-  doc_rowid: number;
-  organization_id: string;
-  title: string;
-  body: string;
-  version: number;
-  deleted: number;
-  doc_no: number | null;
-  title_length: number;
-  body_length: number;
-  row_hash: Buffer | null;
-}
-
-interface OrgRow {
-  org_key: number;
-  documents: number;
-  title_tokens: number;
-  body_tokens: number;
-  next_doc_no: number;
-  generation: string;
-}
-
-interface OrgState extends OrgRow {
-  /** The generation as the batch changes it. */
-  hash: GenerationHash;
-  /** Partitions above this one did not exist when the batch began. */
-  lastStoredPart: number;
-  /** Pending changes by term. */
-  changes: Map<string, TermChanges>;
-  /** Pending document length changes. */
-  lengths: LengthChanges;
-}
+/** Deferred documents of one organization that make this writer store the full partitions among them. */
+export const FLUSH_DOCUMENTS = 2 * PARTITION_SIZE;
 
 const REINDEX_PAGE = 5_000;
-const COLUMNS =
-  'organization_id, title, body, fields, version, deleted, org_key, doc_no, title_length, body_length, row_hash';
-
-function prepareStatements(db: SqliteDatabase) {
-  const rowColumns =
-    'doc_rowid, organization_id, title, body, version, deleted, doc_no, title_length, body_length, row_hash';
-  return {
-    row: db.prepare<[string], StoredRow>(`SELECT ${rowColumns} FROM ${DOCS} WHERE id = ?`),
-    insert: db.prepare(
-      `INSERT INTO ${DOCS} (id, ${COLUMNS}) VALUES (?, ?, ?, ?, jsonb(?), ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    update: db.prepare(
-      `UPDATE ${DOCS} SET (${COLUMNS}) = (?, ?, ?, jsonb(?), ?, ?, ?, ?, ?, ?, ?) WHERE doc_rowid = ?`,
-    ),
-    touch: db.prepare(`UPDATE ${DOCS} SET fields = jsonb(?), version = ?, row_hash = ? WHERE doc_rowid = ?`),
-    org: db.prepare<[string], OrgRow>(
-      `SELECT org_key, documents, title_tokens, body_tokens, next_doc_no, generation FROM ${ORGS} WHERE organization_id = ?`,
-    ),
-    insertOrg: db.prepare(
-      `INSERT INTO ${ORGS} (organization_id, documents, title_tokens, body_tokens, next_doc_no, generation)
-       VALUES (?, 0, 0, 0, 0, '${EMPTY_GENERATION}')`,
-    ),
-    updateOrg: db.prepare(
-      `UPDATE ${ORGS} SET documents = ?, title_tokens = ?, body_tokens = ?, next_doc_no = ?, generation = ? WHERE org_key = ?`,
-    ),
-    postings: db.prepare<[number, string, number], { data: Buffer }>(
-      `SELECT data FROM ${POSTINGS} WHERE org_key = ? AND term = ? AND part = ?`,
-    ),
-    putPostings: db.prepare(
-      `INSERT OR REPLACE INTO ${POSTINGS} (org_key, term, part, data) VALUES (?, ?, ?, ?)`,
-    ),
-    dropPostings: db.prepare(`DELETE FROM ${POSTINGS} WHERE org_key = ? AND term = ? AND part = ?`),
-    lengths: db.prepare<[number, number], { data: Buffer }>(
-      `SELECT data FROM ${LENGTHS} WHERE org_key = ? AND part = ?`,
-    ),
-    putLengths: db.prepare(`INSERT OR REPLACE INTO ${LENGTHS} (org_key, part, data) VALUES (?, ?, ?)`),
-    livePage: db.prepare<[number, number], StoredRow & { id: string; fields: string }>(
-      `SELECT ${rowColumns}, id, json(fields) AS fields FROM ${DOCS} WHERE deleted = 0 AND doc_rowid > ? ORDER BY doc_rowid LIMIT ?`,
-    ),
-  };
-}
-
-type Statements = ReturnType<typeof prepareStatements>;
 
 export class DocumentWriter {
   private readonly statements: Statements;
+  /** Deferred postings by organization key. */
+  private readonly pending = new Map<number, Pending>();
 
   constructor(db: SqliteDatabase) {
     this.statements = prepareStatements(db);
   }
 
-  /** Upserts and deletes, in order (a later write of the same id sees the earlier one). */
-  apply(writes: readonly SearchWrite[]): void {
-    const batch = new Batch(this.statements);
+  /** Whether this writer holds deferred postings. */
+  get hasPending(): boolean {
+    return this.pending.size > 0;
+  }
+
+  /**
+   * Upserts and deletes, in order (a later write of the same id sees the earlier one), inside the caller's
+   * transaction. With `defer`, a batch of new documents only keeps their postings (see the file's comment).
+   */
+  apply(writes: readonly SearchWrite[], options: { defer?: boolean } = {}): void {
+    const deferring = options.defer === true && this.onlyNewDocuments(writes);
+    if (!deferring) this.flushPending();
+    const batch = new Batch(this.statements, (org) => this.deferredFrom(org));
     for (const write of writes) {
       if (write.kind === 'upsert') this.upsertOne(batch, write.document);
       else this.deleteOne(batch, write);
     }
-    batch.flush();
+    if (!deferring) {
+      batch.flush();
+      return;
+    }
+    for (const org of batch.deferTo(this.pending)) {
+      const pending = this.pending.get(org.org_key)!;
+      if (pending.documents >= FLUSH_DOCUMENTS) this.flushOrg(org.org_key, pending, true);
+    }
+  }
+
+  /** Stores every deferred posting (inside the caller's transaction). */
+  flushPending(): void {
+    for (const [orgKey, pending] of [...this.pending]) this.flushOrg(orgKey, pending, false);
+  }
+
+  /** Forgets deferred postings (the index was reset). */
+  dropPending(): void {
+    this.pending.clear();
+  }
+
+  /** Whether some organization has documents without stored postings that this writer does not hold. */
+  needsRepair(): boolean {
+    return this.statements.unposted.all().some((org) => !this.pending.has(org.org_key));
+  }
+
+  /** Indexes again, from their stored text, documents whose postings were never stored (inside a transaction). */
+  repairAll(): void {
+    for (const org of this.statements.unposted.all()) {
+      if (!this.pending.has(org.org_key)) repair(this.statements, org);
+    }
+  }
+
+  private onlyNewDocuments(writes: readonly SearchWrite[]): boolean {
+    const seen = new Set<string>();
+    for (const write of writes) {
+      if (write.kind !== 'upsert' || seen.has(write.document.id)) return false;
+      seen.add(write.document.id);
+      if (this.statements.row.get(write.document.id) !== undefined) return false;
+    }
+    return true;
+  }
+
+  /** Where this writer's deferred postings of `org` start, when it holds any that the stored row agrees with. */
+  private deferredFrom(org: OrgRow): number | undefined {
+    const pending = this.pending.get(org.org_key);
+    if (pending === undefined) return undefined;
+    if (pending.from === org.posted_doc_no) return pending.from;
+    // Another writer stored or repaired them (or the index was reset): what is stored is the truth.
+    this.pending.delete(org.org_key);
+    return undefined;
+  }
+
+  /**
+   * Stores `pending`'s postings and lengths: all of them, or with `fullOnly` those of the partitions below the one
+   * the organization's next document falls in (the rest stay pending). Skipped when the stored `posted_doc_no`
+   * moved since they were deferred: another writer (or a repair) stored them from the documents' text.
+   */
+  private flushOrg(orgKey: number, pending: Pending, fullOnly: boolean): void {
+    const org = this.statements.orgByKey.get(orgKey);
+    this.pending.delete(orgKey);
+    if (org === undefined || org.posted_doc_no !== pending.from) {
+      if (org !== undefined && org.posted_doc_no < org.next_doc_no) repair(this.statements, org);
+      return;
+    }
+    const upTo = fullOnly ? partitionOf(org.next_doc_no) * PARTITION_SIZE : org.next_doc_no;
+    if (upTo <= pending.from) {
+      this.pending.set(orgKey, pending);
+      return;
+    }
+    const kept: Pending = { from: upTo, changes: new Map(), lengths: new Map(), documents: 0 };
+    const stored: Pending = { from: pending.from, changes: new Map(), lengths: new Map(), documents: 0 };
+    for (const [term, changes] of pending.changes) {
+      const cut = firstAtOrAbove(changes, upTo);
+      if (cut > 0) stored.changes.set(term, cut === changes.length ? changes : changes.slice(0, cut));
+      if (cut < changes.length) kept.changes.set(term, changes.slice(cut));
+    }
+    for (const [docNo, lengths] of pending.lengths) {
+      if (docNo < upTo) stored.lengths.set(docNo, lengths);
+      else {
+        kept.lengths.set(docNo, lengths);
+        kept.documents += 1;
+      }
+    }
+    writePostings(this.statements, orgKey, stored.from, stored.changes, stored.lengths);
+    this.statements.setPosted.run(upTo, orgKey);
+    if (kept.documents > 0) this.pending.set(orgKey, kept);
   }
 
   private upsertOne(batch: Batch, d: SearchDocument): void {
@@ -183,140 +208,4 @@ export class DocumentWriter {
       after = rows[rows.length - 1].doc_rowid;
     }
   }
-}
-
-/** One batch's pending posting and statistics changes. */
-class Batch {
-  private readonly orgs = new Map<string, OrgState>();
-
-  constructor(private readonly statements: Statements) {}
-
-  /**
-   * Adds a document's postings and its row hash; returns [org_key, doc_no, title_length, body_length, row_hash]
-   * for its row.
-   */
-  index(
-    organizationId: string,
-    docNo: number | null,
-    id: string,
-    version: number,
-    title: string,
-    body: string,
-    fields: string,
-  ): [number, number, number, number, Buffer] {
-    const org = this.org(organizationId);
-    const no = docNo ?? org.next_doc_no++;
-    const hash = rowHash(no, id, version, title, body, fields);
-    org.hash.toggle(hash);
-    const a = analyzeDocument(title, body);
-    for (const entry of a.entries) this.change(org, entry.term).push(no, entry.titleCount, entry.bodyCount);
-    org.lengths.set(no, [a.titleLength, a.bodyLength]);
-    org.documents += 1;
-    org.title_tokens += a.titleLength;
-    org.body_tokens += a.bodyLength;
-    return [org.org_key, no, a.titleLength, a.bodyLength, hash];
-  }
-
-  /** A live document's new version and fields (same postings): its new row hash, swapped into the generation. */
-  touch(row: StoredRow, id: string, version: number, fields: string): Buffer {
-    const org = this.org(row.organization_id);
-    const hash = rowHash(row.doc_no as number, id, version, row.title, row.body, fields);
-    org.hash.toggle(storedHash(row));
-    org.hash.toggle(hash);
-    return hash;
-  }
-
-  /** Removes a live document's postings (found by analyzing its stored text again). */
-  unindex(row: StoredRow): void {
-    if (row.doc_no === null) return;
-    const org = this.org(row.organization_id);
-    org.hash.toggle(storedHash(row));
-    for (const { term } of analyzeDocument(row.title, row.body).entries)
-      this.change(org, term).push(row.doc_no, -1, 0);
-    org.lengths.set(row.doc_no, [0, 0]);
-    org.documents -= 1;
-    org.title_tokens -= row.title_length;
-    org.body_tokens -= row.body_length;
-  }
-
-  /** Writes every touched (term, partition) row and partition of lengths once. */
-  flush(): void {
-    const s = this.statements;
-    for (const org of [...this.orgs.values()].sort((a, b) => a.org_key - b.org_key)) {
-      for (const [term, termChanges] of org.changes) {
-        for (const [part, changes] of changesByPartition(termChanges)) {
-          const stored = part > org.lastStoredPart ? undefined : s.postings.get(org.org_key, term, part);
-          const merged = mergePostings(stored === undefined ? null : decodePostings(stored.data), changes);
-          const data = encodePostings(merged);
-          if (data !== null) s.putPostings.run(org.org_key, term, part, data);
-          else if (stored !== undefined) s.dropPostings.run(org.org_key, term, part);
-        }
-      }
-      for (const [part, changes] of lengthChangesByPartition(org.lengths)) {
-        const stored = part > org.lastStoredPart ? undefined : s.lengths.get(org.org_key, part);
-        s.putLengths.run(org.org_key, part, mergeLengths(part, stored?.data, changes));
-      }
-      // Any changed row changed the generation: posting and row caches of every process drop what they hold.
-      s.updateOrg.run(
-        org.documents,
-        org.title_tokens,
-        org.body_tokens,
-        org.next_doc_no,
-        org.hash.toString(),
-        org.org_key,
-      );
-    }
-  }
-
-  private org(organizationId: string): OrgState {
-    let state = this.orgs.get(organizationId);
-    if (state !== undefined) return state;
-    let row = this.statements.org.get(organizationId);
-    if (row === undefined) {
-      this.statements.insertOrg.run(organizationId);
-      row = this.statements.org.get(organizationId) as OrgRow;
-    }
-    const lastStoredPart = row.next_doc_no === 0 ? -1 : partitionOf(row.next_doc_no - 1);
-    state = {
-      ...row,
-      hash: new GenerationHash(row.generation),
-      lastStoredPart,
-      changes: new Map(),
-      lengths: new Map(),
-    };
-    this.orgs.set(organizationId, state);
-    return state;
-  }
-
-  private change(org: OrgState, term: string): TermChanges {
-    let changes = org.changes.get(term);
-    if (changes === undefined) org.changes.set(term, (changes = []));
-    return changes;
-  }
-}
-
-/** A live row's stored hash (every live row has one: layouts without it are reindexed when opened). */
-function storedHash(row: StoredRow): Buffer {
-  if (row.row_hash === null) throw new Error(`search index row ${row.doc_rowid} is live without a row hash`);
-  return row.row_hash;
-}
-
-/** A term's changes by partition. */
-function changesByPartition(termChanges: TermChanges): Map<number, TermChanges> {
-  const first = partitionOf(termChanges[0]);
-  if (isOnePartition(termChanges, first)) return new Map([[first, termChanges]]);
-  const byPart = new Map<number, TermChanges>();
-  for (let i = 0; i < termChanges.length; i += FIELDS_PER_CHANGE) {
-    const part = partitionOf(termChanges[i]);
-    let list = byPart.get(part);
-    if (list === undefined) byPart.set(part, (list = []));
-    for (let f = 0; f < FIELDS_PER_CHANGE; f++) list.push(termChanges[i + f]);
-  }
-  return byPart;
-}
-
-function isOnePartition(termChanges: TermChanges, part: number): boolean {
-  for (let i = 0; i < termChanges.length; i += FIELDS_PER_CHANGE)
-    if (partitionOf(termChanges[i]) !== part) return false;
-  return true;
 }

@@ -5,9 +5,11 @@
  *   document has its organization's key and a document number, unique within the organization (its postings
  *   name it), its title and body lengths in tokens, and its row hash (generation-hash.ts).
  * - `search_index_organizations`: per organization its key, live document count, total title and body tokens
- *   (BM25's N and average length), the next document number and its `generation`: a digest of its live rows
- *   (generation-hash.ts) that every write changing any of them changes; in-memory posting and row caches are
- *   valid for one generation (posting-cache.ts, row-cache.ts).
+ *   (BM25's N and average length), the next document number, `posted_doc_no` (every document numbered below it
+ *   has its postings and lengths stored; those from it on were deferred, document-writer.ts) and its
+ *   `generation`: a digest of its live rows (generation-hash.ts) that every write changing any of them changes;
+ *   in-memory row caches are valid for one generation, posting caches for one generation and `posted_doc_no`
+ *   (posting-cache.ts, row-cache.ts).
  * - `search_index_postings`: the posting lists, one compressed BLOB per (organization, term, partition), see
  *   postings.ts; `search_index_lengths`: the documents' title and body lengths, one BLOB per (organization,
  *   partition), see document-lengths.ts. Both are WITHOUT ROWID tables on that key, so their rows do not depend
@@ -18,8 +20,10 @@
  * Every value is derived from the writes, in their order (document rowids and numbers are handed out in the
  * order documents first appear), never from the time or chance: replaying the same events writes the same rows.
  *
- * Layouts 1 to 4 (1: an FTS5 table kept by triggers, no meta table; 2 and 3: random generations, postings rowids
- * in the order written; 4: postings by hash bucket, 14 bytes each) and any other layout or analyzer version
+ * Layout 5 (no `posted_doc_no`) gains the column, set to `next_doc_no` (its writes stored every posting), without
+ * indexing anything again. Layouts 1 to 4 (1: an FTS5 table kept by triggers, no meta table; 2 and 3: random
+ * generations, postings rowids in the order written; 4: postings by hash bucket, 14 bytes each) and any other
+ * layout or analyzer version
  * keep their documents: the postings are dropped and rebuilt from the documents table when the index is opened (one IMMEDIATE transaction, so one process does
  * it; about as long as indexing the documents anew), the documents numbered in rowid order. Nothing has to be
  * replayed from events.
@@ -34,8 +38,10 @@ export const LENGTHS = 'search_index_lengths';
 const META = 'search_index_meta';
 
 /** Bump when the tables change; bump ANALYZER_VERSION when analysis (hence every posting) changes. */
-const LAYOUT_VERSION = 5;
+const LAYOUT_VERSION = 6;
 const ANALYZER_VERSION = 1;
+/** Layout 5 with this analyzer only lacks `posted_doc_no`: migrated in place. */
+const LAYOUT_WITHOUT_POSTED = `5.${ANALYZER_VERSION}`;
 const VERSION = `${LAYOUT_VERSION}.${ANALYZER_VERSION}`;
 
 /** The generation of an organization without documents (generation-hash.ts). */
@@ -58,6 +64,7 @@ CREATE TABLE IF NOT EXISTS ${ORGS} (
   title_tokens INTEGER NOT NULL,
   body_tokens INTEGER NOT NULL,
   next_doc_no INTEGER NOT NULL,
+  posted_doc_no INTEGER NOT NULL,
   generation TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS ${POSTINGS} (
@@ -158,6 +165,12 @@ export function ensureSearchSchema(db: SqliteDatabase, reindex: () => void): voi
     }
     const stored = storedVersion(db);
     if (stored === VERSION) return;
+    if (stored === LAYOUT_WITHOUT_POSTED) {
+      db.exec(`ALTER TABLE ${ORGS} ADD COLUMN posted_doc_no INTEGER NOT NULL DEFAULT 0;
+        UPDATE ${ORGS} SET posted_doc_no = next_doc_no;`);
+      recordVersion(db);
+      return;
+    }
     if (stored !== undefined && isNewer(stored)) {
       // Rebuilding would downgrade a newer build's index (and that build would rebuild it again).
       throw new Error(

@@ -23,9 +23,11 @@ import type {
   SearchIndex,
   SearchQuery,
   SearchWrite,
+  SearchWriteOptions,
 } from '../search-index.port';
 import { Bm25Accumulator, type RankedMatches, termScores } from './bm25';
 import { DocumentWriter } from './document-writer';
+import type { OrgRow } from './document-statements';
 import { BodyReader } from './body-reader';
 import { highlightExcerpts } from './excerpts';
 import { fieldMatcher } from './field-matcher';
@@ -54,15 +56,6 @@ interface DocumentRow {
   version: number;
 }
 
-interface OrganizationRow {
-  org_key: number;
-  documents: number;
-  title_tokens: number;
-  body_tokens: number;
-  next_doc_no: number;
-  generation: string;
-}
-
 interface FoundRow {
   doc_no: number;
   id: string;
@@ -73,6 +66,14 @@ interface FoundRow {
 /** A looked-up match that passed the filters. */
 interface Found extends CachedRow {
   score: number;
+}
+
+/**
+ * What scored postings and lengths are cached for: the generation (the rows) and how far postings are stored
+ * (deferred postings are stored later without changing any row).
+ */
+function postedGeneration(org: OrgRow): string {
+  return `${org.generation}/${org.posted_doc_no}`;
 }
 
 function parseFields(json: string): Record<string, FilterValue> {
@@ -122,8 +123,8 @@ class LazyHighlightHit implements SearchHit {
 function prepareStatements(db: SqliteDatabase) {
   const columns = 'id, organization_id, title, body, json(fields) AS fields, version';
   return {
-    organization: db.prepare<[string], OrganizationRow>(
-      `SELECT org_key, documents, title_tokens, body_tokens, next_doc_no, generation FROM ${ORGS} WHERE organization_id = ?`,
+    organization: db.prepare<[string], OrgRow>(
+      `SELECT org_key, documents, title_tokens, body_tokens, next_doc_no, posted_doc_no, generation FROM ${ORGS} WHERE organization_id = ?`,
     ),
     bodies: db.prepare<[string], { id: string; body: string }>(
       `SELECT id, body FROM ${DOCS} WHERE id IN (SELECT value FROM json_each(?))`,
@@ -171,20 +172,27 @@ export class SqliteSearchIndex implements SearchIndex {
     this.rows = new RowCache(options.rowCacheRows);
     ensureSearchSchema(db, () => new DocumentWriter(db).reindexAll());
     this.writer = new DocumentWriter(db);
+    // Documents whose postings a stopped process deferred and never stored (none, usually: one read).
+    if (this.writer.needsRepair()) db.transaction(() => this.writer.repairAll()).immediate();
     this.statements = prepareStatements(db);
     this.rankInSnapshot = db.transaction((q: NormalizedQuery) => this.rank(q));
   }
 
-  /** A committed write is already visible here. */
+  /** Stores the postings this process deferred (a committed write without `defer_visibility` is visible already). */
   async refresh(): Promise<void> {
-    return Promise.resolve();
+    this.flushDeferred();
   }
 
-  async write(writes: SearchWrite[]): Promise<void> {
+  async write(writes: SearchWrite[], options: SearchWriteOptions = {}): Promise<void> {
     validateDocuments(writes.flatMap((w) => (w.kind === 'upsert' ? [w.document] : [])));
     validateDeletes(writes.flatMap((w) => (w.kind === 'delete' ? [w] : [])));
-    const apply = this.db.transaction((batch: SearchWrite[]) => this.writer.apply(batch));
+    const defer = options.defer_visibility === true;
+    const apply = this.db.transaction((batch: SearchWrite[]) => this.writer.apply(batch, { defer }));
     await this.inBatches(writes, (batch) => apply.immediate(batch));
+  }
+
+  private flushDeferred(): void {
+    if (this.writer.hasPending) this.db.transaction(() => this.writer.flushPending()).immediate();
   }
 
   async upsert(documents: SearchDocument[]): Promise<void> {
@@ -215,13 +223,13 @@ export class SqliteSearchIndex implements SearchIndex {
     this.scorer.begin(org.next_doc_no);
     try {
       for (const { term, weight } of q.terms) {
-        let scores = this.postings.get(org.org_key, org.generation, q.titleBoost, term);
+        let scores = this.postings.get(org.org_key, postedGeneration(org), q.titleBoost, term);
         if (scores === undefined) {
           const lists = this.statements.postings
             .all(org.org_key, term)
             .map((row) => decodePostings(row.data));
           scores = termScores(lists, this.lengthsOf(org), stats, q.titleBoost);
-          this.postings.set(org.org_key, org.generation, q.titleBoost, term, scores);
+          this.postings.set(org.org_key, postedGeneration(org), q.titleBoost, term, scores);
         }
         this.scorer.add(scores, weight);
       }
@@ -232,13 +240,13 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   /** The organization's document lengths in this snapshot (kept for its generation; a few organizations). */
-  private lengthsOf(org: OrganizationRow): DocumentLengths {
+  private lengthsOf(org: OrgRow): DocumentLengths {
     const kept = this.lengths.get(org.org_key);
-    if (kept !== undefined && kept.generation === org.generation) return kept.lengths;
+    if (kept !== undefined && kept.generation === postedGeneration(org)) return kept.lengths;
     const lengths = readLengths(org.next_doc_no, this.statements.lengths.all(org.org_key));
     this.lengths.delete(org.org_key);
     if (this.lengths.size >= LENGTHS_KEPT) this.lengths.delete(this.lengths.keys().next().value as number);
-    this.lengths.set(org.org_key, { generation: org.generation, lengths });
+    this.lengths.set(org.org_key, { generation: postedGeneration(org), lengths });
     return lengths;
   }
 
@@ -246,7 +254,7 @@ export class SqliteSearchIndex implements SearchIndex {
    * The best `q.limit` matches that pass the filters, looked up a growing slice at a time (rows not cached for
    * this generation in one statement per slice; the filters run in memory on the parsed fields).
    */
-  private lookUp(org: OrganizationRow, matches: RankedMatches, q: NormalizedQuery): Found[] {
+  private lookUp(org: OrgRow, matches: RankedMatches, q: NormalizedQuery): Found[] {
     const passes = fieldMatcher(q.filters, q.anyOf);
     const cached = this.rows.rowsOf(org.org_key, org.generation);
     const result: Found[] = [];
@@ -301,6 +309,7 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async reset(): Promise<void> {
+    this.writer.dropPending();
     recreateSearchSchema(this.db);
   }
 
@@ -310,6 +319,7 @@ export class SqliteSearchIndex implements SearchIndex {
 
   /** The connection is shared with the other embedded stores and closed by its owner, not here. */
   async close(): Promise<void> {
+    if (this.db.open) this.flushDeferred();
     this.postings.clear();
     this.lengths.clear();
     this.rows.clear();

@@ -1,0 +1,78 @@
+/**
+ * The prepared statements of the embedded search index's writes (document-writer.ts, posting-writes.ts), and the
+ * rows they read.
+ */
+import type { SqliteDatabase } from '../../sqlite/sqlite-connection';
+import { DOCS, EMPTY_GENERATION, LENGTHS, ORGS, POSTINGS } from './search-schema';
+
+export interface StoredRow {
+  doc_rowid: number;
+  organization_id: string;
+  title: string;
+  body: string;
+  version: number;
+  deleted: number;
+  doc_no: number | null;
+  title_length: number;
+  body_length: number;
+  row_hash: Buffer | null;
+}
+
+export interface OrgRow {
+  org_key: number;
+  documents: number;
+  title_tokens: number;
+  body_tokens: number;
+  next_doc_no: number;
+  posted_doc_no: number;
+  generation: string;
+}
+
+const ORG_COLUMNS = 'org_key, documents, title_tokens, body_tokens, next_doc_no, posted_doc_no, generation';
+const COLUMNS =
+  'organization_id, title, body, fields, version, deleted, org_key, doc_no, title_length, body_length, row_hash';
+
+export function prepareStatements(db: SqliteDatabase) {
+  const rowColumns =
+    'doc_rowid, organization_id, title, body, version, deleted, doc_no, title_length, body_length, row_hash';
+  return {
+    row: db.prepare<[string], StoredRow>(`SELECT ${rowColumns} FROM ${DOCS} WHERE id = ?`),
+    insert: db.prepare(
+      `INSERT INTO ${DOCS} (id, ${COLUMNS}) VALUES (?, ?, ?, ?, jsonb(?), ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    update: db.prepare(
+      `UPDATE ${DOCS} SET (${COLUMNS}) = (?, ?, ?, jsonb(?), ?, ?, ?, ?, ?, ?, ?) WHERE doc_rowid = ?`,
+    ),
+    touch: db.prepare(`UPDATE ${DOCS} SET fields = jsonb(?), version = ?, row_hash = ? WHERE doc_rowid = ?`),
+    org: db.prepare<[string], OrgRow>(`SELECT ${ORG_COLUMNS} FROM ${ORGS} WHERE organization_id = ?`),
+    orgByKey: db.prepare<[number], OrgRow>(`SELECT ${ORG_COLUMNS} FROM ${ORGS} WHERE org_key = ?`),
+    unposted: db.prepare<[], OrgRow>(`SELECT ${ORG_COLUMNS} FROM ${ORGS} WHERE posted_doc_no < next_doc_no`),
+    insertOrg: db.prepare(
+      `INSERT INTO ${ORGS} (organization_id, documents, title_tokens, body_tokens, next_doc_no, posted_doc_no, generation)
+       VALUES (?, 0, 0, 0, 0, 0, '${EMPTY_GENERATION}')`,
+    ),
+    updateOrg: db.prepare(
+      `UPDATE ${ORGS} SET documents = ?, title_tokens = ?, body_tokens = ?, next_doc_no = ?, generation = ? WHERE org_key = ?`,
+    ),
+    setPosted: db.prepare(`UPDATE ${ORGS} SET posted_doc_no = ? WHERE org_key = ?`),
+    unpostedDocs: db.prepare<[number, number], { doc_no: number; title: string; body: string }>(
+      `SELECT doc_no, title, body FROM ${DOCS} WHERE org_key = ? AND deleted = 0 AND doc_no >= ? ORDER BY doc_no`,
+    ),
+    postings: db.prepare<[number, string, number], { data: Buffer }>(
+      `SELECT data FROM ${POSTINGS} WHERE org_key = ? AND term = ? AND part = ?`,
+    ),
+    putPostings: db.prepare(
+      `INSERT OR REPLACE INTO ${POSTINGS} (org_key, term, part, data) VALUES (?, ?, ?, ?)`,
+    ),
+    dropPostings: db.prepare(`DELETE FROM ${POSTINGS} WHERE org_key = ? AND term = ? AND part = ?`),
+    lengths: db.prepare<[number, number], { data: Buffer }>(
+      `SELECT data FROM ${LENGTHS} WHERE org_key = ? AND part = ?`,
+    ),
+    putLengths: db.prepare(`INSERT OR REPLACE INTO ${LENGTHS} (org_key, part, data) VALUES (?, ?, ?)`),
+    livePage: db.prepare<[number, number], StoredRow & { id: string; fields: string }>(
+      `SELECT ${rowColumns}, id, json(fields) AS fields FROM ${DOCS} WHERE deleted = 0 AND doc_rowid > ? ORDER BY doc_rowid LIMIT ?`,
+    ),
+  };
+}
+
+export type Statements = ReturnType<typeof prepareStatements>;

@@ -1,0 +1,90 @@
+/**
+ * Stores posting and length changes of one organization (document-writer.ts), and indexes again from their stored
+ * text documents whose deferred postings were never stored.
+ */
+import { analyzeDocument } from './analyzer';
+import { type LengthChanges, lengthChangesByPartition, mergeLengths } from './document-lengths';
+import type { OrgRow, Statements } from './document-statements';
+import {
+  decodePostings,
+  encodeNewPostings,
+  encodePostings,
+  FIELDS_PER_CHANGE,
+  mergePostings,
+  partitionOf,
+  type TermChanges,
+} from './postings';
+
+/** A term's changes by partition. */
+function changesByPartition(termChanges: TermChanges): Map<number, TermChanges> {
+  const first = partitionOf(termChanges[0]);
+  if (isOnePartition(termChanges, first)) return new Map([[first, termChanges]]);
+  const byPart = new Map<number, TermChanges>();
+  for (let i = 0; i < termChanges.length; i += FIELDS_PER_CHANGE) {
+    const part = partitionOf(termChanges[i]);
+    let list = byPart.get(part);
+    if (list === undefined) byPart.set(part, (list = []));
+    for (let f = 0; f < FIELDS_PER_CHANGE; f++) list.push(termChanges[i + f]);
+  }
+  return byPart;
+}
+
+function isOnePartition(termChanges: TermChanges, part: number): boolean {
+  for (let i = 0; i < termChanges.length; i += FIELDS_PER_CHANGE)
+    if (partitionOf(termChanges[i]) !== part) return false;
+  return true;
+}
+
+/**
+ * Stores `changes` and `lengths` of one organization: each touched (term, partition) row and partition of lengths
+ * read (when it may exist: documents below `storedBelow` have stored postings), merged and written once.
+ */
+export function writePostings(
+  s: Statements,
+  orgKey: number,
+  storedBelow: number,
+  changes: Map<string, TermChanges>,
+  lengths: LengthChanges,
+): void {
+  const lastStoredPart = storedBelow === 0 ? -1 : partitionOf(storedBelow - 1);
+  for (const [term, termChanges] of changes) {
+    for (const [part, partChanges] of changesByPartition(termChanges)) {
+      const stored = part > lastStoredPart ? undefined : s.postings.get(orgKey, term, part);
+      const data =
+        (stored === undefined ? encodeNewPostings(partChanges) : null) ??
+        encodePostings(mergePostings(stored === undefined ? null : decodePostings(stored.data), partChanges));
+      if (data !== null) s.putPostings.run(orgKey, term, part, data);
+      else if (stored !== undefined) s.dropPostings.run(orgKey, term, part);
+    }
+  }
+  for (const [part, partChanges] of lengthChangesByPartition(lengths)) {
+    const stored = part > lastStoredPart ? undefined : s.lengths.get(orgKey, part);
+    s.putLengths.run(orgKey, part, mergeLengths(part, stored?.data, partChanges));
+  }
+}
+
+/**
+ * Indexes `org`'s live documents numbered `posted_doc_no` and up from their stored title and body (their postings
+ * were deferred by a writer that stopped before storing them), then marks every document posted.
+ */
+export function repair(s: Statements, org: OrgRow): void {
+  const changes = new Map<string, TermChanges>();
+  const lengths: LengthChanges = new Map();
+  for (const doc of s.unpostedDocs.iterate(org.org_key, org.posted_doc_no)) {
+    const a = analyzeDocument(doc.title, doc.body);
+    for (const entry of a.entries) {
+      let list = changes.get(entry.term);
+      if (list === undefined) changes.set(entry.term, (list = []));
+      list.push(doc.doc_no, entry.titleCount, entry.bodyCount);
+    }
+    lengths.set(doc.doc_no, [a.titleLength, a.bodyLength]);
+  }
+  writePostings(s, org.org_key, org.posted_doc_no, changes, lengths);
+  s.setPosted.run(org.next_doc_no, org.org_key);
+}
+
+/** The index of the first change (a multiple of FIELDS_PER_CHANGE) whose document is `docNo` or above. */
+export function firstAtOrAbove(changes: TermChanges, docNo: number): number {
+  for (let i = 0; i < changes.length; i += FIELDS_PER_CHANGE) if (changes[i] >= docNo) return i;
+  return changes.length;
+}
