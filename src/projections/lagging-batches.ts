@@ -41,6 +41,11 @@ export class LaggingBatches {
     return this.waiters > 0;
   }
 
+  /** Whether a bulk load is in progress. */
+  get bulkInProgress(): boolean {
+    return this.bulkLoads > 0;
+  }
+
   /** Marks a bulk load in progress until `end()` (idempotent). */
   bulk(): { end(): void } {
     this.bulkLoads += 1;

@@ -5,6 +5,7 @@ import type { SearchIndex } from '../infrastructure/search/search-index.port';
 import { BufferedProjectionContext } from './buffered-projection-context';
 import type { Projection } from './projection';
 import { LaggingBatches } from './lagging-batches';
+import { SearchVisibility } from './search-visibility';
 import { SharedBatches } from './shared-batches';
 import { WakeableSleep } from './wakeable-sleep';
 import type { ProjectionRunnerOptions, ProjectionStatus } from './projection-runner-types';
@@ -42,8 +43,8 @@ export class ProjectionRunner {
    * writes, goes idle for CHECKPOINT_DEFER_MS, or is waited for. `stored` is the checkpoint the move starts from.
    */
   private readonly deferred = new Map<string, { stored: number; position: number; since: number }>();
-  /** Projections whose search writes may not be visible yet (written in full batches, see step()). */
-  private readonly unrefreshed = new Set<string>();
+  /** When search writes become searchable (search-visibility.ts). */
+  private readonly visibility: SearchVisibility;
   /** Per projection: the events of its last batch a step left for the next one (see STEP_WRITE_LIMIT). */
   private readonly remainders = new Map<string, { after: number; events: RecordedEvent[] }>();
   /** Batches that grow while a projection lags (lagging-batches.ts). */
@@ -66,6 +67,7 @@ export class ProjectionRunner {
     this.batch = options.batchSize ?? 5000;
     this.batches = new SharedBatches(eventStore, this.batch);
     this.lagging = new LaggingBatches(this.batch);
+    this.visibility = new SearchVisibility(searchIndex, this.lagging);
     this.progress.setMaxListeners(0);
     const names = new Set(projections.map((p) => p.name));
     if (names.size !== projections.length) throw new Error('projection names must be unique');
@@ -123,9 +125,17 @@ export class ProjectionRunner {
 
   /** Resolves true once every named projection (default: all) has applied `position`; false after the timeout. */
   async waitFor(position: number, timeoutMs: number, names?: readonly string[]): Promise<boolean> {
-    return this.lagging.waiting(() =>
-      this.waitUntil(position, timeoutMs, names ?? this.projections.map((p) => p.name)),
-    );
+    const wanted = names ?? this.projections.map((p) => p.name);
+    return this.lagging.waiting(async () => {
+      if (!(await this.waitUntil(position, timeoutMs, wanted))) return false;
+      // Writes of full batches (or a bulk load) applied before anyone waited may not be searchable yet.
+      for (const name of wanted) {
+        if (this.visibility.pending(name)) {
+          await this.exclusive(this.find(name), () => this.visibility.refresh(name));
+        }
+      }
+      return true;
+    });
   }
 
   private async waitUntil(position: number, timeoutMs: number, wanted: readonly string[]): Promise<boolean> {
@@ -265,7 +275,7 @@ export class ProjectionRunner {
     const atHead = remainder?.after !== from && batch.length < this.batch;
     if (batch.length === 0) {
       this.lagging.caughtUp(projection.name);
-      await this.refreshSearch(projection);
+      await this.visibility.refresh(projection.name);
       return false;
     }
     const context = new BufferedProjectionContext(
@@ -293,21 +303,15 @@ export class ProjectionRunner {
       });
     }
     if (projection.usesSearchIndex) {
-      if (context.searchWrites.length > 0) {
-        // A full batch (catch-up, rebuild) while nobody waits may become searchable at the refresh below, once
-        // the projection reaches the head: the embedded index then stores each partition's postings once.
-        const full = !(atHead && applied === batch.length);
-        const defer_visibility = full && !this.lagging.anyoneWaiting;
-        await this.searchIndex.write(context.searchWrites, { defer_visibility });
-      }
-      // Visible before the checkpoint says so (read-your-writes) once the batch reaches the head; a rebuild's or
-      // catch-up's earlier full batches leave it to the index's own refresh (Elasticsearch: within about 1 s),
-      // instead of waiting for a refresh per batch.
-      if (context.searchWrites.length > 0) this.unrefreshed.add(projection.name);
+      await this.visibility.write(
+        projection.name,
+        context.searchWrites,
+        !(atHead && applied === batch.length),
+      );
       const reached = events[events.length - 1].position;
-      if ((atHead && applied === batch.length) || reached >= (await this.eventStore.headPosition())) {
-        await this.refreshSearch(projection);
-      }
+      const atHeadNow =
+        (atHead && applied === batch.length) || reached >= (await this.eventStore.headPosition());
+      if (atHeadNow && this.visibility.refreshesAtHead) await this.visibility.refresh(projection.name);
     }
     const last = events[events.length - 1].position;
     const wrote = context.ops.length > 0 || context.searchWrites.length > 0;
@@ -342,13 +346,6 @@ export class ProjectionRunner {
     } finally {
       if (this.working.get(projection.name) === settled) this.working.delete(projection.name);
     }
-  }
-
-  /** Refreshes the search index if this projection wrote to it since the last refresh. */
-  private async refreshSearch(projection: Projection): Promise<void> {
-    if (!this.unrefreshed.has(projection.name)) return;
-    await this.searchIndex.refresh();
-    this.unrefreshed.delete(projection.name);
   }
 
   /**

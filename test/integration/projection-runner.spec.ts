@@ -21,13 +21,17 @@ function countingProjection(version = 1): Projection {
   };
 }
 
-/** Indexes one search document `doc-<position>` per `Indexed` event, with the body `body(id)`. */
-function indexingProjection(body: (id: string) => string): Projection {
+/**
+ * Indexes one search document `doc-<position>` per `Indexed` event, with the body `body(id)`; `grows`: its batches
+ * grow while it lags, as the memory projection's do.
+ */
+function indexingProjection(body: (id: string) => string, grows = false): Projection {
   return {
     name: 'indexing',
     version: 1,
     collections: [],
     usesSearchIndex: true,
+    batchesGrowWhileLagging: grows,
     eventTypes: new Set(['Indexed']),
     async apply(event: RecordedEvent, context: ProjectionContext) {
       const id = `doc-${event.position}`;
@@ -185,7 +189,7 @@ describe('projection runner across processes (separate connections, separate own
     const events = new SqliteEventStore(db);
     const reads = new SqliteReadStore(db);
     const search = new SqliteSearchIndex(db);
-    const indexing = indexingProjection((id) => `moraine ${id}`);
+    const indexing = indexingProjection((id) => `moraine ${id}`, true);
     const append = async (n: number) => {
       for (let i = 0; i < n; i += 1) {
         const stream = `indexed-${await events.headPosition()}`;
@@ -227,6 +231,20 @@ describe('projection runner across processes (separate connections, separate own
     expect(await waiting).toBe(true);
     expect(deferred).toEqual([false, false]);
     expect(await search.search({ organization_id: 'o', text: 'moraine', limit: 50 })).toHaveLength(26);
+    // A bulk load nobody waits for: batches at the head are deferred too, and not refreshed at the head; a
+    // waitFor() makes them searchable before it returns.
+    deferred.length = 0;
+    const refresh = jest.spyOn(search, 'refresh');
+    const bulk = runner.bulkLoad();
+    await append(3);
+    await reached(29);
+    expect(deferred.length).toBeGreaterThan(0);
+    expect(deferred.every((d) => d)).toBe(true);
+    expect(refresh).not.toHaveBeenCalled();
+    expect(await search.search({ organization_id: 'o', text: 'moraine', limit: 50 })).toHaveLength(26);
+    bulk.end();
+    expect(await runner.waitFor(29, 10_000, ['indexing'])).toBe(true);
+    expect(await search.search({ organization_id: 'o', text: 'moraine', limit: 50 })).toHaveLength(29);
   });
 
   it('projections woken together read the new events at the head once, not once each', async () => {
