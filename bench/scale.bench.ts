@@ -52,7 +52,7 @@ export const SCALE_TARGETS = {
   rebuildSeconds: 7,
   rebuildPeakBytes: 600 * MB,
   appendRatio: 0.7,
-  ingestChunksPerSecond: 1000,
+  ingestChunksPerSecond: 1500,
 };
 
 function chunkCount(): number {
