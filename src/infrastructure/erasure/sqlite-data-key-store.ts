@@ -5,6 +5,11 @@ import type { DataKey, DataKeyStore, PendingBindings } from './data-key-store.po
 
 /** Keys made durable together, in one commit of the key file, before any of them is handed to a subject. */
 export const KEY_POOL_SIZE = 64;
+/**
+ * Keys kept in memory by id (each ~200 bytes with its Buffer); older ones are read again from the key file when
+ * needed. Unbounded, a rebuild kept every key it opened an event with: one per memory item.
+ */
+export const KEYS_KEPT = 10_000;
 
 export interface SqliteDataKeyStoreOptions {
   /**
@@ -95,17 +100,17 @@ export class SqliteDataKeyStore implements DataKeyStore {
       const key = this.keyById(keyId);
       if (!key) continue;
       const found = { key_id: keyId, key };
-      this.currentBySubject.set(subject, found);
+      this.remember(subject, found);
       return found;
     }
     if (this.pool.length === 0) this.fillPool();
     const binding: Binding = { subject, organization_id: organizationId, key: this.pool.shift()! };
-    this.byId.set(binding.key.key_id, binding.key.key);
+    this.keep(binding.key.key_id, binding.key.key);
     if (this.deferred) {
       this.pending.push(binding);
     } else {
       this.write([binding]);
-      this.currentBySubject.set(subject, binding.key);
+      this.remember(subject, binding.key);
     }
     return binding.key;
   }
@@ -119,7 +124,7 @@ export class SqliteDataKeyStore implements DataKeyStore {
       // Not called when the append fails: whether it committed is then not known (its sync may fail after the
       // commit), so its keys are never handed out again and the subjects' next use reads what was bound.
       committed: () => {
-        for (const binding of taken) this.currentBySubject.set(binding.subject, binding.key);
+        for (const binding of taken) this.remember(binding.subject, binding.key);
       },
     };
   }
@@ -129,8 +134,32 @@ export class SqliteDataKeyStore implements DataKeyStore {
     if (cached) return cached;
     const row = this.statements.byId.get(keyId) as { key: Buffer } | undefined;
     if (!row) return null;
-    this.byId.set(keyId, row.key);
+    this.keep(keyId, row.key);
     return row.key;
+  }
+
+  /** Keys kept in memory: by id and by subject (for tests and monitoring). */
+  get keysKept(): { byId: number; bySubject: number } {
+    return { byId: this.byId.size, bySubject: this.currentBySubject.size };
+  }
+
+  /** Remembers a subject's current key, at most KEYS_KEPT subjects (the oldest first out). */
+  private remember(subject: string, key: DataKey): void {
+    if (this.currentBySubject.size >= KEYS_KEPT) {
+      this.currentBySubject.delete(this.currentBySubject.keys().next().value as string);
+    }
+    this.currentBySubject.set(subject, key);
+  }
+
+  /**
+   * Keeps a key by id, at most KEYS_KEPT (the oldest kept first out). The id is copied: an id cut from a sealed
+   * value (sealedKeyIds(), open()) is a slice of it to V8, and as a map key it kept the whole sealed value, some
+   * kilobytes of ciphertext per memory item, for as long as the process ran (a 100k-chunk rebuild held 81 MB of
+   * such strings when it ended).
+   */
+  private keep(keyId: string, key: Buffer): void {
+    if (this.byId.size >= KEYS_KEPT) this.byId.delete(this.byId.keys().next().value as string);
+    this.byId.set(Buffer.from(keyId, 'latin1').toString('latin1'), key);
   }
 
   destroySubjects(names: string[], _organizationId: number | null): number {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { subjects, type DataKey } from '../../../src/infrastructure/erasure/data-key-store.port';
-import { KEY_POOL_SIZE, SqliteDataKeyStore } from '../../../src/infrastructure/erasure/sqlite-data-key-store';
+import { KEY_POOL_SIZE, KEYS_KEPT, SqliteDataKeyStore } from '../../../src/infrastructure/erasure/sqlite-data-key-store';
 import { openSqlite, type SqliteDatabase } from '../../../src/infrastructure/sqlite/sqlite-connection';
 import { SealingEventStore } from '../../../src/infrastructure/erasure/sealing-event-store';
 import { sealedKeyIds } from '../../../src/infrastructure/erasure/sealed-value';
@@ -126,6 +126,20 @@ describe('SqliteDataKeyStore: pooled keys, bindings on the event file', () => {
     expect(server.keyById(other.key_id)).toEqual(other.key);
     server.close();
     cli.close();
+    events.close();
+  });
+
+  it('keeps at most KEYS_KEPT keys in memory, by id and by subject; one let go is read back from the key file', () => {
+    const { events, store, use } = open();
+    const keys = store();
+    const first = use(keys, subjects.memoryItem(0), 1);
+    for (let id = 1; id <= KEYS_KEPT + 5; id++) use(keys, subjects.memoryItem(id), 1);
+    expect(keys.keysKept).toEqual({ byId: KEYS_KEPT, bySubject: KEYS_KEPT });
+    // Item 0's key was let go: still found, by id and by subject, from the files.
+    expect(keys.keyById(first.key_id)).toEqual(first.key);
+    expect(keys.keyFor(subjects.memoryItem(0), 1)).toEqual(first);
+    expect(keys.keysKept).toEqual({ byId: KEYS_KEPT, bySubject: KEYS_KEPT });
+    keys.close();
     events.close();
   });
 
