@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { subjects, type DataKey } from '../../../src/infrastructure/erasure/data-key-store.port';
-import { KEY_POOL_SIZE, KEYS_KEPT, SqliteDataKeyStore } from '../../../src/infrastructure/erasure/sqlite-data-key-store';
+import {
+  KEY_POOL_SIZE,
+  KEYS_KEPT,
+  SqliteDataKeyStore,
+} from '../../../src/infrastructure/erasure/sqlite-data-key-store';
 import { openSqlite, type SqliteDatabase } from '../../../src/infrastructure/sqlite/sqlite-connection';
 import { SealingEventStore } from '../../../src/infrastructure/erasure/sealing-event-store';
 import { sealedKeyIds } from '../../../src/infrastructure/erasure/sealed-value';
