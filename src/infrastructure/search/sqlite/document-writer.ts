@@ -25,7 +25,8 @@
 import type { SearchDocument, SearchWrite } from '../search-index.port';
 import { prepareStatements, type OrgRow, type Statements } from './document-statements';
 import { firstAtOrAbove, repair, writePostings } from './posting-writes';
-import { PARTITION_SIZE, partitionOf } from './postings';
+import type { LengthChanges } from './document-lengths';
+import { PARTITION_SIZE, partitionOf, type TermChanges } from './postings';
 import { Batch, type Pending } from './write-batch';
 import type { SqliteDatabase } from '../../sqlite/sqlite-connection';
 
@@ -130,20 +131,21 @@ export class DocumentWriter {
       return;
     }
     const kept: Pending = { from: upTo, changes: new Map(), lengths: new Map(), documents: 0 };
-    const stored: Pending = { from: pending.from, changes: new Map(), lengths: new Map(), documents: 0 };
+    const storedChanges = new Map<string, TermChanges>();
+    const storedLengths: LengthChanges = new Map();
     for (const [term, changes] of pending.changes) {
       const cut = firstAtOrAbove(changes, upTo);
-      if (cut > 0) stored.changes.set(term, cut === changes.length ? changes : changes.slice(0, cut));
+      if (cut > 0) storedChanges.set(term, cut === changes.length ? changes : changes.slice(0, cut));
       if (cut < changes.length) kept.changes.set(term, changes.slice(cut));
     }
     for (const [docNo, lengths] of pending.lengths) {
-      if (docNo < upTo) stored.lengths.set(docNo, lengths);
+      if (docNo < upTo) storedLengths.set(docNo, lengths);
       else {
         kept.lengths.set(docNo, lengths);
         kept.documents += 1;
       }
     }
-    writePostings(this.statements, orgKey, stored.from, stored.changes, stored.lengths);
+    writePostings(this.statements, orgKey, pending.from, storedChanges, storedLengths);
     this.statements.setPosted.run(upTo, orgKey);
     if (kept.documents > 0) this.pending.set(orgKey, kept);
   }

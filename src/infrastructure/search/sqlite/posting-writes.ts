@@ -2,7 +2,7 @@
  * Stores posting and length changes of one organization (document-writer.ts), and indexes again from their stored
  * text documents whose deferred postings were never stored.
  */
-import { analyzeDocument } from './analyzer';
+import { analyzeDocument, type DocumentTerms } from './analyzer';
 import { type LengthChanges, lengthChangesByPartition, mergeLengths } from './document-lengths';
 import type { OrgRow, Statements } from './document-statements';
 import {
@@ -71,16 +71,25 @@ export function repair(s: Statements, org: OrgRow): void {
   const changes = new Map<string, TermChanges>();
   const lengths: LengthChanges = new Map();
   for (const doc of s.unpostedDocs.iterate(org.org_key, org.posted_doc_no)) {
-    const a = analyzeDocument(doc.title, doc.body);
-    for (const entry of a.entries) {
-      let list = changes.get(entry.term);
-      if (list === undefined) changes.set(entry.term, (list = []));
-      list.push(doc.doc_no, entry.titleCount, entry.bodyCount);
-    }
-    lengths.set(doc.doc_no, [a.titleLength, a.bodyLength]);
+    addDocument(changes, lengths, doc.doc_no, analyzeDocument(doc.title, doc.body));
   }
   writePostings(s, org.org_key, org.posted_doc_no, changes, lengths);
   s.setPosted.run(org.next_doc_no, org.org_key);
+}
+
+/** Adds an analyzed document's postings and lengths to pending changes. */
+export function addDocument(
+  changes: Map<string, TermChanges>,
+  lengths: LengthChanges,
+  docNo: number,
+  a: DocumentTerms,
+): void {
+  for (const entry of a.entries) {
+    let list = changes.get(entry.term);
+    if (list === undefined) changes.set(entry.term, (list = []));
+    list.push(docNo, entry.titleCount, entry.bodyCount);
+  }
+  lengths.set(docNo, [a.titleLength, a.bodyLength]);
 }
 
 /** The index of the first change (a multiple of FIELDS_PER_CHANGE) whose document is `docNo` or above. */

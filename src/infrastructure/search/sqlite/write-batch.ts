@@ -7,7 +7,7 @@ import { analyzeDocument } from './analyzer';
 import type { LengthChanges } from './document-lengths';
 import type { OrgRow, Statements, StoredRow } from './document-statements';
 import { GenerationHash, rowHash } from './generation-hash';
-import { repair, writePostings } from './posting-writes';
+import { addDocument, repair, writePostings } from './posting-writes';
 import type { TermChanges } from './postings';
 
 /** Postings and lengths of new documents not stored yet (deferred), for documents numbered `from` and up. */
@@ -57,8 +57,7 @@ export class Batch {
     const hash = rowHash(no, id, version, title, body, fields);
     org.hash.toggle(hash);
     const a = analyzeDocument(title, body);
-    for (const entry of a.entries) this.change(org, entry.term).push(no, entry.titleCount, entry.bodyCount);
-    org.lengths.set(no, [a.titleLength, a.bodyLength]);
+    addDocument(org.changes, org.lengths, no, a);
     org.documents += 1;
     org.title_tokens += a.titleLength;
     org.body_tokens += a.bodyLength;
