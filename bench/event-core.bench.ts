@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { EventMetadata, NewEvent } from '../src/infrastructure/event-store/event-store.port';
+import type { NewEvent } from '../src/infrastructure/event-store/event-store.port';
 import { SqliteEventStore } from '../src/infrastructure/event-store/sqlite/sqlite-event-store';
 import { SqliteReadStore } from '../src/infrastructure/read-store/sqlite/sqlite-read-store';
 import { SqliteSearchIndex } from '../src/infrastructure/search/sqlite/sqlite-search-index';
@@ -8,17 +8,8 @@ import { openSqlite } from '../src/infrastructure/sqlite/sqlite-connection';
 import { walFlusherFor } from '../src/infrastructure/sqlite/wal-flusher';
 import { ALL_PROJECTIONS } from '../src/projections/all-projections';
 import { ProjectionRunner } from '../src/projections/projection-runner';
-import { sealingCost } from './sealing-cost';
+import { meta, sealingCost } from './sealing-cost';
 import type { BenchRow } from './table';
-
-const meta = (organization: number): EventMetadata => ({
-  organization_id: String(organization),
-  correlation_id: randomUUID(),
-  causation_id: null,
-  actor: 'operator:bench',
-  occurred_at: new Date().toISOString(),
-  schema_version: 1,
-});
 
 /** One organization's history: 10 events over its own, a chatbot's and a connector's streams. */
 function history(org: number): Array<{ stream: string; events: NewEvent[] }> {

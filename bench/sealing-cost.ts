@@ -16,7 +16,8 @@ import { ALL_PROJECTIONS } from '../src/projections/all-projections';
 import { ProjectionRunner } from '../src/projections/projection-runner';
 import type { BenchRow } from './table';
 
-const meta = (organization: number): EventMetadata => ({
+/** Metadata of an operator's event in `organization`, now. */
+export const meta = (organization: number): EventMetadata => ({
   organization_id: String(organization),
   correlation_id: randomUUID(),
   causation_id: null,
