@@ -59,3 +59,27 @@ export function readLengths(range: number, rows: Iterable<{ part: number; data: 
   }
   return { title, body };
 }
+
+const shortest = new WeakMap<DocumentLengths, Map<number, number>>();
+
+/**
+ * The smallest weighted length (w · title + body) of any document that has one: no document with a posting is
+ * shorter (a document with no words has no postings), so scores bounded with it bound every document's
+ * (BM25 scores a term higher in a shorter document). Computed once per lengths and title weight.
+ */
+export function shortestLength(lengths: DocumentLengths, w: number): number {
+  let byWeight = shortest.get(lengths);
+  if (byWeight === undefined) shortest.set(lengths, (byWeight = new Map()));
+  let min = byWeight.get(w);
+  if (min === undefined) {
+    min = Infinity;
+    const { title, body } = lengths;
+    for (let doc = 0; doc < title.length; doc++) {
+      const length = w * title[doc] + body[doc];
+      if (length > 0 && length < min) min = length;
+    }
+    if (min === Infinity) min = 0;
+    byWeight.set(w, min);
+  }
+  return min;
+}

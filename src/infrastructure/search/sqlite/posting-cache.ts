@@ -1,6 +1,6 @@
 /**
- * Scored posting lists (TermScores, bm25.ts) kept in memory between queries, least recently used first out,
- * bounded in bytes. An entry is one term of one organization under one title weight.
+ * Terms' postings as stored (TermBlocks, term-blocks.ts: compressed rows and their block index) kept in memory
+ * between queries, least recently used first out, bounded in bytes. An entry is one term of one organization.
  *
  * A term's blocks are valid for one `generation` of its organization: a digest of its document rows
  * (generation-hash.ts), which every write that changes any of them changes in the same transaction
@@ -9,17 +9,17 @@
  * have the same generation and the same postings again). The organization's statistics (which the scores depend on) change only with such
  * writes, so they are fixed within a generation as well.
  */
-import type { TermScores } from './bm25';
+import type { TermBlocks } from './term-blocks';
 
-/** Default budget: the common terms of a few hundred thousand chunks. */
-export const POSTING_CACHE_BYTES = 64 * 1024 * 1024;
+/** Default budget: about 40 million postings (the 546 terms of the scale bench's queries at 1M chunks take 103 MB). */
+export const POSTING_CACHE_BYTES = 128 * 1024 * 1024;
 /** A posting list bigger than this share of the budget is never kept (it would evict everything else). */
 const LARGEST_SHARE = 0.25;
-/** Bookkeeping per entry (key, map slots, block objects), counted against the budget. */
-const ENTRY_OVERHEAD = 128;
+/** Bookkeeping per entry (key, map slots, the row buffers' objects), counted against the budget. */
+const ENTRY_OVERHEAD = 256;
 
 interface Entry {
-  scores: TermScores;
+  blocks: TermBlocks;
   bytes: number;
 }
 
@@ -35,34 +35,34 @@ export class PostingCache {
     return this.entries.size;
   }
 
-  /** Cached scores of `term`, or undefined. Forgets the organization's entries when its generation moved. */
-  get(orgKey: number, generation: string, titleBoost: number, term: string): TermScores | undefined {
+  /** Cached postings of `term`, or undefined. Forgets the organization's entries when its generation moved. */
+  get(orgKey: number, generation: string, term: string): TermBlocks | undefined {
     if (this.generations.get(orgKey) !== generation) {
       this.forget(orgKey);
       this.generations.set(orgKey, generation);
       return undefined;
     }
-    const key = `${orgKey}\u0000${titleBoost}\u0000${term}`;
+    const key = `${orgKey}\u0000${term}`;
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
     // Map order is insertion order: re-inserting marks it most recently used.
     this.entries.delete(key);
     this.entries.set(key, entry);
-    return entry.scores;
+    return entry.blocks;
   }
 
-  /** Keeps `scores` (computed under `generation`, which get() has just recorded). */
-  set(orgKey: number, generation: string, titleBoost: number, term: string, scores: TermScores): void {
+  /** Keeps `blocks` (read under `generation`, which get() has just recorded). */
+  set(orgKey: number, generation: string, term: string, blocks: TermBlocks): void {
     if (this.generations.get(orgKey) !== generation) return;
-    const bytes = ENTRY_OVERHEAD + 2 * term.length + scores.docs.byteLength + scores.scores.byteLength;
+    const bytes = ENTRY_OVERHEAD + 2 * term.length + blocks.bytes + 64 * blocks.rows.length;
     if (bytes > this.budget * LARGEST_SHARE) return;
-    const key = `${orgKey}\u0000${titleBoost}\u0000${term}`;
+    const key = `${orgKey}\u0000${term}`;
     const previous = this.entries.get(key);
     if (previous !== undefined) {
       this.bytes -= previous.bytes;
       this.entries.delete(key);
     }
-    this.entries.set(key, { scores, bytes });
+    this.entries.set(key, { blocks, bytes });
     this.bytes += bytes;
     for (const [oldest, entry] of this.entries) {
       if (this.bytes <= this.budget) break;

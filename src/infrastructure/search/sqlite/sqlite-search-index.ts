@@ -25,7 +25,6 @@ import type {
   SearchWrite,
   SearchWriteOptions,
 } from '../search-index.port';
-import { Bm25Accumulator, type RankedMatches, termScores } from './bm25';
 import { DocumentWriter } from './document-writer';
 import type { OrgRow } from './document-statements';
 import { BodyReader } from './body-reader';
@@ -34,7 +33,8 @@ import { fieldMatcher } from './field-matcher';
 import { PostingCache } from './posting-cache';
 import { type CachedRow, RowCache } from './row-cache';
 import { type DocumentLengths, readLengths } from './document-lengths';
-import { decodePostings } from './postings';
+import { MaxScoreRanker, RankedMatches } from './max-score';
+import { readTermBlocks, type TermBlocks } from './term-blocks';
 import { DOCS, ensureSearchSchema, LENGTHS, ORGS, POSTINGS, recreateSearchSchema } from './search-schema';
 import { type NormalizedQuery, normalizeQuery, validateDeletes, validateDocuments } from './search-input';
 
@@ -153,10 +153,9 @@ function prepareStatements(db: SqliteDatabase) {
 
 export class SqliteSearchIndex implements SearchIndex {
   private readonly writer: DocumentWriter;
-  private readonly scorer = new Bm25Accumulator();
   private readonly statements: ReturnType<typeof prepareStatements>;
   private readonly postings = new PostingCache();
-  /** Each organization's document lengths, for one generation (read on a posting-cache miss only). */
+  /** Each organization's document lengths, for one generation. */
   private readonly lengths = new Map<number, { generation: string; lengths: DocumentLengths }>();
   private readonly rows: RowCache;
   /** rank() in one read transaction (made once: better-sqlite3 builds several wrappers per transaction). */
@@ -215,28 +214,25 @@ export class SqliteSearchIndex implements SearchIndex {
     return found.map((match) => new LazyHighlightHit(match, terms, bodies));
   }
 
-  /** Scores the matching documents of the organization (common terms pruned, bm25.ts), then takes the best that pass the filters. */
+  /** The best matches of the organization's documents (max-score.ts) that pass the filters. */
   private rank(q: NormalizedQuery): Found[] {
     const org = this.statements.organization.get(q.organizationId);
     if (org === undefined || org.documents === 0) return [];
     const stats = { documents: org.documents, titleTokens: org.title_tokens, bodyTokens: org.body_tokens };
-    this.scorer.begin(org.next_doc_no);
-    try {
-      for (const { term, weight } of q.terms) {
-        let scores = this.postings.get(org.org_key, postedGeneration(org), q.titleBoost, term);
-        if (scores === undefined) {
-          const lists = this.statements.postings
-            .all(org.org_key, term)
-            .map((row) => decodePostings(row.data));
-          scores = termScores(lists, this.lengthsOf(org), stats, q.titleBoost);
-          this.postings.set(org.org_key, postedGeneration(org), q.titleBoost, term, scores);
-        }
-        this.scorer.add(scores, weight);
-      }
-      return this.lookUp(org, this.scorer.ranked(q.limit), q);
-    } finally {
-      this.scorer.end();
+    const terms = q.terms.map(({ term, weight }) => ({ blocks: this.blocksOf(org, term), weight }));
+    const ranker = new MaxScoreRanker(terms, this.lengthsOf(org), stats, q.titleBoost);
+    return this.lookUp(org, new RankedMatches(ranker), q);
+  }
+
+  /** A term's postings in this snapshot: its own rows, one per partition it occurs in (cached for the generation). */
+  private blocksOf(org: OrgRow, term: string): TermBlocks {
+    const generation = postedGeneration(org);
+    let blocks = this.postings.get(org.org_key, generation, term);
+    if (blocks === undefined) {
+      blocks = readTermBlocks(this.statements.postings.all(org.org_key, term).map((row) => row.data));
+      this.postings.set(org.org_key, generation, term, blocks);
     }
+    return blocks;
   }
 
   /** The organization's document lengths in this snapshot (kept for its generation; a few organizations). */

@@ -1,0 +1,307 @@
+/**
+ * Ranking a query's best matches without scoring every posting of its terms: MaxScore (Turtle & Flood 1995) over
+ * compressed blocks, document at a time, with block-max bounds for the terms it only looks up (Chakrabarti et
+ * al. 2011; Ding & Suel 2011).
+ *
+ * Each term has an upper bound: its BM25 score with its highest block tfs in the organization's shortest document
+ * (bm25.ts, document-lengths.ts), times its weight. Terms are ordered by bound; once the heap holds `k` matches and
+ * the bounds of the weakest terms together stay under the k-th score (θ), those terms are "non-essential": a
+ * document none of the other terms contains cannot enter, so documents are taken from the essential terms' postings
+ * only, and a non-essential term is looked up in a document only while the document can still reach θ (its
+ * partial score plus the remaining bounds, the looked-up term's bounded by the block the document would be in, read
+ * from the block header without decoding it). A block is decoded only when a posting in it is needed.
+ *
+ * Exact: a document is left out only when a bound proves it below θ (with a relative slack of SLACK, so that no
+ * rounding of the bounds' sums can leave out a document that ties), and a kept document's score is added up in
+ * query order from its terms' scores, the same floating-point number as a sum over every posting. Ties rank by
+ * the lower document number (documents come in increasing order, so a later one never displaces an equal score).
+ */
+import { bm25, type CollectionStats, termWeighting, type TermWeighting } from './bm25';
+import { type DocumentLengths, shortestLength } from './document-lengths';
+import { BlockCursor, END, type TermBlocks } from './term-blocks';
+import { WorstFirstHeap } from './top-matches';
+
+/**
+ * Up to this many postings over all of a query's terms, ranking adds every posting to a dense array of sums
+ * instead (term at a time, then a heap pass over the matched documents): with few postings there is little to
+ * skip, and adding one costs less than the document-at-a-time steps (SciFact's queries: ~10,000 postings).
+ */
+export const DENSE_POSTINGS = 100_000;
+
+/** Scratch of the dense path, reused by every query (a ranking runs synchronously). */
+let denseSums = new Float64Array(1024);
+let denseMarks = new Uint8Array(1024);
+let denseDocs = new Int32Array(1024);
+
+/** A bound times this is compared with θ: sums of bounds in another order than the scores' may round lower. */
+const SLACK = 1 + 1e-9;
+
+export interface RankTerm {
+  blocks: TermBlocks;
+  /** How many times the query has the term. */
+  weight: number;
+}
+
+export interface RankedDoc {
+  docNo: number;
+  score: number;
+}
+
+/** A query's terms over one organization's snapshot; `top()` ranks them, as often as asked. */
+export class MaxScoreRanker {
+  /** Per term, ordered by bound (weakest first): its cursor, weight, idf and bound. */
+  private readonly cursors: BlockCursor[];
+  private readonly weights: Float64Array;
+  private readonly weightings: TermWeighting[];
+  private readonly bounds: Float64Array;
+  /** Running sums of the bounds (prefix[j]: terms 0..j together). */
+  private readonly prefix: Float64Array;
+  /** Each term's position in the query, and the term at each position. */
+  private readonly queryIndex: Int32Array;
+  private readonly byQuery: Int32Array;
+  /** Each term's score in the current document (0 where it has none), by position in the query. */
+  private readonly current: Float64Array;
+  /** The block whose bound `blockBounds` holds, per term. */
+  private readonly boundOf: Int32Array;
+  private readonly blockBounds: Float64Array;
+  private readonly shortest: number;
+  private readonly w: number;
+
+  /** `densePostings`: up to how many postings the dense path ranks (DENSE_POSTINGS). */
+  constructor(
+    terms: readonly RankTerm[],
+    private readonly lengths: DocumentLengths,
+    stats: CollectionStats,
+    titleBoost: number,
+    private readonly densePostings = DENSE_POSTINGS,
+  ) {
+    this.w = titleBoost;
+    this.shortest = shortestLength(lengths, titleBoost);
+    const scored = terms.map(({ blocks, weight }, i) => {
+      const weighting = termWeighting(blocks.df, stats, titleBoost);
+      let highest = 0;
+      for (let b = 0; b < blocks.blockCount; b++) {
+        const tf = titleBoost * blocks.maxTitle[b] + blocks.maxBody[b];
+        if (tf > highest) highest = tf;
+      }
+      return { i, blocks, weight, weighting, bound: weight * bm25(weighting, highest, this.shortest) };
+    });
+    scored.sort((a, b) => a.bound - b.bound || a.i - b.i);
+    const n = scored.length;
+    this.cursors = scored.map((t) => new BlockCursor(t.blocks));
+    this.weights = Float64Array.from(scored, (t) => t.weight);
+    this.weightings = scored.map((t) => t.weighting);
+    this.bounds = Float64Array.from(scored, (t) => t.bound);
+    this.queryIndex = Int32Array.from(scored, (t) => t.i);
+    this.byQuery = new Int32Array(n);
+    this.queryIndex.forEach((i, j) => (this.byQuery[i] = j));
+    this.prefix = new Float64Array(n);
+    let sum = 0;
+    for (let j = 0; j < n; j++) this.prefix[j] = sum += this.bounds[j];
+    this.current = new Float64Array(n);
+    this.boundOf = new Int32Array(n);
+    this.blockBounds = new Float64Array(n);
+  }
+
+  /**
+   * The `k` best matches (score > 0) ranked after (lastScore, lastDoc), best first: score descending, then
+   * document number. (Infinity, −1) ranks after nothing.
+   */
+  top(k: number, lastScore = Infinity, lastDoc = -1): RankedDoc[] {
+    const { cursors, prefix, queryIndex, current } = this;
+    const n = cursors.length;
+    let postings = 0;
+    for (const cursor of cursors) {
+      cursor.reset();
+      postings += cursor.blocks.df;
+    }
+    this.boundOf.fill(-1);
+    // No more matches than postings: the heap is never larger.
+    const capacity = Math.min(k, postings);
+    if (postings <= this.densePostings) return this.denseTop(capacity, postings, lastScore, lastDoc);
+    const heap = new WorstFirstHeap(capacity);
+    // θ: the worst kept score once the heap is full (until then any positive score is taken).
+    let theta = Number.MIN_VALUE;
+    let rootDoc = -1;
+    // Terms essential..n−1 are the essential ones.
+    let essential = 0;
+    for (;;) {
+      let doc = END;
+      for (let j = essential; j < n; j++) if (cursors[j].doc < doc) doc = cursors[j].doc;
+      if (doc === END) break;
+      if (essential > 0) {
+        // What the document can reach: the essential terms it is in, each at its block's highest, and the rest.
+        let bound = prefix[essential - 1];
+        for (let j = essential; j < n; j++) if (cursors[j].doc === doc) bound += this.blockBound(j);
+        if (bound * SLACK < theta) {
+          if (essential === n - 1) this.skipBlocks(n - 1, prefix[n - 2], theta);
+          else for (let j = essential; j < n; j++) if (cursors[j].doc === doc) cursors[j].next();
+          continue;
+        }
+      }
+      const length = this.w * this.lengths.title[doc] + this.lengths.body[doc];
+      let partial = 0;
+      for (let j = n - 1; j >= essential; j--) {
+        const cursor = cursors[j];
+        if (cursor.doc !== doc) continue;
+        const s = this.score(j, length);
+        current[queryIndex[j]] = s;
+        partial += s;
+        cursor.next();
+      }
+      let out = false;
+      for (let j = essential - 1; j >= 0; j--) {
+        // Even every remaining term at its highest cannot lift the document to θ.
+        const rest = j > 0 ? prefix[j - 1] : 0;
+        if ((partial + this.bounds[j] + rest) * SLACK < theta) {
+          out = true;
+          break;
+        }
+        const cursor = cursors[j];
+        if (!cursor.seekBlock(doc)) continue;
+        if ((partial + this.blockBound(j) + rest) * SLACK < theta) {
+          out = true;
+          break;
+        }
+        if (cursor.advance(doc) !== doc) continue;
+        const s = this.score(j, length);
+        current[queryIndex[j]] = s;
+        partial += s;
+      }
+      // The score as a sum over every posting adds it up: term by term in query order.
+      let score = 0;
+      for (let i = 0; i < n; i++) {
+        score += current[i];
+        current[i] = 0;
+      }
+      // Out, no match, or below the worst kept. Written as !(>=) so that NaN could never be taken either.
+      if (out || !(score >= theta)) continue;
+      // Already handed out: ranked at or before the last document of the previous slice.
+      if (score > lastScore || (score === lastScore && doc <= lastDoc)) continue;
+      if (heap.size < capacity) heap.push(score, doc);
+      else if (score > theta || doc < rootDoc) heap.replaceRoot(score, doc);
+      else continue;
+      if (heap.size === capacity) {
+        theta = heap.scores[0];
+        rootDoc = heap.docs[0];
+        while (essential < n && prefix[essential] * SLACK < theta) essential++;
+      }
+    }
+    return heap.drain();
+  }
+
+  /**
+   * Every posting added to its document's sum, term by term in query order (the same floating-point sums as
+   * the document-at-a-time path), then one heap pass over the matched documents.
+   */
+  private denseTop(capacity: number, postings: number, lastScore: number, lastDoc: number): RankedDoc[] {
+    const range = this.lengths.title.length;
+    if (denseSums.length < range) {
+      denseSums = new Float64Array(range);
+      denseMarks = new Uint8Array(range);
+    }
+    if (denseDocs.length < postings) denseDocs = new Int32Array(postings);
+    const sums = denseSums;
+    const marks = denseMarks;
+    const docs = denseDocs;
+    const { title, body } = this.lengths;
+    const n = this.cursors.length;
+    let matched = 0;
+    for (let i = 0; i < n; i++) {
+      const j = this.byQuery[i];
+      const cursor = this.cursors[j];
+      const weight = this.weights[j];
+      const weighting = this.weightings[j];
+      for (let doc = cursor.doc; doc !== END; doc = cursor.next()) {
+        if (marks[doc] === 0) {
+          marks[doc] = 1;
+          docs[matched++] = doc;
+        }
+        const tf = this.w * cursor.titleTf() + cursor.bodyTf();
+        sums[doc] += weight * bm25(weighting, tf, this.w * title[doc] + body[doc]);
+      }
+    }
+    const heap = new WorstFirstHeap(capacity);
+    let theta = Number.MIN_VALUE;
+    let rootDoc = -1;
+    for (let m = 0; m < matched; m++) {
+      const doc = docs[m];
+      const score = sums[doc];
+      sums[doc] = 0;
+      marks[doc] = 0;
+      if (!(score >= theta)) continue;
+      if (score > lastScore || (score === lastScore && doc <= lastDoc)) continue;
+      if (heap.size < capacity) heap.push(score, doc);
+      else if (score > theta || doc < rootDoc) heap.replaceRoot(score, doc);
+      else continue;
+      if (heap.size === capacity) {
+        theta = heap.scores[0];
+        rootDoc = heap.docs[0];
+      }
+    }
+    return heap.drain();
+  }
+
+  /** Blocks the last `top()` decoded, per term in query order (what it cost; a term's blockCount if all). */
+  get decodedBlocks(): number[] {
+    const decoded = new Array<number>(this.cursors.length);
+    this.cursors.forEach((cursor, j) => (decoded[this.queryIndex[j]] = cursor.decodedBlocks));
+    return decoded;
+  }
+
+  /** Term j's score (weight included) at its cursor's posting, in a document of weighted length `length`. */
+  private score(j: number, length: number): number {
+    const cursor = this.cursors[j];
+    return this.weights[j] * bm25(this.weightings[j], this.w * cursor.titleTf() + cursor.bodyTf(), length);
+  }
+
+  /** Term j's highest score (weight included) in its cursor's block. */
+  private blockBound(j: number): number {
+    const cursor = this.cursors[j];
+    const b = cursor.block;
+    if (this.boundOf[j] !== b) {
+      const { maxTitle, maxBody } = cursor.blocks;
+      this.boundOf[j] = b;
+      this.blockBounds[j] =
+        this.weights[j] * bm25(this.weightings[j], this.w * maxTitle[b] + maxBody[b], this.shortest);
+    }
+    return this.blockBounds[j];
+  }
+
+  /**
+   * The only essential term j: past its current block and every next one whose highest score, with every other
+   * term at its highest (`rest`), stays under θ, without decoding them.
+   */
+  private skipBlocks(j: number, rest: number, theta: number): void {
+    const cursor = this.cursors[j];
+    const { maxTitle, maxBody, blockCount } = cursor.blocks;
+    const weight = this.weights[j];
+    const weighting = this.weightings[j];
+    let b = cursor.block + 1;
+    while (b < blockCount) {
+      const bound = weight * bm25(weighting, this.w * maxTitle[b] + maxBody[b], this.shortest);
+      if ((bound + rest) * SLACK >= theta) break;
+      b++;
+    }
+    cursor.toBlock(b);
+  }
+}
+
+/** A ranker's matches handed out best first, a slice at a time (each slice ranked after the previous one). */
+export class RankedMatches {
+  private lastScore = Infinity;
+  private lastDoc = -1;
+
+  constructor(private readonly ranker: MaxScoreRanker) {}
+
+  /** The next `n` best (fewer at the end). */
+  next(n: number): RankedDoc[] {
+    if (n <= 0) return [];
+    const slice = this.ranker.top(n, this.lastScore, this.lastDoc);
+    if (slice.length > 0) {
+      this.lastScore = slice[slice.length - 1].score;
+      this.lastDoc = slice[slice.length - 1].docNo;
+    }
+    return slice;
+  }
+}

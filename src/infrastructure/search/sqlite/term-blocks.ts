@@ -1,0 +1,250 @@
+/**
+ * A term's stored postings as a query reads them: the rows' blobs as stored (postings.ts) and an index of their
+ * blocks made from the block headers alone, so a query decodes only the blocks it needs (max-score.ts) and the
+ * posting cache keeps postings compressed (about 3 bytes a posting, where decoded scores took 12).
+ */
+import { BLOCK_SIZE } from './postings';
+
+export interface TermBlocks {
+  /** Postings in all rows (the term's document frequency). */
+  df: number;
+  blockCount: number;
+  /** Per block: its last document number. */
+  last: Int32Array;
+  /** Per block: the document number its first delta counts from (the previous block's last, or −1). */
+  base: Int32Array;
+  /** Per block: how many postings it holds. */
+  count: Uint8Array;
+  /** Per block: which row's blob holds it, and where its body starts in that blob. */
+  row: Uint32Array;
+  offset: Uint32Array;
+  /** Per block: its highest title and body term frequencies. */
+  maxTitle: Uint16Array;
+  maxBody: Uint16Array;
+  rows: Uint8Array[];
+  /** What keeping it costs (blobs and index). */
+  bytes: number;
+}
+
+/** Bytes of index per block (the typed arrays above). */
+const INDEX_BYTES_PER_BLOCK = 4 + 4 + 1 + 4 + 4 + 2 + 2;
+
+function corrupt(what: string): Error {
+  return new Error(`corrupt posting list: ${what}`);
+}
+
+/** Reads one LEB128 varint of `bytes` at `at`; returns the value and leaves the next position in `cursor.at`. */
+function readVarint(bytes: Uint8Array, cursor: { at: number }): number {
+  let value = 0;
+  let shift = 0;
+  for (;;) {
+    if (cursor.at >= bytes.length) throw corrupt('truncated varint');
+    const byte = bytes[cursor.at++];
+    value += (byte & 0x7f) * 2 ** shift;
+    if (byte < 0x80) return value;
+    shift += 7;
+  }
+}
+
+/** The block index of a term's rows (in partition order, as the rows are keyed). */
+export function readTermBlocks(rows: Uint8Array[]): TermBlocks {
+  let df = 0;
+  let blockCount = 0;
+  const counts: number[] = [];
+  for (const blob of rows) {
+    const count = readVarint(blob, { at: 0 });
+    counts.push(count);
+    df += count;
+    blockCount += Math.ceil(count / BLOCK_SIZE);
+  }
+  const blocks: TermBlocks = {
+    df,
+    blockCount,
+    last: new Int32Array(blockCount),
+    base: new Int32Array(blockCount),
+    count: new Uint8Array(blockCount),
+    row: new Uint32Array(blockCount),
+    offset: new Uint32Array(blockCount),
+    maxTitle: new Uint16Array(blockCount),
+    maxBody: new Uint16Array(blockCount),
+    rows,
+    bytes: blockCount * INDEX_BYTES_PER_BLOCK,
+  };
+  let b = 0;
+  let previous = -1;
+  rows.forEach((blob, r) => {
+    blocks.bytes += blob.length;
+    const cursor = { at: 0 };
+    const count = readVarint(blob, cursor);
+    let previousLast = -1;
+    for (let start = 0; start < count; start += BLOCK_SIZE, b++) {
+      const last = previousLast + readVarint(blob, cursor);
+      if (last <= previous) throw corrupt('blocks out of order');
+      blocks.base[b] = previousLast;
+      blocks.last[b] = last;
+      blocks.count[b] = Math.min(BLOCK_SIZE, count - start);
+      blocks.maxTitle[b] = readVarint(blob, cursor);
+      blocks.maxBody[b] = readVarint(blob, cursor);
+      const length = readVarint(blob, cursor);
+      blocks.row[b] = r;
+      blocks.offset[b] = cursor.at;
+      cursor.at += length;
+      if (cursor.at > blob.length) throw corrupt('block past the end');
+      previousLast = previous = last;
+    }
+    if (cursor.at !== blob.length) throw corrupt('trailing bytes');
+    if (counts[r] !== count) throw corrupt('count changed');
+  });
+  return blocks;
+}
+
+/** Returned by `doc` once a cursor has passed its last posting. */
+export const END = 0x7fffffff;
+
+/**
+ * Walks one term's postings in document order, decoding a block only when a posting in it is asked for. The
+ * current posting is `doc` (END when none is left) with its tfs `titleTf()` / `bodyTf()`.
+ */
+export class BlockCursor {
+  doc = END;
+  /** The block decoded into the arrays below (−1: none), and the position in it. */
+  private decoded = -1;
+  private at = 0;
+  private size = 0;
+  /** The block `doc` is in, or the block a `seekBlock` stopped at. */
+  block = 0;
+  /** Blocks decoded since the last reset (what a query cost). */
+  decodedBlocks = 0;
+  private readonly docs = new Int32Array(BLOCK_SIZE);
+  private readonly titles = new Uint16Array(BLOCK_SIZE);
+  private readonly bodies = new Uint16Array(BLOCK_SIZE);
+
+  constructor(readonly blocks: TermBlocks) {
+    this.reset();
+  }
+
+  /** Back at the first posting. */
+  reset(): void {
+    this.decoded = -1;
+    this.block = 0;
+    this.decodedBlocks = 0;
+    if (this.blocks.blockCount === 0) {
+      this.doc = END;
+      return;
+    }
+    this.decode(0);
+    this.doc = this.docs[0];
+  }
+
+  titleTf(): number {
+    return this.titles[this.at];
+  }
+
+  bodyTf(): number {
+    return this.bodies[this.at];
+  }
+
+  /** The next posting. */
+  next(): number {
+    if (this.doc === END) return END;
+    if (++this.at < this.size) return (this.doc = this.docs[this.at]);
+    if (this.block + 1 >= this.blocks.blockCount) return (this.doc = END);
+    this.block += 1;
+    this.decode(this.block);
+    return (this.doc = this.docs[0]);
+  }
+
+  /**
+   * Moves `block` to the first block whose last document is at least `target` without decoding any (`doc` is
+   * then stale until `advance`); false when no block is left. Never moves back.
+   */
+  seekBlock(target: number): boolean {
+    const { last, blockCount } = this.blocks;
+    let b = this.block;
+    if (b >= blockCount) return false;
+    if (last[b] >= target) return true;
+    // Galloping: double the step until past the target, then a binary search in the last step.
+    let step = 1;
+    let hi = b + 1;
+    while (hi < blockCount && last[hi] < target) {
+      b = hi;
+      step *= 2;
+      hi = b + step;
+    }
+    let lo = b + 1;
+    let end = Math.min(hi, blockCount);
+    while (lo < end) {
+      const mid = (lo + end) >>> 1;
+      if (last[mid] < target) lo = mid + 1;
+      else end = mid;
+    }
+    this.block = lo;
+    return lo < blockCount;
+  }
+
+  /**
+   * Moves to the first posting of block `b` (after the current one; END when there is none), decoding it: the
+   * caller has read from the headers that the blocks in between cannot matter.
+   */
+  toBlock(b: number): number {
+    if (b >= this.blocks.blockCount) {
+      this.block = this.blocks.blockCount;
+      return (this.doc = END);
+    }
+    this.decode(b);
+    return (this.doc = this.docs[0]);
+  }
+
+  /** Moves to the first posting at or after `target` (never back); its document, or END. */
+  advance(target: number): number {
+    if (this.doc >= target && this.decoded === this.block) return this.doc;
+    if (!this.seekBlock(target)) return (this.doc = END);
+    if (this.decoded !== this.block) {
+      this.decode(this.block);
+    }
+    const { docs } = this;
+    let i = this.at;
+    while (docs[i] < target) i++;
+    this.at = i;
+    return (this.doc = docs[i]);
+  }
+
+  private decode(b: number): void {
+    const { blocks, docs, titles, bodies } = this;
+    const bytes = blocks.rows[blocks.row[b]];
+    let at = blocks.offset[b];
+    const size = blocks.count[b];
+    let doc = blocks.base[b];
+    for (let i = 0; i < size; i++) {
+      // Three varints a posting; one byte each, mostly (a delta over 127 or a tf over 127 takes more).
+      let byte = bytes[at++];
+      let delta = byte & 0x7f;
+      for (let shift = 7; byte >= 0x80; shift += 7) {
+        byte = bytes[at++];
+        delta += (byte & 0x7f) * 2 ** shift;
+      }
+      byte = bytes[at++];
+      let title = byte & 0x7f;
+      for (let shift = 7; byte >= 0x80; shift += 7) {
+        byte = bytes[at++];
+        title += (byte & 0x7f) * 2 ** shift;
+      }
+      byte = bytes[at++];
+      let body = byte & 0x7f;
+      for (let shift = 7; byte >= 0x80; shift += 7) {
+        byte = bytes[at++];
+        body += (byte & 0x7f) * 2 ** shift;
+      }
+      doc += delta + 1;
+      docs[i] = doc;
+      titles[i] = title;
+      bodies[i] = body;
+    }
+    if (doc !== blocks.last[b]) throw corrupt('block mismatch');
+    this.decoded = b;
+    this.decodedBlocks += 1;
+    this.block = b;
+    this.at = 0;
+    this.size = size;
+  }
+}

@@ -1,0 +1,272 @@
+import fc from 'fast-check';
+import { bm25, type CollectionStats, termWeighting } from '../../../src/infrastructure/search/sqlite/bm25';
+import type { DocumentLengths } from '../../../src/infrastructure/search/sqlite/document-lengths';
+import {
+  MaxScoreRanker,
+  RankedMatches,
+  type RankTerm,
+} from '../../../src/infrastructure/search/sqlite/max-score';
+import {
+  BLOCK_SIZE,
+  decodePostings,
+  encodePostings,
+  PARTITION_SIZE,
+} from '../../../src/infrastructure/search/sqlite/postings';
+import {
+  BlockCursor,
+  END,
+  readTermBlocks,
+  type TermBlocks,
+} from '../../../src/infrastructure/search/sqlite/term-blocks';
+
+/** (docNo, titleTf, bodyTf), ascending by docNo. */
+type Posting = [number, number, number];
+
+/** A term's rows as the index stores them: one encoded blob per partition it occurs in, in partition order. */
+function stored(postings: Posting[]): TermBlocks {
+  const parts = new Map<number, Posting[]>();
+  for (const p of postings) {
+    const part = Math.floor(p[0] / PARTITION_SIZE);
+    parts.set(part, [...(parts.get(part) ?? []), p]);
+  }
+  const rows = [...parts.keys()]
+    .sort((a, b) => a - b)
+    .map((part) => {
+      const list = parts.get(part) ?? [];
+      const blob = encodePostings({
+        count: list.length,
+        docs: Int32Array.from(list, ([doc]) => doc),
+        titleTf: Uint16Array.from(list, ([, t]) => t),
+        bodyTf: Uint16Array.from(list, ([, , b]) => b),
+      });
+      if (blob === null) throw new Error('no postings');
+      return blob;
+    });
+  return readTermBlocks(rows);
+}
+
+/** A deterministic generator in [0, 1). */
+function generator(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Corpus {
+  lengths: DocumentLengths;
+  stats: CollectionStats;
+  terms: Posting[][];
+}
+
+/** `size` documents with small lengths (many ties) and terms of the given densities, tfs small (ties again). */
+function corpus(random: () => number, size: number, densities: number[]): Corpus {
+  const lengths = { title: new Uint16Array(size), body: new Uint32Array(size) };
+  let titleTokens = 0;
+  let bodyTokens = 0;
+  for (let doc = 0; doc < size; doc++) {
+    lengths.title[doc] = Math.floor(random() * 4);
+    lengths.body[doc] = 5 + Math.floor(random() * 6) * 10;
+    titleTokens += lengths.title[doc];
+    bodyTokens += lengths.body[doc];
+  }
+  const terms = densities.map((density) => {
+    const postings: Posting[] = [];
+    for (let doc = 0; doc < size; doc++) {
+      if (random() >= density) continue;
+      const title = lengths.title[doc] > 0 && random() < 0.3 ? 1 : 0;
+      const body = title === 1 && random() < 0.3 ? 0 : 1 + Math.floor(random() * random() * 4);
+      postings.push([doc, title, body]);
+    }
+    return postings;
+  });
+  return { lengths, stats: { documents: size, titleTokens, bodyTokens }, terms };
+}
+
+/** Every match, best first: each document's terms summed in query order, as a sum over every posting would. */
+function bruteForce(c: Corpus, weights: number[], w: number): Array<{ docNo: number; score: number }> {
+  const sums = new Map<number, number>();
+  c.terms.forEach((postings, i) => {
+    const weighting = termWeighting(postings.length, c.stats, w);
+    for (const [doc, title, body] of postings) {
+      const s =
+        weights[i] * bm25(weighting, w * title + body, w * c.lengths.title[doc] + c.lengths.body[doc]);
+      sums.set(doc, (sums.get(doc) ?? 0) + s);
+    }
+  });
+  return [...sums]
+    .filter(([, score]) => score > 0)
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .map(([docNo, score]) => ({ docNo, score }));
+}
+
+/** The ranker over `c`, document at a time (densePostings 0) unless told to add up every posting. */
+function ranker(c: Corpus, weights: number[], w: number, densePostings = 0): MaxScoreRanker {
+  const terms: RankTerm[] = c.terms.map((postings, i) => ({ blocks: stored(postings), weight: weights[i] }));
+  return new MaxScoreRanker(terms, c.lengths, c.stats, w, densePostings);
+}
+
+describe('embedded BM25 scoring', () => {
+  it('scores a posting as idf · tf / (tf + k1 · (1 − b + b · length / avgLength)), title and body as one field', () => {
+    const stats = { documents: 10, titleTokens: 20, bodyTokens: 180 };
+    const idf = Math.log(1 + (10 - 1 + 0.5) / (1 + 0.5));
+    const flat = termWeighting(1, stats, 1);
+    expect(bm25(flat, 1 + 2, 2 + 18)).toBeCloseTo((idf * 3) / (3 + 0.9 * (1 - 0.4 + (0.4 * 20) / 20)), 12);
+    // Title weight 2: the title's tf and length count twice, so does the average title length.
+    const boosted = termWeighting(1, stats, 2);
+    expect(bm25(boosted, 2 * 1 + 2, 2 * 2 + 18)).toBeCloseTo(
+      (idf * 4) / (4 + 0.9 * (1 - 0.4 + (0.4 * 22) / 22)),
+      12,
+    );
+    expect(bm25(boosted, 0, 10)).toBe(0);
+  });
+});
+
+describe('a term’s stored blocks read from their headers', () => {
+  it('index every block of every row and decode, a block at a time, what was encoded', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.nat(3 * PARTITION_SIZE), { minLength: 1, maxLength: 1500 }),
+        fc.integer(),
+        (docs, seed) => {
+          const random = generator(seed);
+          const postings = docs
+            .sort((a, b) => a - b)
+            .map((doc): Posting => [doc, Math.floor(random() * 3), 1 + Math.floor(random() * 300)]);
+          const blocks = stored(postings);
+          expect(blocks.df).toBe(postings.length);
+          const rows = blocks.rows.map((row) => decodePostings(row).count);
+          expect(blocks.blockCount).toBe(rows.reduce((n, count) => n + Math.ceil(count / BLOCK_SIZE), 0));
+          // Walked posting by posting.
+          const cursor = new BlockCursor(blocks);
+          const walked: Posting[] = [];
+          for (let doc = cursor.doc; doc !== END; doc = cursor.next())
+            walked.push([doc, cursor.titleTf(), cursor.bodyTf()]);
+          expect(walked).toEqual(postings);
+          // Jumped: each target lands on the first posting at or after it; headers bound the tfs of their block.
+          cursor.reset();
+          for (let target = 0; target <= 3 * PARTITION_SIZE + 1; target += 1 + Math.floor(random() * 700)) {
+            const expected = postings.find(([doc]) => doc >= target);
+            expect(cursor.advance(target)).toBe(expected?.[0] ?? END);
+            if (expected === undefined) break;
+            expect([cursor.titleTf(), cursor.bodyTf()]).toEqual([expected[1], expected[2]]);
+            expect(blocks.maxTitle[cursor.block]).toBeGreaterThanOrEqual(expected[1]);
+            expect(blocks.maxBody[cursor.block]).toBeGreaterThanOrEqual(expected[2]);
+            expect(blocks.last[cursor.block]).toBeGreaterThanOrEqual(expected[0]);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('refuse a corrupt row', () => {
+    const good = stored(Array.from({ length: 300 }, (_, i): Posting => [i * 3, 0, 1])).rows[0];
+    expect(() => readTermBlocks([good.subarray(0, good.length - 1)])).toThrow(/corrupt posting list/);
+    expect(() => readTermBlocks([Buffer.concat([good, Buffer.from([0])])])).toThrow(/corrupt posting list/);
+    // A body byte changed: the block decodes to another last document than its header says.
+    const bad = Buffer.from(good);
+    bad[8] ^= 0x01;
+    const cursor = new BlockCursor(readTermBlocks([good]));
+    expect(cursor.doc).toBe(0);
+    expect(() => new BlockCursor(readTermBlocks([bad]))).toThrow(/corrupt posting list/);
+  });
+});
+
+describe('MaxScore ranking over blocks', () => {
+  it('ranks exactly as summing every posting in query order, ties by the lower document number, slice by slice', () => {
+    fc.assert(
+      fc.property(
+        fc.integer(),
+        fc.integer({ min: 200, max: 3 * PARTITION_SIZE }),
+        fc.array(
+          fc.oneof(
+            fc.double({ min: 0.0005, max: 0.02, noNaN: true }),
+            fc.double({ min: 0.05, max: 0.95, noNaN: true }),
+          ),
+          {
+            minLength: 1,
+            maxLength: 5,
+          },
+        ),
+        fc.constantFrom(0, 1, 1.5, 2),
+        fc.array(fc.integer({ min: 1, max: 300 }), { minLength: 1, maxLength: 4 }),
+        (seed, size, densities, w, slices) => {
+          const random = generator(seed);
+          const c = corpus(random, size, densities);
+          const weights = densities.map(() => 1 + Math.floor(random() * 3));
+          const expected = bruteForce(c, weights, w);
+          // Both paths: document at a time with pruning, and every posting added up (few postings).
+          for (const dense of [0, Infinity]) {
+            const matches = new RankedMatches(ranker(c, weights, w, dense));
+            const got = slices.flatMap((n) => matches.next(n));
+            expect(got).toEqual(expected.slice(0, got.length));
+            expect(got.length).toBe(
+              Math.min(
+                expected.length,
+                slices.reduce((a, b) => a + b, 0),
+              ),
+            );
+            // And the first slice alone, from a fresh ranker.
+            expect(ranker(c, weights, w, dense).top(slices[0])).toEqual(expected.slice(0, slices[0]));
+          }
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
+
+  it('decodes few blocks of a common term when a rare one decides the best matches', () => {
+    const random = generator(5);
+    // 12,000 documents: a rare term in 40 of them, a common one in 90%.
+    const c = corpus(random, 12_000, [0.9, 40 / 12_000]);
+    const ranked = ranker(c, [1, 1], 1);
+    const top = ranked.top(10);
+    expect(top).toEqual(bruteForce(c, [1, 1], 1).slice(0, 10));
+    const common = stored(c.terms[0]);
+    const [commonDecoded, rareDecoded] = ranked.decodedBlocks;
+    expect(rareDecoded).toBe(stored(c.terms[1]).blockCount);
+    // At most one block per rare document (and the first block, decoded to start), out of about 85.
+    expect(common.blockCount).toBeGreaterThan(80);
+    expect(commonDecoded).toBeLessThanOrEqual(41);
+  });
+
+  it('skips the blocks of the only essential term that cannot reach the best, and no block that can', () => {
+    // 4,096 documents of equal length. The rare term: in the first 2,048 (16 blocks), tf 1, except documents 10, 20
+    // and 30 (block 0) with tf 6 and one document with tf 8 in each of the blocks 6, 8 and 9. The common term: in
+    // every document, tf 1 (its bound is tiny).
+    const size = PARTITION_SIZE;
+    const lengths = { title: new Uint16Array(size), body: new Uint32Array(size).fill(20) };
+    const stats = { documents: size, titleTokens: 0, bodyTokens: 20 * size };
+    const best = [6, 8, 9].map((b) => b * BLOCK_SIZE + 17);
+    const tf = (doc: number) => (best.includes(doc) ? 8 : [10, 20, 30].includes(doc) ? 6 : 1);
+    const rare = Array.from({ length: size / 2 }, (_, i): Posting => [i, 0, tf(i)]);
+    const common = Array.from({ length: size }, (_, i): Posting => [i, 0, 1]);
+    const c: Corpus = { lengths, stats, terms: [common, rare] };
+    const ranked = ranker(c, [1, 1], 1);
+    const top = ranked.top(3);
+    expect(top.map(({ docNo }) => docNo)).toEqual(best);
+    expect(top).toEqual(bruteForce(c, [1, 1], 1).slice(0, 3));
+    // Decoded: block 0, block 1 (the next posting), then 6 (2–5 skipped), 7 (the next posting), 8 (skipped to from
+    // 7, the block right after it), 9 and 10 (the next postings); then 11–15 skipped.
+    expect(ranked.decodedBlocks[1]).toBe(7);
+  });
+
+  it('starts each ranking from the first posting, and leaves out documents no term matched', () => {
+    const c = corpus(generator(9), 500, [0.02, 0.01]);
+    const all = bruteForce(c, [1, 2], 1);
+    for (const dense of [0, Infinity]) {
+      const ranked = ranker(c, [1, 2], 1, dense);
+      expect(ranked.top(1000)).toEqual(all);
+      expect(ranked.top(3)).toEqual(all.slice(0, 3));
+      expect(ranked.top(1000)).toEqual(all);
+    }
+    const matched = new Set(c.terms.flat().map(([doc]) => doc));
+    expect(all.every(({ docNo }) => matched.has(docNo))).toBe(true);
+    expect(new MaxScoreRanker([], c.lengths, c.stats, 1).top(10)).toEqual([]);
+  });
+});
