@@ -18,7 +18,8 @@
  */
 import { bm25, type CollectionStats, termWeighting, type TermWeighting } from './bm25';
 import { type DocumentLengths, shortestLength } from './document-lengths';
-import { BlockCursor, END, type TermBlocks } from './term-blocks';
+import { BLOCK_SIZE } from './postings';
+import { BlockCursor, decodeBlock, END, type TermBlocks } from './term-blocks';
 import { WorstFirstHeap } from './top-matches';
 
 /**
@@ -112,6 +113,7 @@ export class MaxScoreRanker {
     const n = cursors.length;
     let postings = 0;
     for (const cursor of cursors) {
+      cursor.decodedBlocks = 0;
       cursor.reset();
       postings += cursor.blocks.df;
     }
@@ -195,31 +197,16 @@ export class MaxScoreRanker {
    * the document-at-a-time path), then one heap pass over the matched documents.
    */
   private denseTop(capacity: number, postings: number, lastScore: number, lastDoc: number): RankedDoc[] {
-    const range = this.lengths.title.length;
-    if (denseSums.length < range) {
-      denseSums = new Float64Array(range);
-      denseMarks = new Uint8Array(range);
-    }
-    if (denseDocs.length < postings) denseDocs = new Int32Array(postings);
+    ensureScratch(this.lengths.title.length, postings);
     const sums = denseSums;
     const marks = denseMarks;
     const docs = denseDocs;
-    const { title, body } = this.lengths;
     const n = this.cursors.length;
     let matched = 0;
     for (let i = 0; i < n; i++) {
       const j = this.byQuery[i];
-      const cursor = this.cursors[j];
-      const weight = this.weights[j];
-      const weighting = this.weightings[j];
-      for (let doc = cursor.doc; doc !== END; doc = cursor.next()) {
-        if (marks[doc] === 0) {
-          marks[doc] = 1;
-          docs[matched++] = doc;
-        }
-        const tf = this.w * cursor.titleTf() + cursor.bodyTf();
-        sums[doc] += weight * bm25(weighting, tf, this.w * title[doc] + body[doc]);
-      }
+      matched = addTerm(this.cursors[j].blocks, this.weights[j], this.weightings[j], this.lengths, matched);
+      this.cursors[j].decodedBlocks += this.cursors[j].blocks.blockCount;
     }
     const heap = new WorstFirstHeap(capacity);
     let theta = Number.MIN_VALUE;
@@ -304,4 +291,48 @@ export class RankedMatches {
     }
     return slice;
   }
+}
+
+/** The dense paths' scratch, grown to `range` document numbers and `postings` matches. */
+function ensureScratch(range: number, postings: number): void {
+  if (denseSums.length < range) {
+    denseSums = new Float64Array(range);
+    denseMarks = new Uint8Array(range);
+  }
+  if (denseDocs.length < postings) denseDocs = new Int32Array(postings);
+}
+
+/** One decoded block at a time, for addTerm. */
+const blockDocs = new Int32Array(BLOCK_SIZE);
+const blockTitles = new Uint16Array(BLOCK_SIZE);
+const blockBodies = new Uint16Array(BLOCK_SIZE);
+
+/**
+ * Adds every posting of a term (its score times `weight`) to the dense sums, listing documents not seen before
+ * in `denseDocs` from `matched` on; returns the new count.
+ */
+function addTerm(
+  blocks: TermBlocks,
+  weight: number,
+  weighting: TermWeighting,
+  lengths: DocumentLengths,
+  matched: number,
+): number {
+  const sums = denseSums;
+  const marks = denseMarks;
+  const docs = denseDocs;
+  const { title, body } = lengths;
+  const { w } = weighting;
+  for (let b = 0; b < blocks.blockCount; b++) {
+    const size = decodeBlock(blocks, b, blockDocs, blockTitles, blockBodies);
+    for (let i = 0; i < size; i++) {
+      const doc = blockDocs[i];
+      if (marks[doc] === 0) {
+        marks[doc] = 1;
+        docs[matched++] = doc;
+      }
+      sums[doc] += weight * bm25(weighting, w * blockTitles[i] + blockBodies[i], w * title[doc] + body[doc]);
+    }
+  }
+  return matched;
 }

@@ -113,7 +113,7 @@ export class BlockCursor {
   private size = 0;
   /** The block `doc` is in, or the block a `seekBlock` stopped at. */
   block = 0;
-  /** Blocks decoded since the last reset (what a query cost). */
+  /** Blocks decoded (what a query cost; its ranker zeroes it). */
   decodedBlocks = 0;
   private readonly docs = new Int32Array(BLOCK_SIZE);
   private readonly titles = new Uint16Array(BLOCK_SIZE);
@@ -127,7 +127,6 @@ export class BlockCursor {
   reset(): void {
     this.decoded = -1;
     this.block = 0;
-    this.decodedBlocks = 0;
     if (this.blocks.blockCount === 0) {
       this.doc = END;
       return;
@@ -210,41 +209,52 @@ export class BlockCursor {
   }
 
   private decode(b: number): void {
-    const { blocks, docs, titles, bodies } = this;
-    const bytes = blocks.rows[blocks.row[b]];
-    let at = blocks.offset[b];
-    const size = blocks.count[b];
-    let doc = blocks.base[b];
-    for (let i = 0; i < size; i++) {
-      // Three varints a posting; one byte each, mostly (a delta over 127 or a tf over 127 takes more).
-      let byte = bytes[at++];
-      let delta = byte & 0x7f;
-      for (let shift = 7; byte >= 0x80; shift += 7) {
-        byte = bytes[at++];
-        delta += (byte & 0x7f) * 2 ** shift;
-      }
-      byte = bytes[at++];
-      let title = byte & 0x7f;
-      for (let shift = 7; byte >= 0x80; shift += 7) {
-        byte = bytes[at++];
-        title += (byte & 0x7f) * 2 ** shift;
-      }
-      byte = bytes[at++];
-      let body = byte & 0x7f;
-      for (let shift = 7; byte >= 0x80; shift += 7) {
-        byte = bytes[at++];
-        body += (byte & 0x7f) * 2 ** shift;
-      }
-      doc += delta + 1;
-      docs[i] = doc;
-      titles[i] = title;
-      bodies[i] = body;
-    }
-    if (doc !== blocks.last[b]) throw corrupt('block mismatch');
+    this.size = decodeBlock(this.blocks, b, this.docs, this.titles, this.bodies);
     this.decoded = b;
     this.decodedBlocks += 1;
     this.block = b;
     this.at = 0;
-    this.size = size;
   }
+}
+
+/** Decodes block `b` of `blocks` into the arrays (BLOCK_SIZE long); returns its posting count. */
+export function decodeBlock(
+  blocks: TermBlocks,
+  b: number,
+  docs: Int32Array,
+  titles: Uint16Array,
+  bodies: Uint16Array,
+): number {
+  const bytes = blocks.rows[blocks.row[b]];
+  let at = blocks.offset[b];
+  const size = blocks.count[b];
+  let doc = blocks.base[b];
+  for (let i = 0; i < size; i++) {
+    // Three varints a posting; one byte each, mostly (a delta over 127 or a tf over 127 takes more).
+    let byte = bytes[at++];
+    let delta = byte & 0x7f;
+    for (let shift = 7; byte >= 0x80; shift += 7) {
+      byte = bytes[at++];
+      delta += (byte & 0x7f) * 2 ** shift;
+    }
+    byte = bytes[at++];
+    let title = byte & 0x7f;
+    for (let shift = 7; byte >= 0x80; shift += 7) {
+      byte = bytes[at++];
+      title += (byte & 0x7f) * 2 ** shift;
+    }
+    byte = bytes[at++];
+    let body = byte & 0x7f;
+    for (let shift = 7; byte >= 0x80; shift += 7) {
+      byte = bytes[at++];
+      body += (byte & 0x7f) * 2 ** shift;
+    }
+    doc += delta + 1;
+    docs[i] = doc;
+    titles[i] = title;
+    bodies[i] = body;
+  }
+  // A changed byte decodes to another last document (or NaN past the end) than the header says.
+  if (doc !== blocks.last[b]) throw corrupt('block mismatch');
+  return size;
 }
