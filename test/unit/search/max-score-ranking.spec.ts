@@ -5,6 +5,7 @@ import {
   MaxScoreRanker,
   RankedMatches,
   type RankTerm,
+  scorePostings,
 } from '../../../src/infrastructure/search/sqlite/max-score';
 import {
   BLOCK_SIZE,
@@ -104,9 +105,23 @@ function bruteForce(c: Corpus, weights: number[], w: number): Array<{ docNo: num
     .map(([docNo, score]) => ({ docNo, score }));
 }
 
-/** The ranker over `c`, document at a time (densePostings 0) unless told to add up every posting. */
-function ranker(c: Corpus, weights: number[], w: number, densePostings = 0): MaxScoreRanker {
-  const terms: RankTerm[] = c.terms.map((postings, i) => ({ blocks: stored(postings), weight: weights[i] }));
+/**
+ * The ranker over `c`, document at a time (densePostings 0) unless told to add up every posting; `scoredFor`:
+ * the title weight each term's kept scores were computed for (none kept when undefined).
+ */
+function ranker(
+  c: Corpus,
+  weights: number[],
+  w: number,
+  densePostings = 0,
+  scoredFor?: number,
+): MaxScoreRanker {
+  const terms: RankTerm[] = c.terms.map((postings, i) => {
+    const blocks = stored(postings);
+    if (scoredFor !== undefined)
+      blocks.scored = scorePostings(blocks, termWeighting(blocks.df, c.stats, scoredFor), c.lengths);
+    return { blocks, weight: weights[i] };
+  });
   return new MaxScoreRanker(terms, c.lengths, c.stats, w, densePostings);
 }
 
@@ -200,9 +215,16 @@ describe('MaxScore ranking over blocks', () => {
           const c = corpus(random, size, densities);
           const weights = densities.map(() => 1 + Math.floor(random() * 3));
           const expected = bruteForce(c, weights, w);
-          // Both paths: document at a time with pruning, and every posting added up (few postings).
-          for (const dense of [0, Infinity]) {
-            const matches = new RankedMatches(ranker(c, weights, w, dense));
+          // Both paths: document at a time with pruning, and every posting added up (few postings), from the
+          // blocks or from scores kept for this title weight (or for another one, which must not be used).
+          const paths: Array<[number, number | undefined]> = [
+            [0, undefined],
+            [Infinity, undefined],
+            [Infinity, w],
+            [Infinity, w + 1],
+          ];
+          for (const [dense, scoredFor] of paths) {
+            const matches = new RankedMatches(ranker(c, weights, w, dense, scoredFor));
             const got = slices.flatMap((n) => matches.next(n));
             expect(got).toEqual(expected.slice(0, got.length));
             expect(got.length).toBe(
@@ -212,7 +234,9 @@ describe('MaxScore ranking over blocks', () => {
               ),
             );
             // And the first slice alone, from a fresh ranker.
-            expect(ranker(c, weights, w, dense).top(slices[0])).toEqual(expected.slice(0, slices[0]));
+            expect(ranker(c, weights, w, dense, scoredFor).top(slices[0])).toEqual(
+              expected.slice(0, slices[0]),
+            );
           }
         },
       ),

@@ -19,7 +19,7 @@
 import { bm25, type CollectionStats, termWeighting, type TermWeighting } from './bm25';
 import { type DocumentLengths, shortestLength } from './document-lengths';
 import { BLOCK_SIZE } from './postings';
-import { BlockCursor, decodeBlock, END, type TermBlocks } from './term-blocks';
+import { BlockCursor, decodeBlock, END, type ScoredPostings, type TermBlocks } from './term-blocks';
 import { WorstFirstHeap } from './top-matches';
 
 /**
@@ -29,10 +29,18 @@ import { WorstFirstHeap } from './top-matches';
  */
 export const DENSE_POSTINGS = 100_000;
 
+/** Terms with at most this many postings are kept with their scores (TermBlocks.scored): 12 bytes a posting more. */
+export const SCORED_POSTINGS = 16_384;
+
 /** Scratch of the dense path, reused by every query (a ranking runs synchronously). */
 let denseSums = new Float64Array(1024);
 let denseMarks = new Uint8Array(1024);
 let denseDocs = new Int32Array(1024);
+
+/** One decoded block at a time, for addTerm and scorePostings. */
+const blockDocs = new Int32Array(BLOCK_SIZE);
+const blockTitles = new Uint16Array(BLOCK_SIZE);
+const blockBodies = new Uint16Array(BLOCK_SIZE);
 
 /** A bound times this is compared with θ: sums of bounds in another order than the scores' may round lower. */
 const SLACK = 1 + 1e-9;
@@ -205,8 +213,13 @@ export class MaxScoreRanker {
     let matched = 0;
     for (let i = 0; i < n; i++) {
       const j = this.byQuery[i];
-      matched = addTerm(this.cursors[j].blocks, this.weights[j], this.weightings[j], this.lengths, matched);
-      this.cursors[j].decodedBlocks += this.cursors[j].blocks.blockCount;
+      const { blocks } = this.cursors[j];
+      if (blocks.scored !== null && blocks.scored.w === this.w) {
+        matched = addScored(blocks.scored, this.weights[j], matched);
+        continue;
+      }
+      matched = addTerm(blocks, this.weights[j], this.weightings[j], this.lengths, matched);
+      this.cursors[j].decodedBlocks += blocks.blockCount;
     }
     const heap = new WorstFirstHeap(capacity);
     let theta = Number.MIN_VALUE;
@@ -293,6 +306,48 @@ export class RankedMatches {
   }
 }
 
+/**
+ * Every posting's score (bm25 of its tfs and its document's length under `weighting`), in document order: what
+ * addTerm adds, computed once.
+ */
+export function scorePostings(
+  blocks: TermBlocks,
+  weighting: TermWeighting,
+  lengths: DocumentLengths,
+): ScoredPostings {
+  const docs = new Int32Array(blocks.df);
+  const scores = new Float64Array(blocks.df);
+  const { title, body } = lengths;
+  const { w } = weighting;
+  let k = 0;
+  for (let b = 0; b < blocks.blockCount; b++) {
+    const size = decodeBlock(blocks, b, blockDocs, blockTitles, blockBodies);
+    for (let i = 0; i < size; i++, k++) {
+      const doc = blockDocs[i];
+      docs[k] = doc;
+      scores[k] = bm25(weighting, w * blockTitles[i] + blockBodies[i], w * title[doc] + body[doc]);
+    }
+  }
+  return { w, docs, scores };
+}
+
+/** addTerm with the scores computed already. */
+function addScored(scored: ScoredPostings, weight: number, matched: number): number {
+  const sums = denseSums;
+  const marks = denseMarks;
+  const out = denseDocs;
+  const { docs, scores } = scored;
+  for (let i = 0; i < docs.length; i++) {
+    const doc = docs[i];
+    if (marks[doc] === 0) {
+      marks[doc] = 1;
+      out[matched++] = doc;
+    }
+    sums[doc] += weight * scores[i];
+  }
+  return matched;
+}
+
 /** The dense paths' scratch, grown to `range` document numbers and `postings` matches. */
 function ensureScratch(range: number, postings: number): void {
   if (denseSums.length < range) {
@@ -301,11 +356,6 @@ function ensureScratch(range: number, postings: number): void {
   }
   if (denseDocs.length < postings) denseDocs = new Int32Array(postings);
 }
-
-/** One decoded block at a time, for addTerm. */
-const blockDocs = new Int32Array(BLOCK_SIZE);
-const blockTitles = new Uint16Array(BLOCK_SIZE);
-const blockBodies = new Uint16Array(BLOCK_SIZE);
 
 /**
  * Adds every posting of a term (its score times `weight`) to the dense sums, listing documents not seen before

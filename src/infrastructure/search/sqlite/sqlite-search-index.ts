@@ -33,8 +33,9 @@ import { fieldMatcher } from './field-matcher';
 import { PostingCache } from './posting-cache';
 import { type CachedRow, RowCache } from './row-cache';
 import { type DocumentLengths, readLengths } from './document-lengths';
-import { MaxScoreRanker, RankedMatches } from './max-score';
-import { readTermBlocks, type TermBlocks } from './term-blocks';
+import { MaxScoreRanker, RankedMatches, SCORED_POSTINGS, scorePostings } from './max-score';
+import { termWeighting } from './bm25';
+import { readTermBlocks, type ScoredPostings, type TermBlocks } from './term-blocks';
 import { DOCS, ensureSearchSchema, LENGTHS, ORGS, POSTINGS, recreateSearchSchema } from './search-schema';
 import { type NormalizedQuery, normalizeQuery, validateDeletes, validateDocuments } from './search-input';
 
@@ -219,17 +220,27 @@ export class SqliteSearchIndex implements SearchIndex {
     const org = this.statements.organization.get(q.organizationId);
     if (org === undefined || org.documents === 0) return [];
     const stats = { documents: org.documents, titleTokens: org.title_tokens, bodyTokens: org.body_tokens };
-    const terms = q.terms.map(({ term, weight }) => ({ blocks: this.blocksOf(org, term), weight }));
-    const ranker = new MaxScoreRanker(terms, this.lengthsOf(org), stats, q.titleBoost);
+    const lengths = this.lengthsOf(org);
+    const score = (blocks: TermBlocks) =>
+      scorePostings(blocks, termWeighting(blocks.df, stats, q.titleBoost), lengths);
+    const terms = q.terms.map(({ term, weight }) => ({ blocks: this.blocksOf(org, term, score), weight }));
+    const ranker = new MaxScoreRanker(terms, lengths, stats, q.titleBoost);
     return this.lookUp(org, new RankedMatches(ranker), q);
   }
 
-  /** A term's postings in this snapshot: its own rows, one per partition it occurs in (cached for the generation). */
-  private blocksOf(org: OrgRow, term: string): TermBlocks {
+  /**
+   * A term's postings in this snapshot: its own rows, one per partition it occurs in, with their scores (`score`)
+   * when they are few (cached for the generation).
+   */
+  private blocksOf(org: OrgRow, term: string, score: (blocks: TermBlocks) => ScoredPostings): TermBlocks {
     const generation = postedGeneration(org);
     let blocks = this.postings.get(org.org_key, generation, term);
     if (blocks === undefined) {
       blocks = readTermBlocks(this.statements.postings.all(org.org_key, term).map((row) => row.data));
+      if (blocks.df <= SCORED_POSTINGS) {
+        blocks.scored = score(blocks);
+        blocks.bytes += blocks.scored.docs.byteLength + blocks.scored.scores.byteLength;
+      }
       this.postings.set(org.org_key, generation, term, blocks);
     }
     return blocks;

@@ -22,8 +22,19 @@ export interface TermBlocks {
   maxTitle: Uint16Array;
   maxBody: Uint16Array;
   rows: Uint8Array[];
-  /** What keeping it costs (blobs and index). */
+  /**
+   * Every posting's score under title weight `w` (in this generation's statistics), kept for terms with few
+   * postings (max-score.ts SCORED_POSTINGS): adding them up then takes no decoding and no length lookups.
+   */
+  scored: ScoredPostings | null;
+  /** What keeping it costs (blobs, index and scores). */
   bytes: number;
+}
+
+export interface ScoredPostings {
+  w: number;
+  docs: Int32Array;
+  scores: Float64Array;
 }
 
 /** Bytes of index per block (the typed arrays above). */
@@ -68,6 +79,7 @@ export function readTermBlocks(rows: Uint8Array[]): TermBlocks {
     maxTitle: new Uint16Array(blockCount),
     maxBody: new Uint16Array(blockCount),
     rows,
+    scored: null,
     bytes: blockCount * INDEX_BYTES_PER_BLOCK,
   };
   let b = 0;
