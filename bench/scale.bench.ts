@@ -5,12 +5,14 @@
  * vocabulary of 30,000 word-like tokens, 8 chunks of ~150 words per document) up to the size. Then, in order:
  *
  * 1. footprint: the data directory (WAL checkpointed) per byte of raw text (titles and bodies as given);
- * 2. HTTP search on a Cairn server process (CAIRN_HTTP_WORKERS=2, one per core of the 2-core target): 200
+ * 2. the index's own query time in the bench process (scale/index-queries.ts): each synthetic query for 100 and
+ *    1,000 chunk hits, cold (a fresh index each) and warm;
+ * 3. HTTP search on a Cairn server process (CAIRN_HTTP_WORKERS=2, one per core of the 2-core target): 200
  *    synthetic queries and the 300 SciFact test queries, each sent with limit 10 and limit 100 interleaved, one
  *    request at a time (depth.ts), after a warm-up not counted; SciFact nDCG@10 and Recall@100 within the whole
  *    corpus (limit 100); the server's memory afterwards: VmRSS and VmHWM summed over its processes;
- * 3. `cairn projections:rebuild` and `cairn audit:verify` as child processes: time, and the rebuild's peak RSS;
- * 4. durable event appends against plain SQLite insert + fsync on the same disk, interleaved (store-figures.ts
+ * 4. `cairn projections:rebuild` and `cairn audit:verify` as child processes: time, and the rebuild's peak RSS;
+ * 5. durable event appends against plain SQLite insert + fsync on the same disk, interleaved (store-figures.ts
  *    appendRates, as the store bench measures them).
  */
 import { CommandBus } from '@nestjs/cqrs';
@@ -21,12 +23,14 @@ import type { RegisterConnectorResult } from '../src/commands/connectors/registe
 import { RegisterOrganizationCommand } from '../src/commands/organizations/register-organization.command';
 import type { RegisterOrganizationResult } from '../src/commands/organizations/register-organization.command';
 import { operatorContext } from '../src/commands/shared/command-context';
+import { sqliteFile } from '../src/infrastructure/stores';
 import { startBenchServer, type BenchServer } from './bench-server';
 import { profileArgs, profileDir, summarizeProfiles } from './cpu-profile';
 import { ndcgAt, recallAt } from './retrieval-metrics';
 import { runCli } from './scale/cli-run';
 import { DEEP_LIMIT, depthRows, interleavedDepth, SEARCH_PATH } from './scale/depth';
 import { dataDirectoryBytes } from './scale/footprint';
+import { indexQueryRows } from './scale/index-queries';
 import { treeMemory } from './scale/process-memory';
 import { ingestSciFact, scifactTestQueries, type SciFactQueries } from './scale/scifact';
 import { ingestSynthetic } from './scale/synthetic-ingest';
@@ -174,7 +178,11 @@ export async function benchScale(dir: string): Promise<BenchRow[]> {
     },
   );
 
-  // 2. HTTP search on a server process.
+  // 2. The index's own query time, in process (no server yet: its caches are the ones measured).
+  process.stderr.write(`scale: index queries in process at ${at}…\n`);
+  rows.push(...(await indexQueryRows(sqliteFile(dataDir), org.id, queries, `synthetic queries, ${at}`)));
+
+  // 3. HTTP search on a server process.
   process.stderr.write(`scale: HTTP search at ${at}…\n`);
   const profiles = profileDir(`scale-search-${at}`);
   const cairn = await startServerProcess(
@@ -226,7 +234,7 @@ export async function benchScale(dir: string): Promise<BenchRow[]> {
   if (profiles !== null)
     process.stderr.write(`scale: where the searches spent their time\n${summarizeProfiles(profiles)}\n`);
 
-  // 3. Operator commands over the same data.
+  // 4. Operator commands over the same data.
   await phase(rows, 'projections:rebuild', async () => {
     process.stderr.write(`scale: projections:rebuild at ${at}…\n`);
     const rebuild = await runCli(dataDir, ['projections:rebuild']);
@@ -269,7 +277,7 @@ export async function benchScale(dir: string): Promise<BenchRow[]> {
     ];
   });
 
-  // 4. Appends on the same disk.
+  // 5. Appends on the same disk.
   await phase(rows, 'appends', async () => {
     const appendsDir = join(dir, 'appends');
     mkdirSync(appendsDir, { recursive: true });
