@@ -9,7 +9,10 @@
  * document none of the other terms contains cannot enter, so documents are taken from the essential terms' postings
  * only, and a non-essential term is looked up in a document only while the document can still reach θ (its
  * partial score plus the remaining bounds, the looked-up term's bounded by the block the document would be in, read
- * from the block header without decoding it). A block is decoded only when a posting in it is needed.
+ * from the block header without decoding it). A block is decoded only when a posting in it is needed; when a
+ * single essential term is left, its blocks whose highest score cannot lift a document to θ are skipped unread.
+ * A query with few postings in all (DENSE_POSTINGS) is ranked densely instead: every posting added to its
+ * document's sum (from kept scores when the term has them), then one heap pass.
  *
  * Exact: a document is left out only when a bound proves it below θ (with a relative slack of SLACK, so that no
  * rounding of the bounds' sums can leave out a document that ties), and a kept document's score is added up in
