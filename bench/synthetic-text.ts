@@ -1,7 +1,7 @@
 /** Deterministic synthetic text for the search benchmark: every run indexes and queries the same words. */
 
-/** mulberry32: a small deterministic generator, so every run indexes the same text. */
-function random(seed: number): () => number {
+/** mulberry32: a small deterministic generator in [0, 1), so every run (and test) sees the same numbers. */
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -16,7 +16,7 @@ function random(seed: number): () => number {
 export class SyntheticText {
   private readonly words: string[];
   private readonly cumulative: Float64Array;
-  private readonly next = random(20_260_521);
+  private readonly next = seededRandom(20_260_521);
 
   constructor(vocabulary = 30_000) {
     const onsets = 'b c d f g h k l m n p r s t v z br dr gr kl pl st tr'.split(' ');

@@ -3,7 +3,7 @@
  * TOPIC_WORDS words each; a paragraph belongs to one topic and draws TOPIC_SHARE of its words from it, so the
  * chunks of a topic share words (and their embeddings are near), as real documents on one subject do.
  */
-import { SyntheticText } from '../synthetic-text';
+import { seededRandom, SyntheticText } from '../synthetic-text';
 import type { WordMeaning } from './text-embedding';
 
 const TOPICS = 2000;
@@ -17,21 +17,9 @@ const DOMAIN_MEANING = Number(process.env.CAIRN_BENCH_DOMAIN_MEANING ?? 0.5);
 /** A general (topic-less) word's weight against a topic word's 1: frequent across every topic, as a low idf. */
 const GENERAL_WEIGHT = Number(process.env.CAIRN_BENCH_GENERAL_WEIGHT ?? 0.3);
 
-/** mulberry32, seeded: every run writes the same text. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export class TopicalText {
   private readonly text = new SyntheticText();
-  private readonly next = random(4_242);
+  private readonly next = seededRandom(4_242);
   private readonly topics: string[][];
   private readonly topicsOf = new Map<string, number[]>();
 

@@ -13,23 +13,13 @@ import {
 } from '../../../src/projections/memory-vectors.projection';
 import { ChunkVectorIndex, type VectorScope } from '../../../src/queries/memory/chunk-vector-index';
 import { makeTempDir } from '../../support/temp-dir';
+import { seededRandom } from '../../../bench/synthetic-text';
 
 const DIMS = 32;
 
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Clustered vectors: 30 centres, each vector a centre plus noise (embeddings have such structure). */
 function clustered(count: number, seed: number): number[][] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const centres = Array.from({ length: 30 }, () => Array.from({ length: DIMS }, () => next() * 2 - 1));
   return Array.from({ length: count }, (_, n) =>
     centres[n % centres.length].map((value) => value + (next() - 0.5) * 0.8),

@@ -19,6 +19,7 @@ import {
   readTermBlocks,
   type TermBlocks,
 } from '../../../src/infrastructure/search/sqlite/term-blocks';
+import { seededRandom } from '../../../bench/synthetic-text';
 
 /** (docNo, titleTf, bodyTf), ascending by docNo. */
 type Posting = [number, number, number];
@@ -44,18 +45,6 @@ function stored(postings: Posting[]): TermBlocks {
       return blob;
     });
   return readTermBlocks(rows);
-}
-
-/** A deterministic generator in [0, 1). */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 interface Corpus {
@@ -148,7 +137,7 @@ describe('a term’s stored blocks read from their headers', () => {
         fc.uniqueArray(fc.nat(3 * PARTITION_SIZE), { minLength: 1, maxLength: 1500 }),
         fc.integer(),
         (docs, seed) => {
-          const random = generator(seed);
+          const random = seededRandom(seed);
           const postings = docs
             .sort((a, b) => a - b)
             .map((doc): Posting => [doc, Math.floor(random() * 3), 1 + Math.floor(random() * 300)]);
@@ -211,7 +200,7 @@ describe('MaxScore ranking over blocks', () => {
         fc.constantFrom(0, 1, 1.5, 2),
         fc.array(fc.integer({ min: 1, max: 300 }), { minLength: 1, maxLength: 4 }),
         (seed, size, densities, w, slices) => {
-          const random = generator(seed);
+          const random = seededRandom(seed);
           const c = corpus(random, size, densities);
           const weights = densities.map(() => 1 + Math.floor(random() * 3));
           const expected = bruteForce(c, weights, w);
@@ -245,7 +234,7 @@ describe('MaxScore ranking over blocks', () => {
   });
 
   it('decodes few blocks of a common term when a rare one decides the best matches', () => {
-    const random = generator(5);
+    const random = seededRandom(5);
     // 12,000 documents: a rare term in 40 of them, a common one in 90%.
     const c = corpus(random, 12_000, [0.9, 40 / 12_000]);
     const ranked = ranker(c, [1, 1], 1);
@@ -280,8 +269,36 @@ describe('MaxScore ranking over blocks', () => {
     expect(ranked.decodedBlocks[1]).toBe(7);
   });
 
+  it('ranks equal scores by the lower document number whichever term brings a document first', () => {
+    // Two terms of equal document frequency in documents of equal length: four equal scores. Added densely term
+    // by term, documents 10 and 20 come before 5 and 30; the best two are still 5 and 10.
+    const size = 40;
+    const lengths = { title: new Uint16Array(size), body: new Uint32Array(size).fill(10) };
+    const c: Corpus = {
+      lengths,
+      stats: { documents: size, titleTokens: 0, bodyTokens: 10 * size },
+      terms: [
+        [
+          [10, 0, 1],
+          [20, 0, 1],
+        ],
+        [
+          [5, 0, 1],
+          [30, 0, 1],
+        ],
+      ],
+    };
+    for (const dense of [0, Infinity]) {
+      expect(
+        ranker(c, [1, 1], 1, dense)
+          .top(2)
+          .map(({ docNo }) => docNo),
+      ).toEqual([5, 10]);
+    }
+  });
+
   it('starts each ranking from the first posting, and leaves out documents no term matched', () => {
-    const c = corpus(generator(9), 500, [0.02, 0.01]);
+    const c = corpus(seededRandom(9), 500, [0.02, 0.01]);
     const all = bruteForce(c, [1, 2], 1);
     for (const dense of [0, Infinity]) {
       const ranked = ranker(c, [1, 2], 1, dense);

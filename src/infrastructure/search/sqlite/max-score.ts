@@ -125,17 +125,16 @@ export class MaxScoreRanker {
     let postings = 0;
     for (const cursor of cursors) {
       cursor.decodedBlocks = 0;
-      cursor.reset();
       postings += cursor.blocks.df;
     }
-    this.boundOf.fill(-1);
     // No more matches than postings: the heap is never larger.
     const capacity = Math.min(k, postings);
     if (postings <= this.densePostings) return this.denseTop(capacity, postings, lastScore, lastDoc);
+    for (const cursor of cursors) cursor.reset();
+    this.boundOf.fill(-1);
     const heap = new WorstFirstHeap(capacity);
     // θ: the worst kept score once the heap is full (until then any positive score is taken).
-    let theta = Number.MIN_VALUE;
-    let rootDoc = -1;
+    let theta = heap.floor;
     // Terms essential..n−1 are the essential ones.
     let essential = 0;
     for (;;) {
@@ -187,16 +186,10 @@ export class MaxScoreRanker {
         score += current[i];
         current[i] = 0;
       }
-      // Out, no match, or below the worst kept. Written as !(>=) so that NaN could never be taken either.
-      if (out || !(score >= theta)) continue;
-      // Already handed out: ranked at or before the last document of the previous slice.
-      if (score > lastScore || (score === lastScore && doc <= lastDoc)) continue;
-      if (heap.size < capacity) heap.push(score, doc);
-      else if (score > theta || doc < rootDoc) heap.replaceRoot(score, doc);
-      else continue;
-      if (heap.size === capacity) {
-        theta = heap.scores[0];
-        rootDoc = heap.docs[0];
+      if (out || handedOut(score, doc, lastScore, lastDoc)) continue;
+      heap.offer(score, doc);
+      if (heap.floor > theta) {
+        theta = heap.floor;
         while (essential < n && prefix[essential] * SLACK < theta) essential++;
       }
     }
@@ -225,22 +218,12 @@ export class MaxScoreRanker {
       this.cursors[j].decodedBlocks += blocks.blockCount;
     }
     const heap = new WorstFirstHeap(capacity);
-    let theta = Number.MIN_VALUE;
-    let rootDoc = -1;
     for (let m = 0; m < matched; m++) {
       const doc = docs[m];
       const score = sums[doc];
       sums[doc] = 0;
       marks[doc] = 0;
-      if (!(score >= theta)) continue;
-      if (score > lastScore || (score === lastScore && doc <= lastDoc)) continue;
-      if (heap.size < capacity) heap.push(score, doc);
-      else if (score > theta || doc < rootDoc) heap.replaceRoot(score, doc);
-      else continue;
-      if (heap.size === capacity) {
-        theta = heap.scores[0];
-        rootDoc = heap.docs[0];
-      }
+      if (!handedOut(score, doc, lastScore, lastDoc)) heap.offer(score, doc);
     }
     return heap.drain();
   }
@@ -349,6 +332,11 @@ function addScored(scored: ScoredPostings, weight: number, matched: number): num
     sums[doc] += weight * scores[i];
   }
   return matched;
+}
+
+/** Whether a match ranks at or before (lastScore, lastDoc): handed out by an earlier slice. */
+function handedOut(score: number, doc: number, lastScore: number, lastDoc: number): boolean {
+  return score > lastScore || (score === lastScore && doc <= lastDoc);
 }
 
 /** The dense paths' scratch, grown to `range` document numbers and `postings` matches. */

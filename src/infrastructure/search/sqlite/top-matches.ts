@@ -14,6 +14,21 @@ export class WorstFirstHeap {
     this.docs = new Int32Array(capacity);
   }
 
+  /** The worst score kept once full (a match must reach it), the smallest positive number until then. */
+  get floor(): number {
+    return this.size === this.scores.length ? this.scores[0] : Number.MIN_VALUE;
+  }
+
+  /**
+   * Keeps (score, doc) if it ranks among the best the heap holds: score descending, then document number. A score
+   * under the floor (0, or NaN: written as !(>=)) is turned away.
+   */
+  offer(score: number, doc: number): void {
+    if (!(score >= this.floor)) return;
+    if (this.size < this.scores.length) this.push(score, doc);
+    else if (score > this.scores[0] || doc < this.docs[0]) this.replaceRoot(score, doc);
+  }
+
   /** Adds an entry (the heap is not full). */
   push(score: number, doc: number): void {
     const { scores, docs } = this;
