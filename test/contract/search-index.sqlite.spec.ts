@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { DocumentWriter } from '../../src/infrastructure/search/sqlite/document-writer';
+import { MaxScoreRanker } from '../../src/infrastructure/search/sqlite/max-score';
 import { SqliteSearchIndex } from '../../src/infrastructure/search/sqlite/sqlite-search-index';
 import { openSqlite } from '../../src/infrastructure/sqlite/sqlite-connection';
 import { makeTempDir } from '../support/temp-dir';
@@ -162,32 +163,62 @@ describe('SQLite search index: an index of an earlier layout', () => {
     await reopened.close();
     db.close();
   });
-  it('gives layout 5 its posted_doc_no in place when opened: nothing indexed again, every posting kept', async () => {
-    const db = openSqlite({ path: join(temp.dir, 'layout5.sqlite') });
+  it('re-indexes layout 6 (slots without collapse values) and a file of another collapse field when opened', async () => {
+    const db = openSqlite({ path: join(temp.dir, 'layout6.sqlite') });
     const index = new SqliteSearchIndex(db);
-    await index.upsert([
-      { id: 'p', organization_id: 'org', title: 'p', body: 'cirque tarn', fields: {}, version: 1 },
-      { id: 'q', organization_id: 'org', title: 'q', body: 'tarn col', fields: {}, version: 1 },
-    ]);
+    const doc = (id: string, item: number, body: string) => ({
+      id,
+      organization_id: 'org',
+      title: id,
+      body,
+      fields: { memory_item_id: item },
+      version: 1,
+    });
+    await index.upsert([doc('p1', 7, 'cirque tarn'), doc('p2', 7, 'tarn col tarn'), doc('q1', 8, 'tarn')]);
     await index.close();
-    const postings = () =>
-      db.prepare('SELECT term, part, hex(data) AS d FROM search_index_postings ORDER BY 1, 2').all();
-    const organizations = () => db.prepare('SELECT * FROM search_index_organizations').all();
-    const before = { postings: postings(), organizations: organizations() };
-    // As layout 5 left it: no posted_doc_no.
-    db.exec(`ALTER TABLE search_index_organizations DROP COLUMN posted_doc_no;
-      UPDATE search_index_meta SET value = '5.1' WHERE key = 'version'`);
+    const collapsed = async (reopened: SqliteSearchIndex) =>
+      (
+        await reopened.search({
+          organization_id: 'org',
+          text: 'tarn',
+          collapse: { field: 'memory_item_id', max_members: 5 },
+        })
+      ).map((hit) => [hit.id, hit.members?.map((member) => member.id)]);
+    const expected = await collapsed(new SqliteSearchIndex(db));
+    expect(expected).toEqual([
+      ['p2', ['p2', 'p1']],
+      ['q1', ['q1']],
+    ]);
+    // As layout 6 left it: 6-byte slots (title and body lengths only), no collapse field or index.
+    const slots = db.prepare('SELECT org_key, part, data FROM search_index_lengths').all() as Array<{
+      org_key: number;
+      part: number;
+      data: Buffer;
+    }>;
+    for (const { org_key, part, data } of slots) {
+      const old = Buffer.alloc((data.length / 14) * 6);
+      for (let i = 0; i < data.length / 14; i++) data.copy(old, i * 6, i * 14, i * 14 + 6);
+      db.prepare('UPDATE search_index_lengths SET data = ? WHERE org_key = ? AND part = ?').run(
+        old,
+        org_key,
+        part,
+      );
+    }
+    db.exec(`DROP INDEX search_index_documents_collapse; DELETE FROM search_index_meta WHERE key = 'collapse_field';
+      UPDATE search_index_meta SET value = '6.1' WHERE key = 'version'`);
     const reindex = jest.spyOn(DocumentWriter.prototype, 'reindexAll');
-    const reopened = new SqliteSearchIndex(db);
-    expect(reindex).not.toHaveBeenCalled();
+    expect(await collapsed(new SqliteSearchIndex(db))).toEqual(expected);
+    expect(reindex).toHaveBeenCalledTimes(1);
+    expect(db.prepare(`SELECT value FROM search_index_meta WHERE key = 'version'`).pluck().get()).toBe('7.1');
+    // Opened with the same field: nothing indexed again. With another (or none): indexed again, collapse refused.
+    new SqliteSearchIndex(db);
+    expect(reindex).toHaveBeenCalledTimes(1);
+    const other = new SqliteSearchIndex(db, { collapseField: 'memory_source_id' });
+    expect(reindex).toHaveBeenCalledTimes(2);
+    await expect(collapsed(other)).rejects.toThrow(/keeps the values of memory_source_id only/);
+    expect(await collapsed(new SqliteSearchIndex(db))).toEqual(expected);
+    expect(reindex).toHaveBeenCalledTimes(3);
     reindex.mockRestore();
-    expect(postings()).toEqual(before.postings);
-    expect(organizations()).toEqual(before.organizations);
-    expect(db.prepare(`SELECT value FROM search_index_meta WHERE key = 'version'`).pluck().get()).toBe('6.1');
-    expect(
-      (await reopened.search({ organization_id: 'org', text: 'tarn' })).map((hit) => hit.id).sort(),
-    ).toEqual(['p', 'q']);
-    await reopened.close();
     db.close();
   });
 
@@ -225,5 +256,44 @@ describe('SQLite search index: an index of an earlier layout', () => {
     ]);
     await reopened.close();
     db.close();
+  });
+});
+
+describe('SQLite search index: collapsed searches past filtered items', () => {
+  it('leaves out every failing chunk of a failing item at once: a few rankings, not one per chunk', async () => {
+    const temp = makeTempDir('cairn-search-collapse-');
+    const db = openSqlite({ path: join(temp.dir, 'cairn.sqlite') });
+    const index = new SqliteSearchIndex(db);
+    // 40 hidden items of 12 chunks each rank above the 5 visible ones.
+    const chunk = (id: string, item: number, body: string, hidden: boolean) => ({
+      id,
+      organization_id: 'org',
+      title: 'notes',
+      body,
+      fields: { memory_item_id: item, hidden },
+      version: 1,
+    });
+    await index.upsert([
+      ...Array.from({ length: 40 * 12 }, (_, i) =>
+        chunk(`h${i}`, Math.floor(i / 12), 'serac serac serac', true),
+      ),
+      ...Array.from({ length: 5 }, (_, i) => chunk(`v${i}`, 1000 + i, 'serac and more words', false)),
+    ]);
+    const rankings = jest.spyOn(MaxScoreRanker.prototype, 'top');
+    const hits = await index.search({
+      organization_id: 'org',
+      text: 'serac',
+      limit: 5,
+      filters: { hidden: false },
+      collapse: { field: 'memory_item_id', max_members: 10 },
+    });
+    expect(hits.map((hit) => hit.id).sort()).toEqual(['v0', 'v1', 'v2', 'v3', 'v4']);
+    // 5, 20, 80 and 320 items asked for, each round leaving out whole items (5, then 20, then the last 15); one
+    // chunk at a time it took 15 rankings.
+    expect(rankings).toHaveBeenCalledTimes(4);
+    rankings.mockRestore();
+    await index.close();
+    db.close();
+    temp.cleanup();
   });
 });

@@ -36,6 +36,26 @@ export interface SearchQuery {
   limit?: number;
   /** Weight of title term frequencies against body ones (title and body are scored as one field); default 1. */
   title_boost?: number;
+  /**
+   * One hit per value of a number field (an item's chunks: `memory_item_id`): its best document that passes the
+   * filters, `limit` such hits. Each hit lists in `members` that value's matching documents that pass the filters,
+   * best first (the hit's own document first), at most `max_members`. Documents without a non-negative integer
+   * value in the field are each their own hit. An index may support only the field it was configured for.
+   */
+  collapse?: { field: string; max_members: number };
+}
+
+/**
+ * The field Cairn's search documents collapse by (a memory item's chunks): the embedded index keeps each
+ * document's value of it, so every process opening one file must agree on it (search-schema.ts).
+ */
+export const SEARCH_COLLAPSE_FIELD = 'memory_item_id';
+
+/** A matching document of a collapsed hit's value (SearchQuery.collapse). */
+export interface SearchMember {
+  id: string;
+  score: number;
+  fields: Record<string, FilterValue>;
 }
 
 export interface SearchHit {
@@ -46,6 +66,8 @@ export interface SearchHit {
   title: string;
   /** Excerpts of the body around matched terms, matched terms wrapped in «». At most 3. */
   highlights: string[];
+  /** With SearchQuery.collapse: the value's matching documents, best first, this hit's own first. */
+  members?: SearchMember[];
 }
 
 /** One write of an ordered batch (`SearchIndex.write`). */

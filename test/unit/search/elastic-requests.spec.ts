@@ -25,6 +25,7 @@ const DOCUMENTS = [
   doc('d1', { mixed: '1', priority: 2, pinned: true, audience: 'customer_safe' }),
   doc('d2', { mixed: 1, priority: 2.5, pinned: 'yes', audience: 7 }),
   doc('d3', { mixed: true, priority: 'high', pinned: false, audience: null }),
+  doc('d5', { memory_item_id: 41 }),
 ];
 
 /** Filters of every type on every field, wrong-typed ones included. */
@@ -43,6 +44,12 @@ const QUERIES: SearchQuery[] = [
     title_boost: 0.5,
   },
   { organization_id: 'org-1', text: 'refunds', title_boost: 0 },
+  {
+    organization_id: 'org-1',
+    text: 'refunds',
+    filters: { audience: 'customer_safe' },
+    collapse: { field: 'memory_item_id', max_members: 7 },
+  },
 ];
 
 function composeElasticsearchMajor(): number {
@@ -71,7 +78,7 @@ describe('Elasticsearch adapter: the requests it sends', () => {
   });
 
   const created = (): RecordedRequest => {
-    const [request] = recorder.requests.filter((r) => r.method === 'PUT' && r.path === '/cairn-test-v3');
+    const [request] = recorder.requests.filter((r) => r.method === 'PUT' && r.path === '/cairn-test-v4');
     if (request === undefined) throw new Error('init() created no index');
     return request;
   };
@@ -121,7 +128,7 @@ describe('Elasticsearch adapter: the requests it sends', () => {
     await index.refresh();
     const refreshes = recorder.find('/_refresh');
     expect(refreshes).toHaveLength(before + 1);
-    expect(refreshes[refreshes.length - 1].path).toBe('/cairn-test-v3/_refresh');
+    expect(refreshes[refreshes.length - 1].path).toBe('/cairn-test-v4/_refresh');
   });
 
   it('writes with external versions so replays never overwrite newer documents', () => {
@@ -129,10 +136,35 @@ describe('Elasticsearch adapter: the requests it sends', () => {
       .find('/_bulk')
       .flatMap((r) => (r.body as JsonObject[]).filter((_, n) => n % 2 === 0));
     expect(actions.map((action) => action.index)).toEqual([
-      { _index: 'cairn-test-v3', _id: 'd1', version: 1, version_type: 'external_gte' },
-      { _index: 'cairn-test-v3', _id: 'd2', version: 1, version_type: 'external_gte' },
-      { _index: 'cairn-test-v3', _id: 'd3', version: 1, version_type: 'external_gte' },
-      { _index: 'cairn-test-v3', _id: 'd4', version: 3, version_type: 'external_gte' },
+      { _index: 'cairn-test-v4', _id: 'd1', version: 1, version_type: 'external_gte' },
+      { _index: 'cairn-test-v4', _id: 'd2', version: 1, version_type: 'external_gte' },
+      { _index: 'cairn-test-v4', _id: 'd3', version: 1, version_type: 'external_gte' },
+      { _index: 'cairn-test-v4', _id: 'd5', version: 1, version_type: 'external_gte' },
+      { _index: 'cairn-test-v4', _id: 'd4', version: 3, version_type: 'external_gte' },
     ]);
+  });
+
+  it('collapses on a keyword that every document has: its item id, or its own id when it has none', () => {
+    const properties = mappings().properties as Record<string, JsonObject>;
+    expect(properties.collapse_key).toEqual({ type: 'keyword' });
+    expect(bulkDocuments().map((document) => [document.id, document.collapse_key])).toEqual([
+      ['d1', 'doc:d1'],
+      ['d2', 'doc:d2'],
+      ['d3', 'doc:d3'],
+      ['d5', '41'],
+      ['d4', 'doc:d4'],
+    ]);
+    const searches = recorder.find('/_search').map((r) => r.body as JsonObject);
+    expect(searches.filter((body) => body.collapse !== undefined)).toHaveLength(1);
+    expect(searches[searches.length - 1].collapse).toEqual({
+      field: 'collapse_key',
+      inner_hits: {
+        name: 'members',
+        size: 7,
+        _source: ['id', 'fields'],
+        sort: [{ _score: { order: 'desc' } }, { id: { order: 'asc' } }],
+        track_scores: true,
+      },
+    });
   });
 });

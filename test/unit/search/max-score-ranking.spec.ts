@@ -55,7 +55,11 @@ interface Corpus {
 
 /** `size` documents with small lengths (many ties) and terms of the given densities, tfs small (ties again). */
 function corpus(random: () => number, size: number, densities: number[]): Corpus {
-  const lengths = { title: new Uint16Array(size), body: new Uint32Array(size) };
+  const lengths = {
+    title: new Uint16Array(size),
+    body: new Uint32Array(size),
+    keys: new Float64Array(size).fill(-1),
+  };
   let titleTokens = 0;
   let bodyTokens = 0;
   for (let doc = 0; doc < size; doc++) {
@@ -233,6 +237,78 @@ describe('MaxScore ranking over blocks', () => {
     );
   });
 
+  it('collapsed: the best match of each of the k best values, excluded documents left out, exactly', () => {
+    fc.assert(
+      fc.property(
+        fc.integer(),
+        fc.integer({ min: 200, max: 2 * PARTITION_SIZE }),
+        fc.array(
+          fc.oneof(
+            fc.double({ min: 0.0005, max: 0.02, noNaN: true }),
+            fc.double({ min: 0.05, max: 0.95, noNaN: true }),
+          ),
+          { minLength: 1, maxLength: 4 },
+        ),
+        fc.constantFrom(1, 2),
+        fc.integer({ min: 1, max: 200 }),
+        fc.double({ min: 0, max: 0.3, noNaN: true }),
+        (seed, size, densities, w, k, exclude) => {
+          const random = seededRandom(seed);
+          const c = corpus(random, size, densities);
+          // Values: runs of 1–12 consecutive documents (an item's chunks), some scattered, some documents none.
+          const keys = c.lengths.keys;
+          for (let doc = 0, value = 0; doc < size; value++) {
+            const run = 1 + Math.floor(random() * 12);
+            for (let i = 0; i < run && doc < size; i++, doc++) keys[doc] = value;
+          }
+          for (let doc = 0; doc < size; doc++) {
+            const r = random();
+            if (r < 0.05) keys[doc] = -1;
+            else if (r < 0.1) keys[doc] = Math.floor(random() * (size / 6));
+          }
+          const excluded = new Set<number>();
+          for (let doc = 0; doc < size; doc++) if (random() < exclude) excluded.add(doc);
+          const weights = densities.map(() => 1 + Math.floor(random() * 3));
+          const seen = new Set<number>();
+          const expected = bruteForce(c, weights, w)
+            .filter(({ docNo }) => !excluded.has(docNo))
+            .filter(({ docNo }) => {
+              const value = keys[docNo] >= 0 ? keys[docNo] : -(docNo + 1);
+              if (seen.has(value)) return false;
+              seen.add(value);
+              return true;
+            })
+            .slice(0, k);
+          for (const [dense, scoredFor] of [
+            [0, undefined],
+            [Infinity, undefined],
+            [Infinity, w],
+          ] as Array<[number, number | undefined]>) {
+            expect(ranker(c, weights, w, dense, scoredFor).top(k, Infinity, -1, { keys, excluded })).toEqual(
+              expected,
+            );
+          }
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
+
+  it('scores any documents exactly as ranking does (0 where no term is)', () => {
+    fc.assert(
+      fc.property(fc.integer(), fc.integer({ min: 50, max: 2 * PARTITION_SIZE }), (seed, size) => {
+        const random = seededRandom(seed);
+        const c = corpus(random, size, [0.01, 0.3, 0.8]);
+        const weights = [1, 2, 1];
+        const all = new Map(bruteForce(c, weights, 2).map(({ docNo, score }) => [docNo, score]));
+        const docs = Int32Array.from({ length: size }, (_, doc) => doc).filter(() => random() < 0.2);
+        const scores = ranker(c, weights, 2).scoreDocs(docs);
+        expect(Array.from(scores)).toEqual(Array.from(docs, (doc) => all.get(doc) ?? 0));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it('decodes few blocks of a common term when a rare one decides the best matches', () => {
     const random = seededRandom(5);
     // 12,000 documents: a rare term in 40 of them, a common one in 90%.
@@ -253,7 +329,11 @@ describe('MaxScore ranking over blocks', () => {
     // and 30 (block 0) with tf 6 and one document with tf 8 in each of the blocks 6, 8 and 9. The common term: in
     // every document, tf 1 (its bound is tiny).
     const size = PARTITION_SIZE;
-    const lengths = { title: new Uint16Array(size), body: new Uint32Array(size).fill(20) };
+    const lengths = {
+      title: new Uint16Array(size),
+      body: new Uint32Array(size).fill(20),
+      keys: new Float64Array(size).fill(-1),
+    };
     const stats = { documents: size, titleTokens: 0, bodyTokens: 20 * size };
     const best = [6, 8, 9].map((b) => b * BLOCK_SIZE + 17);
     const tf = (doc: number) => (best.includes(doc) ? 8 : [10, 20, 30].includes(doc) ? 6 : 1);
@@ -273,7 +353,11 @@ describe('MaxScore ranking over blocks', () => {
     // Two terms of equal document frequency in documents of equal length: four equal scores. Added densely term
     // by term, documents 10 and 20 come before 5 and 30; the best two are still 5 and 10.
     const size = 40;
-    const lengths = { title: new Uint16Array(size), body: new Uint32Array(size).fill(10) };
+    const lengths = {
+      title: new Uint16Array(size),
+      body: new Uint32Array(size).fill(10),
+      keys: new Float64Array(size).fill(-1),
+    };
     const c: Corpus = {
       lengths,
       stats: { documents: size, titleTokens: 0, bodyTokens: 10 * size },

@@ -9,7 +9,7 @@
  *   mapping guards against a concurrent writer auto-creating it.
  * - A new layout is a new index: init() creates it and copies the previous layout's index into it (server-side
  *   reindex keeping the external versions, so writes that land meanwhile are never overwritten by older
- *   copies; from layout 2 a painless script adds the typed copies), then deletes the old one.
+ *   copies; a painless script adds the typed copies and the collapse key), then deletes the old one.
  * - Writes: bulk, external versioning (`external_gte`: version = the document version, an equal version
  *   re-applies), no refresh per bulk; refresh() makes them visible once the projection has caught up, so a
  *   search right after a write (read-your-writes) sees it. A version conflict (409)
@@ -18,18 +18,31 @@
  *   version (`index.gc_deletes`, 60 s).
  * - Search: bool with `filter` (organization, live documents, field filters, any_of) and `must` a
  *   combined_fields (BM25F) query of the query's words over title^boost and body (operator OR: never
- *   query_string syntax), see textQuery().
+ *   query_string syntax), see textQuery(). A collapsed search (SearchQuery.collapse) collapses on `collapse_key`
+ *   (a keyword: the document's value of the collapse field, or its own id when it has none, so documents without
+ *   one are never collapsed together) with the value's best matches as inner hits (`members`).
  */
 import { Client, errors, estypes } from '@elastic/elasticsearch';
-import type { SearchDocument, SearchHit, SearchIndex, SearchQuery, SearchWrite } from '../search-index.port';
 import {
+  type FilterValue,
+  SEARCH_COLLAPSE_FIELD,
+  type SearchDocument,
+  type SearchHit,
+  type SearchIndex,
+  type SearchMember,
+  type SearchQuery,
+  type SearchWrite,
+} from '../search-index.port';
+import {
+  collapseValue,
   type FieldCondition,
   normalizeQuery,
   validateDeletes,
   validateDocuments,
 } from '../sqlite/search-input';
 import {
-  FROM_LAYOUT_2_SCRIPT,
+  collapseKey,
+  fromLayout3Script,
   LAYOUT,
   MAPPINGS,
   SETTINGS,
@@ -45,6 +58,7 @@ const DUMP_PAGE = 1_000;
 const PIT_KEEP_ALIVE = '2m';
 
 interface StoredDocument extends SearchDocument, TypedFields {
+  collapse_key: string;
   deleted: boolean;
 }
 
@@ -113,7 +127,14 @@ function conditionQuery(condition: FieldCondition): Query {
 }
 
 function stored(document: SearchDocument, deleted: boolean): StoredDocument {
-  return { ...document, ...typedFields(document.fields), deleted };
+  const key = collapseKey(document.id, collapseValue(document.fields, SEARCH_COLLAPSE_FIELD));
+  return { ...document, ...typedFields(document.fields), collapse_key: key, deleted };
+}
+
+function toMember(hit: estypes.SearchHit<Pick<StoredDocument, 'id' | 'fields'>>): SearchMember[] {
+  const source = hit._source;
+  if (source === undefined) return [];
+  return [{ id: source.id, score: hit._score ?? 0, fields: source.fields as Record<string, FilterValue> }];
 }
 
 function toDocument(source: StoredDocument): SearchDocument {
@@ -172,7 +193,7 @@ export class ElasticSearchIndex implements SearchIndex {
     await this.client.reindex({
       source: { index: this.previous },
       dest: { index: this.index, version_type: 'external' },
-      script: { lang: 'painless', source: FROM_LAYOUT_2_SCRIPT },
+      script: { lang: 'painless', source: fromLayout3Script(SEARCH_COLLAPSE_FIELD) },
       conflicts: 'proceed',
       refresh: true,
       wait_for_completion: true,
@@ -215,6 +236,11 @@ export class ElasticSearchIndex implements SearchIndex {
 
   async search(query: SearchQuery): Promise<SearchHit[]> {
     const q = normalizeQuery(query);
+    if (q.collapse !== undefined && q.collapse.field !== SEARCH_COLLAPSE_FIELD) {
+      throw new TypeError(
+        `collapse by ${q.collapse.field}: this index keeps the values of ${SEARCH_COLLAPSE_FIELD} only`,
+      );
+    }
     if (q.terms.length === 0) return [];
     const filter: Query[] = [
       { term: { organization_id: q.organizationId } },
@@ -239,6 +265,21 @@ export class ElasticSearchIndex implements SearchIndex {
         },
       },
       sort: [{ _score: { order: 'desc' } }, { id: { order: 'asc' } }],
+      ...(q.collapse === undefined
+        ? {}
+        : {
+            collapse: {
+              field: 'collapse_key',
+              inner_hits: {
+                name: 'members',
+                size: q.collapse.maxMembers,
+                _source: ['id', 'fields'],
+                sort: [{ _score: { order: 'desc' } }, { id: { order: 'asc' } }],
+                // Scores are computed even though the hits are sorted (as the outer sort's _score is).
+                track_scores: true,
+              },
+            },
+          }),
       highlight: {
         pre_tags: ['«'],
         post_tags: ['»'],
@@ -252,9 +293,21 @@ export class ElasticSearchIndex implements SearchIndex {
       const highlights = (hit.highlight?.body ?? [])
         .slice(0, 3)
         .map((text) => text.replace(/\s+/g, ' ').trim());
-      return [
-        { id: source.id, score: hit._score ?? 0, fields: source.fields, title: source.title, highlights },
-      ];
+      const found: SearchHit = {
+        id: source.id,
+        score: hit._score ?? 0,
+        fields: source.fields,
+        title: source.title,
+        highlights,
+      };
+      if (q.collapse !== undefined) {
+        const inner = hit.inner_hits?.members?.hits.hits ?? [];
+        found.members =
+          inner.length > 0
+            ? inner.flatMap(toMember)
+            : [{ id: found.id, score: found.score, fields: found.fields }];
+      }
+      return [found];
     });
   }
 

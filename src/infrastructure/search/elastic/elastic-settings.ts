@@ -23,7 +23,7 @@ import type { FilterValue } from '../search-index.port';
 import { WORD_PATTERN } from '../sqlite/analyzer';
 import { BM25_B, BM25_K1 } from '../sqlite/bm25';
 
-export const LAYOUT = 3;
+export const LAYOUT = 4;
 
 type Query = estypes.QueryDslQueryContainer;
 
@@ -77,16 +77,35 @@ export const MAPPINGS: estypes.MappingTypeMapping = {
     strings: { type: 'object', dynamic: true },
     numbers: { type: 'object', dynamic: true },
     booleans: { type: 'object', dynamic: true },
+    // What SearchQuery.collapse collapses by (collapseKey()): one value per document, never missing.
+    collapse_key: { type: 'keyword' },
     version: { type: 'long' },
     deleted: { type: 'boolean' },
   },
 };
 
 /**
- * Painless for the reindex from layout 2 (one `fields` object mapped by dynamic templates) to this layout: the
- * same split as typedFields().
+ * A document's collapse key: its collapse value (search-input.ts collapseValue()) as a string, or `doc:` and its
+ * id when it has none (its own hit: Elasticsearch would collapse every document missing the field into one).
  */
-export const FROM_LAYOUT_2_SCRIPT = [
+export function collapseKey(id: string, value: number): string {
+  return value >= 0 ? String(value) : `doc:${id}`;
+}
+
+/**
+ * Painless for the reindex from layout 3 (no collapse key; layout 2 too: one `fields` object mapped by dynamic
+ * templates) to this layout: the same split as typedFields() and the same key as collapseKey() of `field`.
+ */
+export const fromLayout3Script = (field: string): string =>
+  [
+    ...FROM_LAYOUT_2_SCRIPT,
+    `def k = f == null ? null : f.get('${field}');`,
+    'if (k instanceof Number && k.doubleValue() >= 0 && k.doubleValue() <= 9007199254740991.0',
+    '&& k.doubleValue() == Math.floor(k.doubleValue())) { ctx._source.collapse_key = String.valueOf(k.longValue()); }',
+    "else { ctx._source.collapse_key = 'doc:' + ctx._source.id; }",
+  ].join(' ');
+
+const FROM_LAYOUT_2_SCRIPT = [
   'Map s = new HashMap(); Map n = new HashMap(); Map b = new HashMap();',
   'Map f = ctx._source.fields;',
   'if (f != null) { for (def e : f.entrySet()) { def v = e.getValue();',
@@ -94,7 +113,7 @@ export const FROM_LAYOUT_2_SCRIPT = [
   'else if (v instanceof Boolean) { b.put(e.getKey(), v); }',
   'else if (v instanceof Number) { n.put(e.getKey(), v); } } }',
   'ctx._source.strings = s; ctx._source.numbers = n; ctx._source.booleans = b;',
-].join(' ');
+];
 
 export const SETTINGS: estypes.IndicesIndexSettings = {
   // One shard: BM25 statistics are exact (as in the embedded index, though those are per organization).

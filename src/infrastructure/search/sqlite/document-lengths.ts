@@ -1,12 +1,13 @@
 /**
  * Document lengths of the embedded search index, stored once per document (not in every posting): one BLOB per
- * (organization, partition of PARTITION_SIZE document numbers), 6 bytes a slot in document-number order —
- * u16 title length, u32 body length, little-endian — up to the partition's highest slot written. A removed
- * document's slot is zero. Scoring reads an organization's lengths as two typed arrays (DocumentLengths).
+ * (organization, partition of PARTITION_SIZE document numbers), 14 bytes a slot in document-number order —
+ * u16 title length, u32 body length, f64 collapse value plus one (0: none; search-input.ts collapseValue()),
+ * little-endian — up to the partition's highest slot written. A removed document's slot is zero. Scoring reads
+ * an organization's lengths as typed arrays (DocumentLengths), and collapsing reads the values.
  */
 import { PARTITION_SIZE, partitionOf } from './postings';
 
-const SLOT_BYTES = 6;
+const SLOT_BYTES = 14;
 const U16_MAX = 0xffff;
 const U32_MAX = 0xffffffff;
 
@@ -14,10 +15,18 @@ const U32_MAX = 0xffffffff;
 export interface DocumentLengths {
   title: Uint16Array;
   body: Uint32Array;
+  /** Each document's collapse value (SearchQuery.collapse), -1 for none. */
+  keys: Float64Array;
 }
 
-/** Pending length changes: document number → [title length, body length] ([0, 0] when removed). */
-export type LengthChanges = Map<number, [number, number]>;
+/** A removed document's slot. */
+export const REMOVED: Slot = [0, 0, -1];
+
+/** A document's slot: [title length, body length, collapse value or -1]. */
+export type Slot = [number, number, number];
+
+/** Pending slot changes: document number → its slot (REMOVED when removed). */
+export type LengthChanges = Map<number, Slot>;
 
 /** Groups `changes` by partition. */
 export function lengthChangesByPartition(changes: LengthChanges): Map<number, LengthChanges> {
@@ -37,10 +46,11 @@ export function mergeLengths(part: number, stored: Buffer | undefined, changes: 
   for (const docNo of changes.keys()) slots = Math.max(slots, docNo - part * PARTITION_SIZE + 1);
   const out = Buffer.alloc(slots * SLOT_BYTES);
   stored?.copy(out);
-  for (const [docNo, [title, body]] of changes) {
+  for (const [docNo, [title, body, key]] of changes) {
     const at = (docNo - part * PARTITION_SIZE) * SLOT_BYTES;
     out.writeUInt16LE(Math.min(title, U16_MAX), at);
     out.writeUInt32LE(Math.min(body, U32_MAX), at + 2);
+    out.writeDoubleLE(key + 1, at + 6);
   }
   return out;
 }
@@ -49,15 +59,17 @@ export function mergeLengths(part: number, stored: Buffer | undefined, changes: 
 export function readLengths(range: number, rows: Iterable<{ part: number; data: Buffer }>): DocumentLengths {
   const title = new Uint16Array(range);
   const body = new Uint32Array(range);
+  const keys = new Float64Array(range).fill(-1);
   for (const { part, data } of rows) {
     const base = part * PARTITION_SIZE;
     const slots = Math.min(data.length / SLOT_BYTES, range - base);
     for (let i = 0; i < slots; i++) {
       title[base + i] = data.readUInt16LE(i * SLOT_BYTES);
       body[base + i] = data.readUInt32LE(i * SLOT_BYTES + 2);
+      keys[base + i] = data.readDoubleLE(i * SLOT_BYTES + 6) - 1;
     }
   }
-  return { title, body };
+  return { title, body, keys };
 }
 
 const shortest = new WeakMap<DocumentLengths, Map<number, number>>();

@@ -3,7 +3,9 @@
  * rows they read.
  */
 import type { SqliteDatabase } from '../../sqlite/sqlite-connection';
+import type { FilterValue } from '../search-index.port';
 import { DOCS, EMPTY_GENERATION, LENGTHS, ORGS, POSTINGS } from './search-schema';
+import { collapseValue } from './search-input';
 
 export interface StoredRow {
   doc_rowid: number;
@@ -32,10 +34,19 @@ const ORG_COLUMNS = 'org_key, documents, title_tokens, body_tokens, next_doc_no,
 const COLUMNS =
   'organization_id, title, body, fields, version, deleted, org_key, doc_no, title_length, body_length, row_hash';
 
-export function prepareStatements(db: SqliteDatabase) {
+/**
+ * `collapseField`: the field whose value each document's slot keeps for collapsing (document-lengths.ts), or
+ * undefined (every slot without one).
+ */
+export function prepareStatements(db: SqliteDatabase, collapseField: string | undefined) {
   const rowColumns =
     'doc_rowid, organization_id, title, body, version, deleted, doc_no, title_length, body_length, row_hash';
   return {
+    /** A document's collapse value from its fields' JSON text (-1: none). */
+    keyOf: (fields: string): number =>
+      collapseField === undefined
+        ? -1
+        : collapseValue(JSON.parse(fields) as Record<string, FilterValue>, collapseField),
     row: db.prepare<[string], StoredRow>(`SELECT ${rowColumns} FROM ${DOCS} WHERE id = ?`),
     insert: db.prepare(
       `INSERT INTO ${DOCS} (id, ${COLUMNS}) VALUES (?, ?, ?, ?, jsonb(?), ?, ?, ?, ?, ?, ?, ?)`,
@@ -55,8 +66,11 @@ export function prepareStatements(db: SqliteDatabase) {
       `UPDATE ${ORGS} SET documents = ?, title_tokens = ?, body_tokens = ?, next_doc_no = ?, generation = ? WHERE org_key = ?`,
     ),
     setPosted: db.prepare(`UPDATE ${ORGS} SET posted_doc_no = ? WHERE org_key = ?`),
-    unpostedDocs: db.prepare<[number, number], { doc_no: number; title: string; body: string }>(
-      `SELECT doc_no, title, body FROM ${DOCS} WHERE org_key = ? AND deleted = 0 AND doc_no >= ? ORDER BY doc_no`,
+    unpostedDocs: db.prepare<
+      [number, number],
+      { doc_no: number; title: string; body: string; fields: string }
+    >(
+      `SELECT doc_no, title, body, json(fields) AS fields FROM ${DOCS} WHERE org_key = ? AND deleted = 0 AND doc_no >= ? ORDER BY doc_no`,
     ),
     postings: db.prepare<[number, string, number], { data: Buffer }>(
       `SELECT data FROM ${POSTINGS} WHERE org_key = ? AND term = ? AND part = ?`,

@@ -40,8 +40,9 @@ export class DocumentWriter {
   /** Deferred postings by organization key. */
   private readonly pending = new Map<number, Pending>();
 
-  constructor(db: SqliteDatabase) {
-    this.statements = prepareStatements(db);
+  /** `collapseField`: see prepareStatements. */
+  constructor(db: SqliteDatabase, collapseField: string | undefined) {
+    this.statements = prepareStatements(db, collapseField);
   }
 
   /** Whether this writer holds deferred postings. */

@@ -23,7 +23,7 @@ import { bm25, type CollectionStats, termWeighting, type TermWeighting } from '.
 import { type DocumentLengths, shortestLength } from './document-lengths';
 import { BLOCK_SIZE } from './postings';
 import { BlockCursor, decodeBlock, END, type ScoredPostings, type TermBlocks } from './term-blocks';
-import { WorstFirstHeap } from './top-matches';
+import { CollapsingHeap, type MatchHeap, WorstFirstHeap } from './top-matches';
 
 /**
  * Up to this many postings over all of a query's terms, ranking adds every posting to a dense array of sums
@@ -57,6 +57,14 @@ export interface RankTerm {
 export interface RankedDoc {
   docNo: number;
   score: number;
+}
+
+/** Ranking one match per collapse value (top-matches.ts CollapsingHeap). */
+export interface Collapse {
+  /** Each document's value, -1 for none. */
+  keys: Float64Array;
+  /** Documents left out. */
+  excluded: ReadonlySet<number>;
 }
 
 /** A query's terms over one organization's snapshot; `top()` ranks them, as often as asked. */
@@ -117,9 +125,10 @@ export class MaxScoreRanker {
 
   /**
    * The `k` best matches (score > 0) ranked after (lastScore, lastDoc), best first: score descending, then
-   * document number. (Infinity, −1) ranks after nothing.
+   * document number. (Infinity, −1) ranks after nothing. With `collapse`: the best match of each of the `k` best
+   * values, documents in `collapse.excluded` left out.
    */
-  top(k: number, lastScore = Infinity, lastDoc = -1): RankedDoc[] {
+  top(k: number, lastScore = Infinity, lastDoc = -1, collapse?: Collapse): RankedDoc[] {
     const { cursors, prefix, queryIndex, current } = this;
     const n = cursors.length;
     let postings = 0;
@@ -129,10 +138,13 @@ export class MaxScoreRanker {
     }
     // No more matches than postings: the heap is never larger.
     const capacity = Math.min(k, postings);
-    if (postings <= this.densePostings) return this.denseTop(capacity, postings, lastScore, lastDoc);
+    const heap: MatchHeap =
+      collapse === undefined
+        ? new WorstFirstHeap(capacity)
+        : new CollapsingHeap(capacity, collapse.keys, collapse.excluded);
+    if (postings <= this.densePostings) return this.denseTop(heap, postings, lastScore, lastDoc);
     for (const cursor of cursors) cursor.reset();
     this.boundOf.fill(-1);
-    const heap = new WorstFirstHeap(capacity);
     // θ: the worst kept score once the heap is full (until then any positive score is taken).
     let theta = heap.floor;
     // Terms essential..n−1 are the essential ones.
@@ -200,7 +212,7 @@ export class MaxScoreRanker {
    * Every posting added to its document's sum, term by term in query order (the same floating-point sums as
    * the document-at-a-time path), then one heap pass over the matched documents.
    */
-  private denseTop(capacity: number, postings: number, lastScore: number, lastDoc: number): RankedDoc[] {
+  private denseTop(heap: MatchHeap, postings: number, lastScore: number, lastDoc: number): RankedDoc[] {
     ensureScratch(this.lengths.title.length, postings);
     const sums = denseSums;
     const marks = denseMarks;
@@ -217,7 +229,6 @@ export class MaxScoreRanker {
       matched = addTerm(blocks, this.weights[j], this.weightings[j], this.lengths, matched);
       this.cursors[j].decodedBlocks += blocks.blockCount;
     }
-    const heap = new WorstFirstHeap(capacity);
     for (let m = 0; m < matched; m++) {
       const doc = docs[m];
       const score = sums[doc];
@@ -226,6 +237,26 @@ export class MaxScoreRanker {
       if (!handedOut(score, doc, lastScore, lastDoc)) heap.offer(score, doc);
     }
     return heap.drain();
+  }
+
+  /**
+   * The exact scores of `docs` (ascending document numbers; 0 where none of the terms is), each the same number
+   * `top()` gives it: its terms' scores added in query order.
+   */
+  scoreDocs(docs: Int32Array): Float64Array {
+    const scores = new Float64Array(docs.length);
+    for (let i = 0; i < this.cursors.length; i++) {
+      const j = this.byQuery[i];
+      const cursor = this.cursors[j];
+      cursor.reset();
+      for (let d = 0; d < docs.length; d++) {
+        const doc = docs[d];
+        if (cursor.advance(doc) === END) break;
+        if (cursor.doc === doc)
+          scores[d] += this.score(j, this.w * this.lengths.title[doc] + this.lengths.body[doc]);
+      }
+    }
+    return scores;
   }
 
   /** Blocks the last `top()` decoded, per term in query order (what it cost; a term's blockCount if all). */

@@ -71,25 +71,26 @@ export function repair(s: Statements, org: OrgRow): void {
   const changes = new Map<string, TermChanges>();
   const lengths: LengthChanges = new Map();
   for (const doc of s.unpostedDocs.iterate(org.org_key, org.posted_doc_no)) {
-    addDocument(changes, lengths, doc.doc_no, analyzeDocument(doc.title, doc.body));
+    addDocument(changes, lengths, doc.doc_no, analyzeDocument(doc.title, doc.body), s.keyOf(doc.fields));
   }
   writePostings(s, org.org_key, org.posted_doc_no, changes, lengths);
   s.setPosted.run(org.next_doc_no, org.org_key);
 }
 
-/** Adds an analyzed document's postings and lengths to pending changes. */
+/** Adds an analyzed document's postings and slot (its lengths and collapse value `key`) to pending changes. */
 export function addDocument(
   changes: Map<string, TermChanges>,
   lengths: LengthChanges,
   docNo: number,
   a: DocumentTerms,
+  key: number,
 ): void {
   for (const entry of a.entries) {
     let list = changes.get(entry.term);
     if (list === undefined) changes.set(entry.term, (list = []));
     list.push(docNo, entry.titleCount, entry.bodyCount);
   }
-  lengths.set(docNo, [a.titleLength, a.bodyLength]);
+  lengths.set(docNo, [a.titleLength, a.bodyLength, key]);
 }
 
 /** The index of the first change (a multiple of FIELDS_PER_CHANGE) whose document is `docNo` or above. */

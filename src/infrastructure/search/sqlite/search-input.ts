@@ -7,6 +7,11 @@ import { analyzeQuery, type QueryTerm } from './query-terms';
 
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 1000;
+/**
+ * The most members a collapsed hit lists (SearchQuery.collapse.max_members): Elasticsearch's default
+ * `index.max_inner_result_window`.
+ */
+export const MAX_MEMBERS = 100;
 /** Title and body weigh the same: BM25 over the two as one field ("flat", see bm25.ts). */
 export const DEFAULT_TITLE_BOOST = 1;
 
@@ -32,6 +37,31 @@ export interface NormalizedQuery {
   filters: FieldCondition[];
   /** Undefined: no alternative constraint. Otherwise a disjunction of conjunctions (empty: matches nothing). */
   anyOf: FieldCondition[][] | undefined;
+  /** One hit per value of this field, with at most `maxMembers` members (SearchQuery.collapse); or undefined. */
+  collapse: { field: string; maxMembers: number } | undefined;
+}
+
+/**
+ * The value documents collapse by (SearchQuery.collapse): the field's value when it is a non-negative safe
+ * integer, otherwise -1 (the document is its own hit).
+ */
+export function collapseValue(fields: Readonly<Record<string, FilterValue>>, field: string): number {
+  const value = fields[field];
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : -1;
+}
+
+function toCollapse(collapse: SearchQuery['collapse']): NormalizedQuery['collapse'] {
+  if (collapse === undefined) return undefined;
+  if (typeof collapse !== 'object' || collapse === null) throw new TypeError('collapse must be an object');
+  if (typeof collapse.field !== 'string') throw new TypeError('collapse.field must be a string');
+  requireFieldKey(collapse.field);
+  const maxMembers = collapse.max_members;
+  if (!Number.isInteger(maxMembers) || maxMembers < 1 || maxMembers > MAX_MEMBERS) {
+    throw new RangeError(
+      `collapse.max_members must be an integer from 1 to ${MAX_MEMBERS}, got ${String(maxMembers)}`,
+    );
+  }
+  return { field: collapse.field, maxMembers };
 }
 
 function isFilterValue(value: unknown): value is FilterValue {
@@ -156,5 +186,6 @@ export function normalizeQuery(query: SearchQuery): NormalizedQuery {
     titleBoost,
     filters: toConditions(query.filters),
     anyOf: query.any_of?.map((alternative) => toConditions(alternative)),
+    collapse: toCollapse(query.collapse),
   };
 }

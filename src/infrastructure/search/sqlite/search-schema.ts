@@ -20,13 +20,15 @@
  * Every value is derived from the writes, in their order (document rowids and numbers are handed out in the
  * order documents first appear), never from the time or chance: replaying the same events writes the same rows.
  *
- * Layout 5 (no `posted_doc_no`) gains the column, set to `next_doc_no` (its writes stored every posting), without
- * indexing anything again. Layouts 1 to 4 (1: an FTS5 table kept by triggers, no meta table; 2 and 3: random
- * generations, postings rowids in the order written; 4: postings by hash bucket, 14 bytes each) and any other
- * layout or analyzer version
- * keep their documents: the postings are dropped and rebuilt from the documents table when the index is opened (one IMMEDIATE transaction, so one process does
- * it; about as long as indexing the documents anew), the documents numbered in rowid order. Nothing has to be
- * replayed from events.
+ * - `search_index_documents_collapse`: with a collapse field (SearchQuery.collapse), an index of the live documents
+ *   by organization and that field's value, for a collapsed hit's members; the field is recorded in the meta table.
+ *
+ * Any other layout or analyzer version (1: an FTS5 table kept by triggers, no meta table; 2 and 3: random
+ * generations, postings rowids in the order written; 4: postings by hash bucket, 14 bytes each; 5: no
+ * `posted_doc_no`; 6: 6-byte slots without collapse values), or another collapse field, keeps its documents: the
+ * postings are dropped and rebuilt from the documents table when the index is opened (one IMMEDIATE transaction,
+ * so one process does it; about as long as indexing the documents anew), the documents numbered in rowid order.
+ * Nothing has to be replayed from events.
  */
 import type { SqliteDatabase } from '../../sqlite/sqlite-connection';
 import { emptyGeneration } from './generation-hash';
@@ -38,10 +40,8 @@ export const LENGTHS = 'search_index_lengths';
 const META = 'search_index_meta';
 
 /** Bump when the tables change; bump ANALYZER_VERSION when analysis (hence every posting) changes. */
-const LAYOUT_VERSION = 6;
+const LAYOUT_VERSION = 7;
 const ANALYZER_VERSION = 1;
-/** Layout 5 with this analyzer only lacks `posted_doc_no`: migrated in place. */
-const LAYOUT_WITHOUT_POSTED = `5.${ANALYZER_VERSION}`;
 const VERSION = `${LAYOUT_VERSION}.${ANALYZER_VERSION}`;
 
 /** The generation of an organization without documents (generation-hash.ts). */
@@ -105,6 +105,7 @@ DROP TABLE IF EXISTS search_index_fts;
 DROP VIEW IF EXISTS search_index_live;
 DROP INDEX IF EXISTS ${DOCS}_organization;
 DROP INDEX IF EXISTS ${DOCS}_doc_no;
+DROP INDEX IF EXISTS ${DOCS}_collapse;
 DROP TABLE IF EXISTS ${ORGS};
 DROP TABLE IF EXISTS ${POSTINGS};
 DROP TABLE IF EXISTS ${LENGTHS};
@@ -130,8 +131,30 @@ function isNewer(stored: string): boolean {
   return layout > LAYOUT_VERSION || (layout === LAYOUT_VERSION && analyzer > ANALYZER_VERSION);
 }
 
-function recordVersion(db: SqliteDatabase): void {
+/** The SQL of a live document's collapse value (the expression the collapse index is on). */
+export function collapseExpression(field: string): string {
+  if (!/^[a-z0-9_]+$/.test(field))
+    throw new TypeError(`collapse field ${JSON.stringify(field)} must match [a-z0-9_]+`);
+  return `fields ->> '$.${field}'`;
+}
+
+function storedCollapseField(db: SqliteDatabase): string {
+  return (
+    db.prepare<[], { value: string }>(`SELECT value FROM ${META} WHERE key = 'collapse_field'`).get()
+      ?.value ?? ''
+  );
+}
+
+function recordVersion(db: SqliteDatabase, collapseField: string | undefined): void {
   db.prepare(`INSERT OR REPLACE INTO ${META} (key, value) VALUES ('version', ?)`).run(VERSION);
+  db.prepare(`INSERT OR REPLACE INTO ${META} (key, value) VALUES ('collapse_field', ?)`).run(
+    collapseField ?? '',
+  );
+  if (collapseField !== undefined) {
+    db.exec(
+      `CREATE INDEX IF NOT EXISTS ${DOCS}_collapse ON ${DOCS} (org_key, ${collapseExpression(collapseField)}) WHERE deleted = 0`,
+    );
+  }
 }
 
 /** Brings the documents table of any earlier layout to this one: derived columns added, layout 1's removed. */
@@ -153,24 +176,22 @@ function migrateDocuments(db: SqliteDatabase): void {
 
 /**
  * Creates the tables when missing (one IMMEDIATE transaction, safe with several processes). When the stored
- * layout or analyzer differs, the postings are dropped and `reindex` is called, inside the same transaction, to
- * index every live document again.
+ * layout, analyzer or collapse field differs, the postings are dropped and `reindex` is called, inside the same
+ * transaction, to index every live document again.
  */
-export function ensureSearchSchema(db: SqliteDatabase, reindex: () => void): void {
+export function ensureSearchSchema(
+  db: SqliteDatabase,
+  collapseField: string | undefined,
+  reindex: () => void,
+): void {
   db.transaction(() => {
     if (!tableExists(db, DOCS)) {
       db.exec(SCHEMA);
-      recordVersion(db);
+      recordVersion(db, collapseField);
       return;
     }
     const stored = storedVersion(db);
-    if (stored === VERSION) return;
-    if (stored === LAYOUT_WITHOUT_POSTED) {
-      db.exec(`ALTER TABLE ${ORGS} ADD COLUMN posted_doc_no INTEGER NOT NULL DEFAULT 0;
-        UPDATE ${ORGS} SET posted_doc_no = next_doc_no;`);
-      recordVersion(db);
-      return;
-    }
+    if (stored === VERSION && storedCollapseField(db) === (collapseField ?? '')) return;
     if (stored !== undefined && isNewer(stored)) {
       // Rebuilding would downgrade a newer build's index (and that build would rebuild it again).
       throw new Error(
@@ -181,17 +202,17 @@ export function ensureSearchSchema(db: SqliteDatabase, reindex: () => void): voi
     migrateDocuments(db);
     db.exec(INDEX_TABLES);
     reindex();
-    recordVersion(db);
+    recordVersion(db, collapseField);
   }).immediate();
 }
 
 /** Drops and recreates every table: much faster than deleting row by row, and forgets tombstones too (a
  * rebuild replays every version from the start). */
-export function recreateSearchSchema(db: SqliteDatabase): void {
+export function recreateSearchSchema(db: SqliteDatabase, collapseField: string | undefined): void {
   db.transaction(() => {
     db.exec(DROP_DERIVED);
     db.exec(`DROP TABLE IF EXISTS ${DOCS}; DROP TABLE IF EXISTS ${META};`);
     db.exec(SCHEMA);
-    recordVersion(db);
+    recordVersion(db, collapseField);
   }).immediate();
 }

@@ -16,14 +16,16 @@
  *   most WRITE_BATCH documents, yielding to the event loop between batches.
  */
 import type { SqliteDatabase, SqliteTransaction } from '../../sqlite/sqlite-connection';
-import type {
-  FilterValue,
-  SearchDocument,
-  SearchHit,
-  SearchIndex,
-  SearchQuery,
-  SearchWrite,
-  SearchWriteOptions,
+import {
+  type FilterValue,
+  SEARCH_COLLAPSE_FIELD,
+  type SearchDocument,
+  type SearchHit,
+  type SearchIndex,
+  type SearchMember,
+  type SearchQuery,
+  type SearchWrite,
+  type SearchWriteOptions,
 } from '../search-index.port';
 import { DocumentWriter } from './document-writer';
 import type { OrgRow } from './document-statements';
@@ -33,10 +35,18 @@ import { fieldMatcher } from './field-matcher';
 import { PostingCache } from './posting-cache';
 import { type CachedRow, RowCache } from './row-cache';
 import { type DocumentLengths, readLengths } from './document-lengths';
-import { MaxScoreRanker, RankedMatches, SCORED_POSTINGS, scorePostings } from './max-score';
+import { MaxScoreRanker, type RankedDoc, RankedMatches, SCORED_POSTINGS, scorePostings } from './max-score';
 import { termWeighting } from './bm25';
 import { readTermBlocks, type ScoredPostings, type TermBlocks } from './term-blocks';
-import { DOCS, ensureSearchSchema, LENGTHS, ORGS, POSTINGS, recreateSearchSchema } from './search-schema';
+import {
+  collapseExpression,
+  DOCS,
+  ensureSearchSchema,
+  LENGTHS,
+  ORGS,
+  POSTINGS,
+  recreateSearchSchema,
+} from './search-schema';
 import { type NormalizedQuery, normalizeQuery, validateDeletes, validateDocuments } from './search-input';
 
 /** Documents per write transaction: a batch rewrites the posting rows of the terms and partitions it touches. */
@@ -44,6 +54,8 @@ const WRITE_BATCH = 5_000;
 const DUMP_PAGE = 500;
 /** Filtered lookups after the first (of `limit` documents) ask for this many times more. */
 const LOOKUP_GROWTH = 4;
+/** The most collapsed matches a ranking is asked for (then it grows no more, and repeats until it passes). */
+const MAX_COLLAPSED = 10_000;
 const HIGHLIGHTS = { max: 3, context: 80 };
 /** Organizations whose document lengths stay in memory (6 bytes a document). */
 const LENGTHS_KEPT = 8;
@@ -64,9 +76,14 @@ interface FoundRow {
   fields: string;
 }
 
-/** A looked-up match that passed the filters. */
+/** A looked-up match that passed the filters (with its value's members when collapsed). */
 interface Found extends CachedRow {
   score: number;
+  members?: SearchMember[];
+}
+
+interface MemberRow extends FoundRow {
+  collapse_key: number;
 }
 
 /**
@@ -98,6 +115,7 @@ class LazyHighlightHit implements SearchHit {
   score: number;
   fields: Record<string, FilterValue>;
   title: string;
+  members?: SearchMember[];
   #highlights: string[] | undefined;
   readonly #terms: ReadonlySet<string>;
   readonly #bodies: BodyReader;
@@ -107,6 +125,7 @@ class LazyHighlightHit implements SearchHit {
     this.score = found.score;
     this.fields = found.fields;
     this.title = found.title;
+    if (found.members !== undefined) this.members = found.members;
     this.#terms = terms;
     this.#bodies = bodies;
   }
@@ -121,7 +140,7 @@ class LazyHighlightHit implements SearchHit {
   }
 }
 
-function prepareStatements(db: SqliteDatabase) {
+function prepareStatements(db: SqliteDatabase, collapseField: string | undefined) {
   const columns = 'id, organization_id, title, body, json(fields) AS fields, version';
   return {
     organization: db.prepare<[string], OrgRow>(
@@ -145,6 +164,15 @@ function prepareStatements(db: SqliteDatabase) {
       `SELECT doc_no, id, title, json(fields) AS fields FROM ${DOCS} WHERE org_key = ? AND deleted = 0 ` +
         `AND doc_no IN (SELECT value FROM json_each(?))`,
     ),
+    // Every live document of some collapse values (the collapse index).
+    members:
+      collapseField === undefined
+        ? undefined
+        : db.prepare<[number, string], MemberRow>(
+            `SELECT doc_no, id, title, json(fields) AS fields, ${collapseExpression(collapseField)} AS collapse_key ` +
+              `FROM ${DOCS} WHERE org_key = ? AND deleted = 0 ` +
+              `AND ${collapseExpression(collapseField)} IN (SELECT value FROM json_each(?))`,
+          ),
     countAll: db.prepare<[], { n: number }>(`SELECT coalesce(sum(documents), 0) AS n FROM ${ORGS}`),
     countOrganization: db.prepare<[string], { n: number }>(
       `SELECT documents AS n FROM ${ORGS} WHERE organization_id = ?`,
@@ -164,17 +192,26 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly readBodies = (ids: string[]): Map<string, string> =>
     new Map(this.statements.bodies.all(JSON.stringify(ids)).map((row) => [row.id, row.body]));
 
-  /** `rowCacheRows`: the bound of the looked-up rows kept between queries (row-cache.ts). */
+  private readonly collapseField: string | undefined;
+
+  /**
+   * `rowCacheRows`: the bound of the looked-up rows kept between queries (row-cache.ts). `collapseField`: the
+   * one field queries can collapse by (SearchQuery.collapse; default SEARCH_COLLAPSE_FIELD, null for none): each
+   * document's value of it is kept with its lengths, and the file records it (another reindexes when opened).
+   */
   constructor(
     private readonly db: SqliteDatabase,
-    options: { rowCacheRows?: number } = {},
+    options: { rowCacheRows?: number; collapseField?: string | null } = {},
   ) {
     this.rows = new RowCache(options.rowCacheRows);
-    ensureSearchSchema(db, () => new DocumentWriter(db).reindexAll());
-    this.writer = new DocumentWriter(db);
+    const field =
+      options.collapseField === undefined ? SEARCH_COLLAPSE_FIELD : (options.collapseField ?? undefined);
+    this.collapseField = field;
+    ensureSearchSchema(db, field, () => new DocumentWriter(db, field).reindexAll());
+    this.writer = new DocumentWriter(db, field);
     // Documents whose postings a stopped process deferred and never stored (none, usually: one read).
     if (this.writer.needsRepair()) db.transaction(() => this.writer.repairAll()).immediate();
-    this.statements = prepareStatements(db);
+    this.statements = prepareStatements(db, field);
     this.rankInSnapshot = db.transaction((q: NormalizedQuery) => this.rank(q));
   }
 
@@ -205,6 +242,11 @@ export class SqliteSearchIndex implements SearchIndex {
 
   async search(query: SearchQuery): Promise<SearchHit[]> {
     const q = normalizeQuery(query);
+    if (q.collapse !== undefined && q.collapse.field !== this.collapseField) {
+      throw new TypeError(
+        `collapse by ${q.collapse.field}: this index keeps the values of ${this.collapseField ?? 'no field'} only`,
+      );
+    }
     if (q.terms.length === 0) return [];
     const found = this.rankInSnapshot.deferred(q);
     const terms = new Set(q.terms.map((t) => t.term));
@@ -225,7 +267,109 @@ export class SqliteSearchIndex implements SearchIndex {
       scorePostings(blocks, termWeighting(blocks.df, stats, q.titleBoost), lengths);
     const terms = q.terms.map(({ term, weight }) => ({ blocks: this.blocksOf(org, term, score), weight }));
     const ranker = new MaxScoreRanker(terms, lengths, stats, q.titleBoost);
+    if (q.collapse !== undefined)
+      return this.lookUpCollapsed(org, ranker, lengths.keys, q, q.collapse.maxMembers);
     return this.lookUp(org, new RankedMatches(ranker), q);
+  }
+
+  /**
+   * The best match of each of the best `q.limit` collapse values among the documents that pass the filters, with
+   * its value's members. Ranked with the documents known to fail left out: when every one of the first `limit`
+   * passes, they are the answer (a value still represented by a failing document it has not been ranked below its
+   * true place); otherwise the failing documents' values are read whole (every failing member left out at once)
+   * and the ranking runs again, asking for more.
+   */
+  private lookUpCollapsed(
+    org: OrgRow,
+    ranker: MaxScoreRanker,
+    keys: Float64Array,
+    q: NormalizedQuery,
+    maxMembers: number,
+  ): Found[] {
+    const passes = fieldMatcher(q.filters, q.anyOf);
+    const excluded = new Set<number>();
+    for (let want = q.limit; ; want = Math.min(want * LOOKUP_GROWTH, MAX_COLLAPSED)) {
+      const slice = ranker.top(want, Infinity, -1, { keys, excluded });
+      const rows = this.rowsFor(org, slice);
+      const failing = slice
+        .filter((_, i) => rows[i] === undefined || !passes(rows[i].fields))
+        .map((match) => match.docNo);
+      const firstFailing = slice.findIndex((_, i) => rows[i] === undefined || !passes(rows[i].fields));
+      if (firstFailing === -1 || firstFailing >= q.limit) {
+        const best = slice.slice(0, q.limit);
+        return this.withMembers(org, ranker, keys, best, rows, passes, maxMembers);
+      }
+      const failingKeys = failing.map((doc) => keys[doc]).filter((key) => key >= 0);
+      for (const doc of failing) excluded.add(doc);
+      for (const member of this.memberRows(org, failingKeys)) {
+        if (!passes(parseFields(member.fields))) excluded.add(member.doc_no);
+      }
+    }
+  }
+
+  /** The hits of `best` (every one passed the filters; `rows` theirs), each with its value's members. */
+  private withMembers(
+    org: OrgRow,
+    ranker: MaxScoreRanker,
+    keys: Float64Array,
+    best: RankedDoc[],
+    rows: Array<CachedRow | undefined>,
+    passes: (fields: Readonly<Record<string, FilterValue>>) => boolean,
+    maxMembers: number,
+  ): Found[] {
+    const candidates = new Map<number, SearchMember & { docNo: number }>();
+    for (const row of this.memberRows(
+      org,
+      best.map((match) => keys[match.docNo]).filter((key) => key >= 0),
+    )) {
+      const fields = Object.freeze(parseFields(row.fields));
+      if (passes(fields)) candidates.set(row.doc_no, { docNo: row.doc_no, id: row.id, score: 0, fields });
+    }
+    const docs = Int32Array.from(candidates.keys()).sort();
+    const scores = ranker.scoreDocs(docs);
+    const byKey = new Map<number, Array<SearchMember & { docNo: number }>>();
+    docs.forEach((doc, i) => {
+      if (scores[i] <= 0) return;
+      const member = candidates.get(doc)!;
+      member.score = scores[i];
+      const list = byKey.get(keys[doc]);
+      if (list === undefined) byKey.set(keys[doc], [member]);
+      else list.push(member);
+    });
+    return best.map((match, i) => {
+      const row = rows[i]!;
+      const key = keys[match.docNo];
+      const listed = key >= 0 ? (byKey.get(key) ?? []) : [];
+      listed.sort((a, b) => b.score - a.score || a.docNo - b.docNo);
+      const members =
+        listed.length > 0
+          ? listed.slice(0, maxMembers).map(({ id, score, fields }) => ({ id, score, fields }))
+          : [{ id: row.id, score: match.score, fields: row.fields }];
+      return { id: row.id, title: row.title, fields: row.fields, score: match.score, members };
+    });
+  }
+
+  /** Every live document of the collapse values `keys`. */
+  private memberRows(org: OrgRow, keys: number[]): MemberRow[] {
+    if (keys.length === 0 || this.statements.members === undefined) return [];
+    return this.statements.members.all(org.org_key, JSON.stringify([...new Set(keys)]));
+  }
+
+  /** The rows of `matches` (cached for this generation, the rest read in one statement). */
+  private rowsFor(org: OrgRow, matches: RankedDoc[]): Array<CachedRow | undefined> {
+    const cached = this.rows.rowsOf(org.org_key, org.generation);
+    // The rows are taken before any are added: an add can start the cache over.
+    const rows = matches.map((match) => cached.get(match.docNo));
+    const missing = matches.filter((_, i) => rows[i] === undefined).map((match) => match.docNo);
+    if (missing.length === 0) return rows;
+    const fetched = new Map<number, CachedRow>();
+    for (const row of this.statements.lookUp.all(org.org_key, JSON.stringify(missing))) {
+      // Frozen: hits share the cached fields, so no caller can change what the next query sees.
+      const fields = Object.freeze(parseFields(row.fields));
+      fetched.set(row.doc_no, { id: row.id, title: row.title, fields });
+    }
+    for (const [docNo, row] of fetched) this.rows.add(cached, docNo, row);
+    return matches.map((match, i) => rows[i] ?? fetched.get(match.docNo));
   }
 
   /**
@@ -317,7 +461,7 @@ export class SqliteSearchIndex implements SearchIndex {
 
   async reset(): Promise<void> {
     this.writer.dropPending();
-    recreateSearchSchema(this.db);
+    recreateSearchSchema(this.db, this.collapseField);
   }
 
   async ping(): Promise<void> {

@@ -4,7 +4,7 @@
  * (deferTo()).
  */
 import { analyzeDocument } from './analyzer';
-import type { LengthChanges } from './document-lengths';
+import { type LengthChanges, REMOVED } from './document-lengths';
 import type { OrgRow, Statements, StoredRow } from './document-statements';
 import { GenerationHash, rowHash } from './generation-hash';
 import { addDocument, repair, writePostings } from './posting-writes';
@@ -57,19 +57,24 @@ export class Batch {
     const hash = rowHash(no, id, version, title, body, fields);
     org.hash.toggle(hash);
     const a = analyzeDocument(title, body);
-    addDocument(org.changes, org.lengths, no, a);
+    addDocument(org.changes, org.lengths, no, a, this.statements.keyOf(fields));
     org.documents += 1;
     org.title_tokens += a.titleLength;
     org.body_tokens += a.bodyLength;
     return [org.org_key, no, a.titleLength, a.bodyLength, hash];
   }
 
-  /** A live document's new version and fields (same postings): its new row hash, swapped into the generation. */
+  /**
+   * A live document's new version and fields (same postings): its new row hash, swapped into the generation, and
+   * its slot again (the fields may change its collapse value).
+   */
   touch(row: StoredRow, id: string, version: number, fields: string): Buffer {
     const org = this.org(row.organization_id);
-    const hash = rowHash(row.doc_no as number, id, version, row.title, row.body, fields);
+    const docNo = row.doc_no as number;
+    const hash = rowHash(docNo, id, version, row.title, row.body, fields);
     org.hash.toggle(storedHash(row));
     org.hash.toggle(hash);
+    org.lengths.set(docNo, [row.title_length, row.body_length, this.statements.keyOf(fields)]);
     return hash;
   }
 
@@ -80,7 +85,7 @@ export class Batch {
     org.hash.toggle(storedHash(row));
     for (const { term } of analyzeDocument(row.title, row.body).entries)
       this.change(org, term).push(row.doc_no, -1, 0);
-    org.lengths.set(row.doc_no, [0, 0]);
+    org.lengths.set(row.doc_no, REMOVED);
     org.documents -= 1;
     org.title_tokens -= row.title_length;
     org.body_tokens -= row.body_length;
