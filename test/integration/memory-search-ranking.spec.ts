@@ -92,6 +92,43 @@ describe('memory search ranking and context package', () => {
     );
   });
 
+  it('names at most 10 matching chunks of a result, best first, and an item once however many chunks match', async () => {
+    const org = await createOrganization(t.commands, 'Sections');
+    const token = (await createConnector(t.commands, org.organization_id, ALL_MEMORY)).token;
+    // Sections 1–12 say "zeppelin" as many times as their number (each 20 words long); 13 and 14 never do.
+    const section = (n: number) =>
+      `# Section ${n}\n\n${'zeppelin '.repeat(n <= 12 ? n : 0)}${'hangar '.repeat(n <= 12 ? 20 - n : 20)}`;
+    const manual = await ingest(
+      t.commands,
+      org.organization_id,
+      'Airship manual',
+      Array.from({ length: 14 }, (_, i) => section(i + 1)).join('\n\n'),
+    );
+    const other = await ingest(t.commands, org.organization_id, 'Hangar notes', 'One zeppelin mention only.');
+    expect(manual.chunks).toBe(14);
+    const fetched = await http(t.baseUrl, 'GET', `${MEMORY}/items/${manual.memory_item_id}`, { token });
+    const chunkIds = fetched.body.memory_chunk_ids as number[];
+    const res = await http(t.baseUrl, 'POST', `${MEMORY}/search`, {
+      token,
+      body: { query: 'zeppelin', limit: 2 },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.results.map((r: Result) => r.memory_item_id)).toEqual([
+      manual.memory_item_id,
+      other.memory_item_id,
+    ]);
+    // Sections 12 down to 3: the ten with the most mentions.
+    expect(res.body.results[0].memory_chunk_ids).toEqual(
+      Array.from({ length: 10 }, (_, i) => chunkIds[11 - i]),
+    );
+    const one = await http(t.baseUrl, 'POST', `${MEMORY}/search`, {
+      token,
+      body: { query: 'zeppelin', limit: 1 },
+    });
+    expect(one.body.results).toHaveLength(1);
+    expect(one.body.results[0].memory_chunk_ids).toEqual(res.body.results[0].memory_chunk_ids);
+  });
+
   it('keeps the context within 4,000 characters, says what was left out, and groups sections by type', async () => {
     const org = await createOrganization(t.commands, 'Budget');
     const token = (await createConnector(t.commands, org.organization_id, ALL_MEMORY)).token;

@@ -5,6 +5,7 @@ import type { CairnConfig } from '../../config/config';
 import { CONFIG } from '../../core.module';
 import { MAX_GET_MANY, READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
 import {
+  SEARCH_COLLAPSE_FIELD,
   SEARCH_INDEX,
   type SearchFilter,
   type SearchHit,
@@ -73,9 +74,14 @@ function limitthScore(ranked: ReadonlyArray<{ score: number }>, limit: number): 
   return ranked.map((entry) => entry.score).sort((a, b) => b - a)[limit - 1];
 }
 
-/** How many chunk hits are asked for per result wanted (an item can match with several chunks). */
+/** The most matching chunks a result names (`memory_chunk_ids`, best first). */
 const CHUNKS_PER_RESULT = 10;
-const MAX_CHUNK_HITS = 1000;
+/** The most items (lexical) or chunks (semantic) a search asks an index for. */
+const MAX_CANDIDATES = 1000;
+/** With embeddings on, lexical candidates per result (reciprocal rank fusion reads both rankings deep). */
+const FUSED_PER_RESULT = 10;
+/** When the candidates asked for did not settle the results (see execute), the next ask is this many times larger. */
+const CANDIDATE_GROWTH = 4;
 
 /**
  * BM25F over chunks (a title word weighs CAIRN_SEARCH_TITLE_BOOST body words) in the organization's scope,
@@ -114,25 +120,50 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
         { visibility: 'tool_private', owner_client_key: connector.client_key },
       ];
 
-    const hits = await this.index.search({
-      organization_id: organization,
-      text: query.query,
-      filters,
-      ...(anyOf ? { any_of: anyOf } : {}),
-      limit: Math.min(MAX_CHUNK_HITS, query.limit * CHUNKS_PER_RESULT),
-      title_boost: this.config.searchTitleBoost,
-    });
+    let wanted = this.vectors.enabled ? query.limit * FUSED_PER_RESULT : query.limit;
+    for (;;) {
+      wanted = Math.min(MAX_CANDIDATES, wanted);
+      const hits = await this.index.search({
+        organization_id: organization,
+        text: query.query,
+        filters,
+        ...(anyOf ? { any_of: anyOf } : {}),
+        limit: wanted,
+        title_boost: this.config.searchTitleBoost,
+        // One hit per item (its best chunk) with its matching chunks.
+        collapse: { field: SEARCH_COLLAPSE_FIELD, max_members: CHUNKS_PER_RESULT },
+      });
+      const ranked = await this.rank(query, hits);
+      // Settled: the index had no more items, or the results' bar proves no later item could enter them.
+      if (ranked.settled || hits.length < wanted || wanted >= MAX_CANDIDATES)
+        return this.respond(query, ranked);
+      wanted *= CANDIDATE_GROWTH;
+    }
+  }
+
+  /**
+   * The index's items (best first) fused with the semantic candidates, checked against the read model and
+   * re-ranked by usage. `settled`: the results cannot change with more lexical candidates (a candidate's score
+   * times the largest usage multiplier fell under the `limit`-th result's score before the candidates ran out).
+   */
+  private async rank(
+    query: SearchMemoryQuery,
+    hits: SearchHit[],
+  ): Promise<{
+    ranked: Array<RankedMemoryItem & { best: SearchHit | null }>;
+    settled: boolean;
+    indexRevision: string;
+  }> {
+    const { connector } = query;
+    const organization = String(connector.organization_id);
     const grouped = new Map<number, Candidate>();
     for (const hit of hits) {
       const itemId = Number(hit.fields.memory_item_id);
+      const members = hit.members ?? [{ id: hit.id, score: hit.score, fields: hit.fields }];
+      const chunkIds = members.map((member) => Number(member.fields.memory_chunk_id));
       const entry = grouped.get(itemId);
-      if (entry) entry.chunk_ids.push(Number(hit.fields.memory_chunk_id));
-      else
-        grouped.set(itemId, {
-          chunk_ids: [Number(hit.fields.memory_chunk_id)],
-          score: hit.score,
-          best: hit,
-        });
+      // One hit per item from a collapsing index; the first (best) wins should an index repeat one.
+      if (entry === undefined) grouped.set(itemId, { chunk_ids: chunkIds, score: hit.score, best: hit });
     }
 
     const methods = await this.fuseWithVectors(query, grouped);
@@ -148,6 +179,7 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
     // ceiling is below it can never enter the results, nor can any after it (candidates go best first).
     let bar = 0;
     let next = 0;
+    let settled = false;
     reading: while (next < candidates.length) {
       // Batches of candidates: the items not cached in one read, their usage counts from the usage cache
       // (counts read only for items it does not know). The first batch holds every candidate that can reach the
@@ -165,7 +197,10 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
       }
       const usages = await usage.counts(batch.map(([id]) => id));
       for (const [itemId, entry] of batch) {
-        if (entry.score * ceiling < bar) break reading;
+        if (entry.score * ceiling < bar) {
+          settled = true;
+          break reading;
+        }
         const item = cached.get(itemId);
         // Defense in depth: the index is already scoped, the read model decides.
         if (!item || !visibleTo(item, connector.organization_id, connector.client_key)) continue;
@@ -182,16 +217,27 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
       }
       if (ranked.length >= query.limit) bar = limitthScore(ranked, query.limit);
     }
+    // Every candidate read and the results full: a later lexical item (no higher than the last candidate) could
+    // still enter only if its score times the ceiling reached the bar (without usage: never, ties aside).
+    const last = candidates[candidates.length - 1]?.[1].score ?? 0;
+    if (!settled && ranked.length >= query.limit && (ceiling === 1 || last * ceiling < bar)) settled = true;
+    return { ranked, settled, indexRevision };
+  }
+
+  private respond(
+    query: SearchMemoryQuery,
+    {
+      ranked,
+      indexRevision,
+    }: { ranked: Array<RankedMemoryItem & { best: SearchHit | null }>; indexRevision: string },
+  ): SearchMemoryResult {
     ranked.sort((a, b) => b.score - a.score || a.item.memory_item_id - b.item.memory_item_id);
     const top = ranked.slice(0, query.limit);
     // Excerpts (highlighting is not free) only when asked, and only for what is returned.
     if (query.withExcerpts) {
       for (const result of top) result.excerpt = (result.best?.highlights[0] ?? '').replace(/[«»]/g, '');
     }
-    return {
-      items: top.map(({ best: _best, ...result }) => result),
-      index_revision: corpus?.index_revision ?? 'idx_empty',
-    };
+    return { items: top.map(({ best: _best, ...result }) => result), index_revision: indexRevision };
   }
 
   /**
@@ -212,7 +258,7 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
         visibility: query.visibility,
         nowMs: this.clock.nowMs(),
       },
-      Math.min(MAX_CHUNK_HITS, query.limit * CHUNKS_PER_RESULT),
+      Math.min(MAX_CANDIDATES, query.limit * CHUNKS_PER_RESULT),
     );
     if (semantic.length === 0) return new Map();
     const semanticOrder: number[] = [];

@@ -1,6 +1,10 @@
 import type { ConnectorPrincipal } from '../../../src/http/auth/connector-principal';
 import { SqliteReadStore } from '../../../src/infrastructure/read-store/sqlite/sqlite-read-store';
-import type { SearchHit, SearchIndex } from '../../../src/infrastructure/search/search-index.port';
+import type {
+  SearchHit,
+  SearchIndex,
+  SearchQuery,
+} from '../../../src/infrastructure/search/search-index.port';
 import { openSqlite, type SqliteDatabase } from '../../../src/infrastructure/sqlite/sqlite-connection';
 import { SystemClock } from '../../../src/common/clock';
 import { MEMORY_CORPUS, MEMORY_ITEMS } from '../../../src/projections/memory.projection';
@@ -115,6 +119,8 @@ describe('SearchMemoryHandler ranking with usage reports', () => {
   let readStore: SqliteReadStore;
   let handler: SearchMemoryHandler;
   const ids = Array.from({ length: 25 }, (_, i) => i + 1);
+  const asked: SearchQuery[] = [];
+  let hits: SearchHit[] = [];
 
   beforeEach(async () => {
     db = openSqlite({ path: ':memory:' });
@@ -128,8 +134,14 @@ describe('SearchMemoryHandler ranking with usage reports', () => {
       ...ids.map((id) => ({ op: 'put' as const, collection: MEMORY_ITEMS, doc: item(id) })),
     ]);
     // Item 1 scores 3, items 2–24 a little less each, item 25 (the last candidate) 2.45.
-    const hits = ids.map((id) => hit(id, id === 1 ? 3 : id === 25 ? 2.45 : 2.9 - id * 0.01, { count: 0 }));
-    const index = { search: async () => hits } as unknown as SearchIndex;
+    hits = ids.map((id) => hit(id, id === 1 ? 3 : id === 25 ? 2.45 : 2.9 - id * 0.01, { count: 0 }));
+    asked.length = 0;
+    const index = {
+      search: async (query: SearchQuery) => {
+        asked.push(query);
+        return hits.slice(0, query.limit);
+      },
+    } as unknown as SearchIndex;
     const vectors = { enabled: false } as unknown as VectorCandidates;
     handler = new SearchMemoryHandler(index, readStore, new SystemClock(), vectors, {
       searchTitleBoost: DEFAULT_SEARCH_TITLE_BOOST,
@@ -166,6 +178,10 @@ describe('SearchMemoryHandler ranking with usage reports', () => {
   it('ranks by lexical score alone while nobody reported usage', async () => {
     const found = await handler.execute(new SearchMemoryQuery(connector, 'refunds', 2, null, false));
     expect(found.items.map((ranked) => ranked.item.memory_item_id)).toEqual([1, 2]);
+    // One ask, for as many items as results wanted, each with its best matching chunks.
+    expect(asked.map((query) => [query.limit, query.collapse])).toEqual([
+      [2, { field: 'memory_item_id', max_members: 10 }],
+    ]);
   });
 
   it('lets an item reported useful overtake better-scored ones, even from the last candidate', async () => {
@@ -174,5 +190,16 @@ describe('SearchMemoryHandler ranking with usage reports', () => {
     const found = await handler.execute(new SearchMemoryQuery(connector, 'refunds', 1, null, false));
     expect(found.items.map((ranked) => ranked.item.memory_item_id)).toEqual([25]);
     expect(found.items[0].score).toBeCloseTo(2.45 * 1.5, 10);
+    // The usage ceiling kept every ask unsettled until the index ran out of items.
+    expect(asked.map((query) => query.limit)).toEqual([1, 4, 16, 64]);
+  });
+
+  it('asks for no more items once a later item could not enter even at the largest multiplier', async () => {
+    await reportUsage(3, 1);
+    // Item 1 scores 10, every other 1: past item 1, 1 × 1.5 < 10 settles the results at the second ask.
+    hits = ids.map((id) => hit(id, id === 1 ? 10 : 1, { count: 0 }));
+    const found = await handler.execute(new SearchMemoryQuery(connector, 'refunds', 1, null, false));
+    expect(found.items.map((ranked) => ranked.item.memory_item_id)).toEqual([1]);
+    expect(asked.map((query) => query.limit)).toEqual([1, 4]);
   });
 });

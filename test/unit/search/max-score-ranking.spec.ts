@@ -1,122 +1,14 @@
 import fc from 'fast-check';
-import { bm25, type CollectionStats, termWeighting } from '../../../src/infrastructure/search/sqlite/bm25';
-import type { DocumentLengths } from '../../../src/infrastructure/search/sqlite/document-lengths';
-import {
-  MaxScoreRanker,
-  RankedMatches,
-  type RankTerm,
-  scorePostings,
-} from '../../../src/infrastructure/search/sqlite/max-score';
+import { bm25, termWeighting } from '../../../src/infrastructure/search/sqlite/bm25';
+import { MaxScoreRanker, RankedMatches } from '../../../src/infrastructure/search/sqlite/max-score';
 import {
   BLOCK_SIZE,
   decodePostings,
-  encodePostings,
   PARTITION_SIZE,
 } from '../../../src/infrastructure/search/sqlite/postings';
-import {
-  BlockCursor,
-  END,
-  readTermBlocks,
-  type TermBlocks,
-} from '../../../src/infrastructure/search/sqlite/term-blocks';
+import { BlockCursor, END, readTermBlocks } from '../../../src/infrastructure/search/sqlite/term-blocks';
 import { seededRandom } from '../../../bench/synthetic-text';
-
-/** (docNo, titleTf, bodyTf), ascending by docNo. */
-type Posting = [number, number, number];
-
-/** A term's rows as the index stores them: one encoded blob per partition it occurs in, in partition order. */
-function stored(postings: Posting[]): TermBlocks {
-  const parts = new Map<number, Posting[]>();
-  for (const p of postings) {
-    const part = Math.floor(p[0] / PARTITION_SIZE);
-    parts.set(part, [...(parts.get(part) ?? []), p]);
-  }
-  const rows = [...parts.keys()]
-    .sort((a, b) => a - b)
-    .map((part) => {
-      const list = parts.get(part) ?? [];
-      const blob = encodePostings({
-        count: list.length,
-        docs: Int32Array.from(list, ([doc]) => doc),
-        titleTf: Uint16Array.from(list, ([, t]) => t),
-        bodyTf: Uint16Array.from(list, ([, , b]) => b),
-      });
-      if (blob === null) throw new Error('no postings');
-      return blob;
-    });
-  return readTermBlocks(rows);
-}
-
-interface Corpus {
-  lengths: DocumentLengths;
-  stats: CollectionStats;
-  terms: Posting[][];
-}
-
-/** `size` documents with small lengths (many ties) and terms of the given densities, tfs small (ties again). */
-function corpus(random: () => number, size: number, densities: number[]): Corpus {
-  const lengths = {
-    title: new Uint16Array(size),
-    body: new Uint32Array(size),
-    keys: new Float64Array(size).fill(-1),
-  };
-  let titleTokens = 0;
-  let bodyTokens = 0;
-  for (let doc = 0; doc < size; doc++) {
-    lengths.title[doc] = Math.floor(random() * 4);
-    lengths.body[doc] = 5 + Math.floor(random() * 6) * 10;
-    titleTokens += lengths.title[doc];
-    bodyTokens += lengths.body[doc];
-  }
-  const terms = densities.map((density) => {
-    const postings: Posting[] = [];
-    for (let doc = 0; doc < size; doc++) {
-      if (random() >= density) continue;
-      const title = lengths.title[doc] > 0 && random() < 0.3 ? 1 : 0;
-      const body = title === 1 && random() < 0.3 ? 0 : 1 + Math.floor(random() * random() * 4);
-      postings.push([doc, title, body]);
-    }
-    return postings;
-  });
-  return { lengths, stats: { documents: size, titleTokens, bodyTokens }, terms };
-}
-
-/** Every match, best first: each document's terms summed in query order, as a sum over every posting would. */
-function bruteForce(c: Corpus, weights: number[], w: number): Array<{ docNo: number; score: number }> {
-  const sums = new Map<number, number>();
-  c.terms.forEach((postings, i) => {
-    const weighting = termWeighting(postings.length, c.stats, w);
-    for (const [doc, title, body] of postings) {
-      const s =
-        weights[i] * bm25(weighting, w * title + body, w * c.lengths.title[doc] + c.lengths.body[doc]);
-      sums.set(doc, (sums.get(doc) ?? 0) + s);
-    }
-  });
-  return [...sums]
-    .filter(([, score]) => score > 0)
-    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-    .map(([docNo, score]) => ({ docNo, score }));
-}
-
-/**
- * The ranker over `c`, document at a time (densePostings 0) unless told to add up every posting; `scoredFor`:
- * the title weight each term's kept scores were computed for (none kept when undefined).
- */
-function ranker(
-  c: Corpus,
-  weights: number[],
-  w: number,
-  densePostings = 0,
-  scoredFor?: number,
-): MaxScoreRanker {
-  const terms: RankTerm[] = c.terms.map((postings, i) => {
-    const blocks = stored(postings);
-    if (scoredFor !== undefined)
-      blocks.scored = scorePostings(blocks, termWeighting(blocks.df, c.stats, scoredFor), c.lengths);
-    return { blocks, weight: weights[i] };
-  });
-  return new MaxScoreRanker(terms, c.lengths, c.stats, w, densePostings);
-}
+import { bruteForce, type Corpus, corpus, type Posting, ranker, stored } from './ranking-corpus';
 
 describe('embedded BM25 scoring', () => {
   it('scores a posting as idf · tf / (tf + k1 · (1 − b + b · length / avgLength)), title and body as one field', () => {
@@ -234,78 +126,6 @@ describe('MaxScore ranking over blocks', () => {
         },
       ),
       { numRuns: 80 },
-    );
-  });
-
-  it('collapsed: the best match of each of the k best values, excluded documents left out, exactly', () => {
-    fc.assert(
-      fc.property(
-        fc.integer(),
-        fc.integer({ min: 200, max: 2 * PARTITION_SIZE }),
-        fc.array(
-          fc.oneof(
-            fc.double({ min: 0.0005, max: 0.02, noNaN: true }),
-            fc.double({ min: 0.05, max: 0.95, noNaN: true }),
-          ),
-          { minLength: 1, maxLength: 4 },
-        ),
-        fc.constantFrom(1, 2),
-        fc.integer({ min: 1, max: 200 }),
-        fc.double({ min: 0, max: 0.3, noNaN: true }),
-        (seed, size, densities, w, k, exclude) => {
-          const random = seededRandom(seed);
-          const c = corpus(random, size, densities);
-          // Values: runs of 1–12 consecutive documents (an item's chunks), some scattered, some documents none.
-          const keys = c.lengths.keys;
-          for (let doc = 0, value = 0; doc < size; value++) {
-            const run = 1 + Math.floor(random() * 12);
-            for (let i = 0; i < run && doc < size; i++, doc++) keys[doc] = value;
-          }
-          for (let doc = 0; doc < size; doc++) {
-            const r = random();
-            if (r < 0.05) keys[doc] = -1;
-            else if (r < 0.1) keys[doc] = Math.floor(random() * (size / 6));
-          }
-          const excluded = new Set<number>();
-          for (let doc = 0; doc < size; doc++) if (random() < exclude) excluded.add(doc);
-          const weights = densities.map(() => 1 + Math.floor(random() * 3));
-          const seen = new Set<number>();
-          const expected = bruteForce(c, weights, w)
-            .filter(({ docNo }) => !excluded.has(docNo))
-            .filter(({ docNo }) => {
-              const value = keys[docNo] >= 0 ? keys[docNo] : -(docNo + 1);
-              if (seen.has(value)) return false;
-              seen.add(value);
-              return true;
-            })
-            .slice(0, k);
-          for (const [dense, scoredFor] of [
-            [0, undefined],
-            [Infinity, undefined],
-            [Infinity, w],
-          ] as Array<[number, number | undefined]>) {
-            expect(ranker(c, weights, w, dense, scoredFor).top(k, Infinity, -1, { keys, excluded })).toEqual(
-              expected,
-            );
-          }
-        },
-      ),
-      { numRuns: 80 },
-    );
-  });
-
-  it('scores any documents exactly as ranking does (0 where no term is)', () => {
-    fc.assert(
-      fc.property(fc.integer(), fc.integer({ min: 50, max: 2 * PARTITION_SIZE }), (seed, size) => {
-        const random = seededRandom(seed);
-        const c = corpus(random, size, [0.01, 0.3, 0.8]);
-        const weights = [1, 2, 1];
-        const all = new Map(bruteForce(c, weights, 2).map(({ docNo, score }) => [docNo, score]));
-        const docs = Int32Array.from({ length: size }, (_, doc) => doc).filter(() => random() < 0.2);
-        const scores = ranker(c, weights, 2).scoreDocs(docs);
-        expect(Array.from(scores)).toEqual(Array.from(docs, (doc) => all.get(doc) ?? 0));
-      }),
-      { numRuns: 40 },
     );
   });
 

@@ -24,12 +24,10 @@
  */
 import { Client, errors, estypes } from '@elastic/elasticsearch';
 import {
-  type FilterValue,
   SEARCH_COLLAPSE_FIELD,
   type SearchDocument,
   type SearchHit,
   type SearchIndex,
-  type SearchMember,
   type SearchQuery,
   type SearchWrite,
 } from '../search-index.port';
@@ -40,7 +38,9 @@ import {
   validateDeletes,
   validateDocuments,
 } from '../sqlite/search-input';
+import { toHit } from './elastic-hits';
 import {
+  collapseClause,
   collapseKey,
   fromLayout3Script,
   LAYOUT,
@@ -129,12 +129,6 @@ function conditionQuery(condition: FieldCondition): Query {
 function stored(document: SearchDocument, deleted: boolean): StoredDocument {
   const key = collapseKey(document.id, collapseValue(document.fields, SEARCH_COLLAPSE_FIELD));
   return { ...document, ...typedFields(document.fields), collapse_key: key, deleted };
-}
-
-function toMember(hit: estypes.SearchHit<Pick<StoredDocument, 'id' | 'fields'>>): SearchMember[] {
-  const source = hit._source;
-  if (source === undefined) return [];
-  return [{ id: source.id, score: hit._score ?? 0, fields: source.fields as Record<string, FilterValue> }];
 }
 
 function toDocument(source: StoredDocument): SearchDocument {
@@ -265,21 +259,7 @@ export class ElasticSearchIndex implements SearchIndex {
         },
       },
       sort: [{ _score: { order: 'desc' } }, { id: { order: 'asc' } }],
-      ...(q.collapse === undefined
-        ? {}
-        : {
-            collapse: {
-              field: 'collapse_key',
-              inner_hits: {
-                name: 'members',
-                size: q.collapse.maxMembers,
-                _source: ['id', 'fields'],
-                sort: [{ _score: { order: 'desc' } }, { id: { order: 'asc' } }],
-                // Scores are computed even though the hits are sorted (as the outer sort's _score is).
-                track_scores: true,
-              },
-            },
-          }),
+      ...(q.collapse === undefined ? {} : { collapse: collapseClause(q.collapse.maxMembers) }),
       highlight: {
         pre_tags: ['«'],
         post_tags: ['»'],
@@ -287,28 +267,7 @@ export class ElasticSearchIndex implements SearchIndex {
         fields: { body: { number_of_fragments: 3, fragment_size: 160, no_match_size: 0 } },
       },
     });
-    return response.hits.hits.flatMap((hit) => {
-      const source = hit._source;
-      if (source === undefined) return [];
-      const highlights = (hit.highlight?.body ?? [])
-        .slice(0, 3)
-        .map((text) => text.replace(/\s+/g, ' ').trim());
-      const found: SearchHit = {
-        id: source.id,
-        score: hit._score ?? 0,
-        fields: source.fields,
-        title: source.title,
-        highlights,
-      };
-      if (q.collapse !== undefined) {
-        const inner = hit.inner_hits?.members?.hits.hits ?? [];
-        found.members =
-          inner.length > 0
-            ? inner.flatMap(toMember)
-            : [{ id: found.id, score: found.score, fields: found.fields }];
-      }
-      return [found];
-    });
+    return response.hits.hits.flatMap((hit) => toHit(hit, q.collapse !== undefined));
   }
 
   async get(id: string): Promise<SearchDocument | null> {

@@ -84,6 +84,21 @@ export const MAPPINGS: estypes.MappingTypeMapping = {
   },
 };
 
+/** A collapsed search's clause: one hit per collapse key, its best `maxMembers` matches as inner hits. */
+export function collapseClause(maxMembers: number): estypes.SearchFieldCollapse {
+  return {
+    field: 'collapse_key',
+    inner_hits: {
+      name: 'members',
+      size: maxMembers,
+      _source: ['id', 'fields'],
+      sort: [{ _score: { order: 'desc' } }, { id: { order: 'asc' } }],
+      // Scores are computed even though the hits are sorted (as the outer sort's _score is).
+      track_scores: true,
+    },
+  };
+}
+
 /**
  * A document's collapse key: its collapse value (search-input.ts collapseValue()) as a string, or `doc:` and its
  * id when it has none (its own hit: Elasticsearch would collapse every document missing the field into one).

@@ -21,8 +21,8 @@
  */
 import { bm25, type CollectionStats, termWeighting, type TermWeighting } from './bm25';
 import { type DocumentLengths, shortestLength } from './document-lengths';
-import { BLOCK_SIZE } from './postings';
-import { BlockCursor, decodeBlock, END, type ScoredPostings, type TermBlocks } from './term-blocks';
+import { addScored, addTerm, denseScratch } from './dense-sums';
+import { BlockCursor, END, type TermBlocks } from './term-blocks';
 import { CollapsingHeap, type MatchHeap, WorstFirstHeap } from './top-matches';
 
 /**
@@ -34,16 +34,6 @@ export const DENSE_POSTINGS = 100_000;
 
 /** Terms with at most this many postings are kept with their scores (TermBlocks.scored): 12 bytes a posting more. */
 export const SCORED_POSTINGS = 16_384;
-
-/** Scratch of the dense path, reused by every query (a ranking runs synchronously). */
-let denseSums = new Float64Array(1024);
-let denseMarks = new Uint8Array(1024);
-let denseDocs = new Int32Array(1024);
-
-/** One decoded block at a time, for addTerm and scorePostings. */
-const blockDocs = new Int32Array(BLOCK_SIZE);
-const blockTitles = new Uint16Array(BLOCK_SIZE);
-const blockBodies = new Uint16Array(BLOCK_SIZE);
 
 /** A bound times this is compared with θ: sums of bounds in another order than the scores' may round lower. */
 const SLACK = 1 + 1e-9;
@@ -213,10 +203,7 @@ export class MaxScoreRanker {
    * the document-at-a-time path), then one heap pass over the matched documents.
    */
   private denseTop(heap: MatchHeap, postings: number, lastScore: number, lastDoc: number): RankedDoc[] {
-    ensureScratch(this.lengths.title.length, postings);
-    const sums = denseSums;
-    const marks = denseMarks;
-    const docs = denseDocs;
+    const { sums, marks, docs } = denseScratch(this.lengths.title.length, postings);
     const n = this.cursors.length;
     let matched = 0;
     for (let i = 0; i < n; i++) {
@@ -323,88 +310,7 @@ export class RankedMatches {
   }
 }
 
-/**
- * Every posting's score (bm25 of its tfs and its document's length under `weighting`), in document order: what
- * addTerm adds, computed once.
- */
-export function scorePostings(
-  blocks: TermBlocks,
-  weighting: TermWeighting,
-  lengths: DocumentLengths,
-): ScoredPostings {
-  const docs = new Int32Array(blocks.df);
-  const scores = new Float64Array(blocks.df);
-  const { title, body } = lengths;
-  const { w } = weighting;
-  let k = 0;
-  for (let b = 0; b < blocks.blockCount; b++) {
-    const size = decodeBlock(blocks, b, blockDocs, blockTitles, blockBodies);
-    for (let i = 0; i < size; i++, k++) {
-      const doc = blockDocs[i];
-      docs[k] = doc;
-      scores[k] = bm25(weighting, w * blockTitles[i] + blockBodies[i], w * title[doc] + body[doc]);
-    }
-  }
-  return { w, docs, scores };
-}
-
-/** addTerm with the scores computed already. */
-function addScored(scored: ScoredPostings, weight: number, matched: number): number {
-  const sums = denseSums;
-  const marks = denseMarks;
-  const out = denseDocs;
-  const { docs, scores } = scored;
-  for (let i = 0; i < docs.length; i++) {
-    const doc = docs[i];
-    if (marks[doc] === 0) {
-      marks[doc] = 1;
-      out[matched++] = doc;
-    }
-    sums[doc] += weight * scores[i];
-  }
-  return matched;
-}
-
 /** Whether a match ranks at or before (lastScore, lastDoc): handed out by an earlier slice. */
 function handedOut(score: number, doc: number, lastScore: number, lastDoc: number): boolean {
   return score > lastScore || (score === lastScore && doc <= lastDoc);
-}
-
-/** The dense paths' scratch, grown to `range` document numbers and `postings` matches. */
-function ensureScratch(range: number, postings: number): void {
-  if (denseSums.length < range) {
-    denseSums = new Float64Array(range);
-    denseMarks = new Uint8Array(range);
-  }
-  if (denseDocs.length < postings) denseDocs = new Int32Array(postings);
-}
-
-/**
- * Adds every posting of a term (its score times `weight`) to the dense sums, listing documents not seen before
- * in `denseDocs` from `matched` on; returns the new count.
- */
-function addTerm(
-  blocks: TermBlocks,
-  weight: number,
-  weighting: TermWeighting,
-  lengths: DocumentLengths,
-  matched: number,
-): number {
-  const sums = denseSums;
-  const marks = denseMarks;
-  const docs = denseDocs;
-  const { title, body } = lengths;
-  const { w } = weighting;
-  for (let b = 0; b < blocks.blockCount; b++) {
-    const size = decodeBlock(blocks, b, blockDocs, blockTitles, blockBodies);
-    for (let i = 0; i < size; i++) {
-      const doc = blockDocs[i];
-      if (marks[doc] === 0) {
-        marks[doc] = 1;
-        docs[matched++] = doc;
-      }
-      sums[doc] += weight * bm25(weighting, w * blockTitles[i] + blockBodies[i], w * title[doc] + body[doc]);
-    }
-  }
-  return matched;
 }

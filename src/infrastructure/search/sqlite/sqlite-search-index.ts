@@ -22,7 +22,6 @@ import {
   type SearchDocument,
   type SearchHit,
   type SearchIndex,
-  type SearchMember,
   type SearchQuery,
   type SearchWrite,
   type SearchWriteOptions,
@@ -30,12 +29,14 @@ import {
 import { DocumentWriter } from './document-writer';
 import type { OrgRow } from './document-statements';
 import { BodyReader } from './body-reader';
-import { highlightExcerpts } from './excerpts';
+import { type Found, LazyHighlightHit } from './lazy-highlight-hit';
+import { type CollapsedRows, lookUpCollapsed, type MemberRow } from './collapsed-lookup';
 import { fieldMatcher } from './field-matcher';
 import { PostingCache } from './posting-cache';
 import { type CachedRow, RowCache } from './row-cache';
 import { type DocumentLengths, readLengths } from './document-lengths';
-import { MaxScoreRanker, type RankedDoc, RankedMatches, SCORED_POSTINGS, scorePostings } from './max-score';
+import { MaxScoreRanker, type RankedDoc, RankedMatches, SCORED_POSTINGS } from './max-score';
+import { scorePostings } from './dense-sums';
 import { termWeighting } from './bm25';
 import { readTermBlocks, type ScoredPostings, type TermBlocks } from './term-blocks';
 import {
@@ -54,9 +55,6 @@ const WRITE_BATCH = 5_000;
 const DUMP_PAGE = 500;
 /** Filtered lookups after the first (of `limit` documents) ask for this many times more. */
 const LOOKUP_GROWTH = 4;
-/** The most collapsed matches a ranking is asked for (then it grows no more, and repeats until it passes). */
-const MAX_COLLAPSED = 10_000;
-const HIGHLIGHTS = { max: 3, context: 80 };
 /** Organizations whose document lengths stay in memory (6 bytes a document). */
 const LENGTHS_KEPT = 8;
 
@@ -76,16 +74,6 @@ interface FoundRow {
   fields: string;
 }
 
-/** A looked-up match that passed the filters (with its value's members when collapsed). */
-interface Found extends CachedRow {
-  score: number;
-  members?: SearchMember[];
-}
-
-interface MemberRow extends FoundRow {
-  collapse_key: number;
-}
-
 /**
  * What scored postings and lengths are cached for: the generation (the rows) and how far postings are stored
  * (deferred postings are stored later without changing any row).
@@ -101,43 +89,6 @@ function parseFields(json: string): Record<string, FilterValue> {
 function toDocument(row: DocumentRow): SearchDocument {
   const { id, organization_id, title, body, version } = row;
   return { id, organization_id, title, body, fields: parseFields(row.fields), version };
-}
-
-/**
- * A hit whose highlights are computed when first read (and can be replaced like a plain property): the body is
- * read then, through the search's BodyReader (a caller that reads few highlights reads few bodies). The body read
- * is outside the search's snapshot: a document changed in between is highlighted as it is now. A class (the
- * accessors on its prototype): an object literal with its own accessors per hit made V8 give every hit a
- * dictionary of its own.
- */
-class LazyHighlightHit implements SearchHit {
-  id: string;
-  score: number;
-  fields: Record<string, FilterValue>;
-  title: string;
-  members?: SearchMember[];
-  #highlights: string[] | undefined;
-  readonly #terms: ReadonlySet<string>;
-  readonly #bodies: BodyReader;
-
-  constructor(found: Found, terms: ReadonlySet<string>, bodies: BodyReader) {
-    this.id = found.id;
-    this.score = found.score;
-    this.fields = found.fields;
-    this.title = found.title;
-    if (found.members !== undefined) this.members = found.members;
-    this.#terms = terms;
-    this.#bodies = bodies;
-  }
-
-  get highlights(): string[] {
-    this.#highlights ??= highlightExcerpts(this.#bodies.read(this.id), this.#terms, HIGHLIGHTS);
-    return this.#highlights;
-  }
-
-  set highlights(value: string[]) {
-    this.#highlights = value;
-  }
 }
 
 function prepareStatements(db: SqliteDatabase, collapseField: string | undefined) {
@@ -169,8 +120,7 @@ function prepareStatements(db: SqliteDatabase, collapseField: string | undefined
       collapseField === undefined
         ? undefined
         : db.prepare<[number, string], MemberRow>(
-            `SELECT doc_no, id, title, json(fields) AS fields, ${collapseExpression(collapseField)} AS collapse_key ` +
-              `FROM ${DOCS} WHERE org_key = ? AND deleted = 0 ` +
+            `SELECT doc_no, id, json(fields) AS fields FROM ${DOCS} WHERE org_key = ? AND deleted = 0 ` +
               `AND ${collapseExpression(collapseField)} IN (SELECT value FROM json_each(?))`,
           ),
     countAll: db.prepare<[], { n: number }>(`SELECT coalesce(sum(documents), 0) AS n FROM ${ORGS}`),
@@ -268,86 +218,15 @@ export class SqliteSearchIndex implements SearchIndex {
     const terms = q.terms.map(({ term, weight }) => ({ blocks: this.blocksOf(org, term, score), weight }));
     const ranker = new MaxScoreRanker(terms, lengths, stats, q.titleBoost);
     if (q.collapse !== undefined)
-      return this.lookUpCollapsed(org, ranker, lengths.keys, q, q.collapse.maxMembers);
+      return lookUpCollapsed(this.collapsedRows, org, { ranker, keys: lengths.keys, query: q });
     return this.lookUp(org, new RankedMatches(ranker), q);
   }
 
-  /**
-   * The best match of each of the best `q.limit` collapse values among the documents that pass the filters, with
-   * its value's members. Ranked with the documents known to fail left out: when every one of the first `limit`
-   * passes, they are the answer (a value still represented by a failing document it has not been ranked below its
-   * true place); otherwise the failing documents' values are read whole (every failing member left out at once)
-   * and the ranking runs again, asking for more.
-   */
-  private lookUpCollapsed(
-    org: OrgRow,
-    ranker: MaxScoreRanker,
-    keys: Float64Array,
-    q: NormalizedQuery,
-    maxMembers: number,
-  ): Found[] {
-    const passes = fieldMatcher(q.filters, q.anyOf);
-    const excluded = new Set<number>();
-    for (let want = q.limit; ; want = Math.min(want * LOOKUP_GROWTH, MAX_COLLAPSED)) {
-      const slice = ranker.top(want, Infinity, -1, { keys, excluded });
-      const rows = this.rowsFor(org, slice);
-      const failing = slice
-        .filter((_, i) => rows[i] === undefined || !passes(rows[i].fields))
-        .map((match) => match.docNo);
-      const firstFailing = slice.findIndex((_, i) => rows[i] === undefined || !passes(rows[i].fields));
-      if (firstFailing === -1 || firstFailing >= q.limit) {
-        const best = slice.slice(0, q.limit);
-        return this.withMembers(org, ranker, keys, best, rows, passes, maxMembers);
-      }
-      const failingKeys = failing.map((doc) => keys[doc]).filter((key) => key >= 0);
-      for (const doc of failing) excluded.add(doc);
-      for (const member of this.memberRows(org, failingKeys)) {
-        if (!passes(parseFields(member.fields))) excluded.add(member.doc_no);
-      }
-    }
-  }
-
-  /** The hits of `best` (every one passed the filters; `rows` theirs), each with its value's members. */
-  private withMembers(
-    org: OrgRow,
-    ranker: MaxScoreRanker,
-    keys: Float64Array,
-    best: RankedDoc[],
-    rows: Array<CachedRow | undefined>,
-    passes: (fields: Readonly<Record<string, FilterValue>>) => boolean,
-    maxMembers: number,
-  ): Found[] {
-    const candidates = new Map<number, SearchMember & { docNo: number }>();
-    for (const row of this.memberRows(
-      org,
-      best.map((match) => keys[match.docNo]).filter((key) => key >= 0),
-    )) {
-      const fields = Object.freeze(parseFields(row.fields));
-      if (passes(fields)) candidates.set(row.doc_no, { docNo: row.doc_no, id: row.id, score: 0, fields });
-    }
-    const docs = Int32Array.from(candidates.keys()).sort();
-    const scores = ranker.scoreDocs(docs);
-    const byKey = new Map<number, Array<SearchMember & { docNo: number }>>();
-    docs.forEach((doc, i) => {
-      if (scores[i] <= 0) return;
-      const member = candidates.get(doc)!;
-      member.score = scores[i];
-      const list = byKey.get(keys[doc]);
-      if (list === undefined) byKey.set(keys[doc], [member]);
-      else list.push(member);
-    });
-    return best.map((match, i) => {
-      const row = rows[i]!;
-      const key = keys[match.docNo];
-      const listed = key >= 0 ? (byKey.get(key) ?? []) : [];
-      listed.sort((a, b) => b.score - a.score || a.docNo - b.docNo);
-      const members =
-        listed.length > 0
-          ? listed.slice(0, maxMembers).map(({ id, score, fields }) => ({ id, score, fields }))
-          : [{ id: row.id, score: match.score, fields: row.fields }];
-      return { id: row.id, title: row.title, fields: row.fields, score: match.score, members };
-    });
-  }
+  /** Rows of ranked matches and of collapse values, for lookUpCollapsed. */
+  private readonly collapsedRows: CollapsedRows = {
+    rowsFor: (org, matches) => this.rowsFor(org, matches),
+    memberRows: (org, keys) => this.memberRows(org, keys),
+  };
 
   /** Every live document of the collapse values `keys`. */
   private memberRows(org: OrgRow, keys: number[]): MemberRow[] {

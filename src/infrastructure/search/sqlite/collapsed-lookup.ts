@@ -1,0 +1,123 @@
+/**
+ * A collapsed search's hits (SearchQuery.collapse) from a ranking of one organization's snapshot: the best match
+ * of each of the best `limit` collapse values among the documents that pass the filters, each with its value's
+ * members (its matching documents that pass, exactly scored, best first).
+ *
+ * Filters run on looked-up rows, after ranking. The ranking leaves out the documents known to fail: when every one
+ * of its first `limit` matches passes, they are the answer (a value still represented by a failing document it
+ * has not met yet ranks no lower than its best passing document would, so nothing is ranked above its place).
+ * Otherwise every document of the failing matches' values is read and each that fails is left out at once (a
+ * failing item's chunks usually all fail), and the ranking runs again, asking for more.
+ */
+import type { FilterValue, SearchMember } from '../search-index.port';
+import type { OrgRow } from './document-statements';
+import { fieldMatcher } from './field-matcher';
+import type { MaxScoreRanker, RankedDoc } from './max-score';
+import type { CachedRow } from './row-cache';
+import type { NormalizedQuery } from './search-input';
+
+/** Each next ranking of a collapsed search after a failing one asks for this many times more values. */
+const GROWTH = 4;
+/** The most values a ranking is asked for (then it grows no more, and repeats until its first ones pass). */
+const MAX_VALUES = 10_000;
+
+/** A collapse value's document as read for its members. */
+export interface MemberRow {
+  doc_no: number;
+  id: string;
+  fields: string;
+}
+
+/** What a collapsed lookup reads (in the search's read transaction). */
+export interface CollapsedRows {
+  /** The rows of `matches`, in order (undefined: not live). */
+  rowsFor(org: OrgRow, matches: RankedDoc[]): Array<CachedRow | undefined>;
+  /** Every live document of the collapse values `keys`. */
+  memberRows(org: OrgRow, keys: number[]): MemberRow[];
+}
+
+/** A collapsed hit: its best document's row and score, and its members. */
+export interface CollapsedHit extends CachedRow {
+  score: number;
+  members: SearchMember[];
+}
+
+interface Ranking {
+  ranker: MaxScoreRanker;
+  /** Each document's collapse value (-1: none). */
+  keys: Float64Array;
+  query: NormalizedQuery;
+}
+
+type Passes = (fields: Readonly<Record<string, FilterValue>>) => boolean;
+
+function parseFields(json: string): Record<string, FilterValue> {
+  return JSON.parse(json) as Record<string, FilterValue>;
+}
+
+/** The hits of a collapsed search (the query's `collapse` is set). */
+export function lookUpCollapsed(read: CollapsedRows, org: OrgRow, ranking: Ranking): CollapsedHit[] {
+  const { ranker, keys, query } = ranking;
+  const passes = fieldMatcher(query.filters, query.anyOf);
+  const excluded = new Set<number>();
+  for (let want = query.limit; ; want = Math.min(want * GROWTH, MAX_VALUES)) {
+    const slice = ranker.top(want, Infinity, -1, { keys, excluded });
+    const rows = read.rowsFor(org, slice);
+    const fails = (i: number) => {
+      const row = rows[i];
+      return row === undefined || !passes(row.fields);
+    };
+    const firstFailing = slice.findIndex((_, i) => fails(i));
+    if (firstFailing === -1 || firstFailing >= query.limit) {
+      const best = slice.slice(0, query.limit);
+      return withMembers(read, org, ranking, best, rows as CachedRow[], passes);
+    }
+    const failing = slice.filter((_, i) => fails(i)).map((match) => match.docNo);
+    for (const doc of failing) excluded.add(doc);
+    const values = failing.map((doc) => keys[doc]).filter((key) => key >= 0);
+    for (const member of read.memberRows(org, values)) {
+      if (!passes(parseFields(member.fields))) excluded.add(member.doc_no);
+    }
+  }
+}
+
+/** The hits of `best` (every one passed the filters; `rows` theirs), each with its value's members. */
+function withMembers(
+  read: CollapsedRows,
+  org: OrgRow,
+  { ranker, keys, query }: Ranking,
+  best: RankedDoc[],
+  rows: CachedRow[],
+  passes: Passes,
+): CollapsedHit[] {
+  const maxMembers = query.collapse?.maxMembers ?? 1;
+  const candidates = new Map<number, SearchMember & { docNo: number }>();
+  const values = best.map((match) => keys[match.docNo]).filter((key) => key >= 0);
+  for (const row of read.memberRows(org, values)) {
+    const fields = Object.freeze(parseFields(row.fields));
+    if (passes(fields)) candidates.set(row.doc_no, { docNo: row.doc_no, id: row.id, score: 0, fields });
+  }
+  const docs = Int32Array.from(candidates.keys()).sort();
+  const scores = ranker.scoreDocs(docs);
+  const byValue = new Map<number, Array<SearchMember & { docNo: number }>>();
+  docs.forEach((doc, i) => {
+    // Members match: a document none of the terms is in is no member.
+    if (scores[i] <= 0) return;
+    const member = candidates.get(doc)!;
+    member.score = scores[i];
+    const list = byValue.get(keys[doc]);
+    if (list === undefined) byValue.set(keys[doc], [member]);
+    else list.push(member);
+  });
+  return best.map((match, i) => {
+    const row = rows[i];
+    const value = keys[match.docNo];
+    const listed = value >= 0 ? (byValue.get(value) ?? []) : [];
+    listed.sort((a, b) => b.score - a.score || a.docNo - b.docNo);
+    const members =
+      listed.length > 0
+        ? listed.slice(0, maxMembers).map(({ id, score, fields }) => ({ id, score, fields }))
+        : [{ id: row.id, score: match.score, fields: row.fields }];
+    return { id: row.id, title: row.title, fields: row.fields, score: match.score, members };
+  });
+}

@@ -1,0 +1,78 @@
+import fc from 'fast-check';
+import { PARTITION_SIZE } from '../../../src/infrastructure/search/sqlite/postings';
+import { seededRandom } from '../../../bench/synthetic-text';
+import { bruteForce, corpus, ranker } from './ranking-corpus';
+
+describe('MaxScore ranking, collapsed', () => {
+  it('collapsed: the best match of each of the k best values, excluded documents left out, exactly', () => {
+    fc.assert(
+      fc.property(
+        fc.integer(),
+        fc.integer({ min: 200, max: 2 * PARTITION_SIZE }),
+        fc.array(
+          fc.oneof(
+            fc.double({ min: 0.0005, max: 0.02, noNaN: true }),
+            fc.double({ min: 0.05, max: 0.95, noNaN: true }),
+          ),
+          { minLength: 1, maxLength: 4 },
+        ),
+        fc.constantFrom(1, 2),
+        fc.integer({ min: 1, max: 200 }),
+        fc.double({ min: 0, max: 0.3, noNaN: true }),
+        (seed, size, densities, w, k, exclude) => {
+          const random = seededRandom(seed);
+          const c = corpus(random, size, densities);
+          // Values: runs of 1–12 consecutive documents (an item's chunks), some scattered, some documents none.
+          const keys = c.lengths.keys;
+          for (let doc = 0, value = 0; doc < size; value++) {
+            const run = 1 + Math.floor(random() * 12);
+            for (let i = 0; i < run && doc < size; i++, doc++) keys[doc] = value;
+          }
+          for (let doc = 0; doc < size; doc++) {
+            const r = random();
+            if (r < 0.05) keys[doc] = -1;
+            else if (r < 0.1) keys[doc] = Math.floor(random() * (size / 6));
+          }
+          const excluded = new Set<number>();
+          for (let doc = 0; doc < size; doc++) if (random() < exclude) excluded.add(doc);
+          const weights = densities.map(() => 1 + Math.floor(random() * 3));
+          const seen = new Set<number>();
+          const expected = bruteForce(c, weights, w)
+            .filter(({ docNo }) => !excluded.has(docNo))
+            .filter(({ docNo }) => {
+              const value = keys[docNo] >= 0 ? keys[docNo] : -(docNo + 1);
+              if (seen.has(value)) return false;
+              seen.add(value);
+              return true;
+            })
+            .slice(0, k);
+          for (const [dense, scoredFor] of [
+            [0, undefined],
+            [Infinity, undefined],
+            [Infinity, w],
+          ] as Array<[number, number | undefined]>) {
+            expect(ranker(c, weights, w, dense, scoredFor).top(k, Infinity, -1, { keys, excluded })).toEqual(
+              expected,
+            );
+          }
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
+
+  it('scores any documents exactly as ranking does (0 where no term is)', () => {
+    fc.assert(
+      fc.property(fc.integer(), fc.integer({ min: 50, max: 2 * PARTITION_SIZE }), (seed, size) => {
+        const random = seededRandom(seed);
+        const c = corpus(random, size, [0.01, 0.3, 0.8]);
+        const weights = [1, 2, 1];
+        const all = new Map(bruteForce(c, weights, 2).map(({ docNo, score }) => [docNo, score]));
+        const docs = Int32Array.from({ length: size }, (_, doc) => doc).filter(() => random() < 0.2);
+        const scores = ranker(c, weights, 2).scoreDocs(docs);
+        expect(Array.from(scores)).toEqual(Array.from(docs, (doc) => all.get(doc) ?? 0));
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
