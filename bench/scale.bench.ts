@@ -5,8 +5,8 @@
  * vocabulary of 30,000 word-like tokens, 8 chunks of ~150 words per document) up to the size. Then, in order:
  *
  * 1. footprint: the data directory (WAL checkpointed) per byte of raw text (titles and bodies as given);
- * 2. the index's own query time in the bench process (scale/index-queries.ts): each synthetic query for 100 and
- *    1,000 chunk hits, cold (a fresh index each) and warm;
+ * 2. the index's own query time in the bench process (scale/index-queries.ts): each synthetic query for 10 and
+ *    100 items (as limit-10 and limit-100 searches ask), cold (a fresh index each) and warm;
  * 3. HTTP search on a Cairn server process (CAIRN_HTTP_WORKERS=2, one per core of the 2-core target): 200
  *    synthetic queries and the 300 SciFact test queries, each sent with limit 10 and limit 100 interleaved, one
  *    request at a time (depth.ts), after a warm-up not counted; SciFact nDCG@10 and Recall@100 within the whole
