@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { DocumentWriter } from '../../src/infrastructure/search/sqlite/document-writer';
-import { MaxScoreRanker } from '../../src/infrastructure/search/sqlite/max-score';
 import { SqliteSearchIndex } from '../../src/infrastructure/search/sqlite/sqlite-search-index';
 import { openSqlite } from '../../src/infrastructure/sqlite/sqlite-connection';
 import { makeTempDir } from '../support/temp-dir';
@@ -256,44 +255,5 @@ describe('SQLite search index: an index of an earlier layout', () => {
     ]);
     await reopened.close();
     db.close();
-  });
-});
-
-describe('SQLite search index: collapsed searches past filtered items', () => {
-  it('leaves out every failing chunk of a failing item at once: a few rankings, not one per chunk', async () => {
-    const temp = makeTempDir('cairn-search-collapse-');
-    const db = openSqlite({ path: join(temp.dir, 'cairn.sqlite') });
-    const index = new SqliteSearchIndex(db);
-    // 40 hidden items of 12 chunks each rank above the 5 visible ones.
-    const chunk = (id: string, item: number, body: string, hidden: boolean) => ({
-      id,
-      organization_id: 'org',
-      title: 'notes',
-      body,
-      fields: { memory_item_id: item, hidden },
-      version: 1,
-    });
-    await index.upsert([
-      ...Array.from({ length: 40 * 12 }, (_, i) =>
-        chunk(`h${i}`, Math.floor(i / 12), 'serac serac serac', true),
-      ),
-      ...Array.from({ length: 5 }, (_, i) => chunk(`v${i}`, 1000 + i, 'serac and more words', false)),
-    ]);
-    const rankings = jest.spyOn(MaxScoreRanker.prototype, 'top');
-    const hits = await index.search({
-      organization_id: 'org',
-      text: 'serac',
-      limit: 5,
-      filters: { hidden: false },
-      collapse: { field: 'memory_item_id', max_members: 10 },
-    });
-    expect(hits.map((hit) => hit.id).sort()).toEqual(['v0', 'v1', 'v2', 'v3', 'v4']);
-    // 5, 20, 80 and 320 items asked for, each round leaving out whole items (5, then 20, then the last 15); one
-    // chunk at a time it took 15 rankings.
-    expect(rankings).toHaveBeenCalledTimes(4);
-    rankings.mockRestore();
-    await index.close();
-    db.close();
-    temp.cleanup();
   });
 });

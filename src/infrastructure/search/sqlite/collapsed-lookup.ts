@@ -23,9 +23,8 @@ const MAX_VALUES = 10_000;
 
 /** A collapse value's document as read for its members. */
 export interface MemberRow {
-  doc_no: number;
-  id: string;
-  fields: string;
+  docNo: number;
+  row: CachedRow;
 }
 
 /** What a collapsed lookup reads (in the search's read transaction). */
@@ -51,10 +50,6 @@ interface Ranking {
 
 type Passes = (fields: Readonly<Record<string, FilterValue>>) => boolean;
 
-function parseFields(json: string): Record<string, FilterValue> {
-  return JSON.parse(json) as Record<string, FilterValue>;
-}
-
 /** The hits of a collapsed search (the query's `collapse` is set). */
 export function lookUpCollapsed(read: CollapsedRows, org: OrgRow, ranking: Ranking): CollapsedHit[] {
   const { ranker, keys, query } = ranking;
@@ -76,7 +71,7 @@ export function lookUpCollapsed(read: CollapsedRows, org: OrgRow, ranking: Ranki
     for (const doc of failing) excluded.add(doc);
     const values = failing.map((doc) => keys[doc]).filter((key) => key >= 0);
     for (const member of read.memberRows(org, values)) {
-      if (!passes(parseFields(member.fields))) excluded.add(member.doc_no);
+      if (!passes(member.row.fields)) excluded.add(member.docNo);
     }
   }
 }
@@ -93,9 +88,8 @@ function withMembers(
   const maxMembers = query.collapse?.maxMembers ?? 1;
   const candidates = new Map<number, SearchMember & { docNo: number }>();
   const values = best.map((match) => keys[match.docNo]).filter((key) => key >= 0);
-  for (const row of read.memberRows(org, values)) {
-    const fields = Object.freeze(parseFields(row.fields));
-    if (passes(fields)) candidates.set(row.doc_no, { docNo: row.doc_no, id: row.id, score: 0, fields });
+  for (const { docNo, row } of read.memberRows(org, values)) {
+    if (passes(row.fields)) candidates.set(docNo, { docNo, id: row.id, score: 0, fields: row.fields });
   }
   const docs = Int32Array.from(candidates.keys()).sort();
   const scores = ranker.scoreDocs(docs);

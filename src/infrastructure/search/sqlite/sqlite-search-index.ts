@@ -31,6 +31,7 @@ import type { OrgRow } from './document-statements';
 import { BodyReader } from './body-reader';
 import { type Found, LazyHighlightHit } from './lazy-highlight-hit';
 import { type CollapsedRows, lookUpCollapsed, type MemberRow } from './collapsed-lookup';
+import { MemberCache, readMembers } from './member-cache';
 import { fieldMatcher } from './field-matcher';
 import { PostingCache } from './posting-cache';
 import { type CachedRow, RowCache } from './row-cache';
@@ -119,8 +120,8 @@ function prepareStatements(db: SqliteDatabase, collapseField: string | undefined
     members:
       collapseField === undefined
         ? undefined
-        : db.prepare<[number, string], MemberRow>(
-            `SELECT doc_no, id, json(fields) AS fields FROM ${DOCS} WHERE org_key = ? AND deleted = 0 ` +
+        : db.prepare<[number, string], FoundRow & { value: number }>(
+            `SELECT doc_no, id, title, json(fields) AS fields, ${collapseExpression(collapseField)} AS value FROM ${DOCS} WHERE org_key = ? AND deleted = 0 ` +
               `AND ${collapseExpression(collapseField)} IN (SELECT value FROM json_each(?))`,
           ),
     countAll: db.prepare<[], { n: number }>(`SELECT coalesce(sum(documents), 0) AS n FROM ${ORGS}`),
@@ -137,6 +138,8 @@ export class SqliteSearchIndex implements SearchIndex {
   /** Each organization's document lengths, for one generation. */
   private readonly lengths = new Map<number, { generation: string; lengths: DocumentLengths }>();
   private readonly rows: RowCache;
+  /** Each collapse value's live documents, for one generation (their rows are in `rows`). */
+  private readonly memberLists = new MemberCache();
   /** rank() in one read transaction (made once: better-sqlite3 builds several wrappers per transaction). */
   private readonly rankInSnapshot: SqliteTransaction<(q: NormalizedQuery) => Found[]>;
   private readonly readBodies = (ids: string[]): Map<string, string> =>
@@ -230,8 +233,24 @@ export class SqliteSearchIndex implements SearchIndex {
 
   /** Every live document of the collapse values `keys`. */
   private memberRows(org: OrgRow, keys: number[]): MemberRow[] {
-    if (keys.length === 0 || this.statements.members === undefined) return [];
-    return this.statements.members.all(org.org_key, JSON.stringify([...new Set(keys)]));
+    const statement = this.statements.members;
+    if (keys.length === 0 || statement === undefined) return [];
+    const rows = this.rows.rowsOf(org.org_key, org.generation);
+    const lists = this.memberLists.listsOf(org.org_key, org.generation);
+    return readMembers(
+      keys,
+      { rows, lists },
+      (missing) =>
+        statement.all(org.org_key, JSON.stringify(missing)).map((row) => ({
+          docNo: row.doc_no,
+          value: row.value,
+          row: { id: row.id, title: row.title, fields: Object.freeze(parseFields(row.fields)) },
+        })),
+      (kept) => {
+        for (const member of kept.rows) this.rows.add(rows, member.docNo, member.row);
+        for (const [key, docs] of kept.lists) this.memberLists.add(lists, key, docs);
+      },
+    );
   }
 
   /** The rows of `matches` (cached for this generation, the rest read in one statement). */
@@ -353,6 +372,7 @@ export class SqliteSearchIndex implements SearchIndex {
     this.postings.clear();
     this.lengths.clear();
     this.rows.clear();
+    this.memberLists.clear();
   }
 
   private async inBatches<T>(items: T[], write: (batch: T[]) => void): Promise<void> {
