@@ -26,6 +26,9 @@ import { fuseRankings, type RelevanceMethod } from './rank-fusion';
 import { MAX_USAGE_MULTIPLIER, usageMultiplier } from './usage-ranking';
 import { VectorCandidates } from './vector-candidates';
 
+/** A chunk the vector index found. */
+type SemanticHit = Awaited<ReturnType<VectorCandidates['search']>>[number];
+
 /** An item found by the index (and/or the vectors): its matching chunks, score and best lexical hit. */
 interface Candidate {
   chunk_ids: number[];
@@ -78,7 +81,10 @@ function limitthScore(ranked: ReadonlyArray<{ score: number }>, limit: number): 
 const CHUNKS_PER_RESULT = 10;
 /** The most items (lexical) or chunks (semantic) a search asks an index for. */
 const MAX_CANDIDATES = 1000;
-/** With embeddings on, lexical candidates per result (reciprocal rank fusion reads both rankings deep). */
+/**
+ * With embeddings on, lexical candidates per result: reciprocal rank fusion fuses the best limit × 10 items of
+ * the lexical ranking with the best limit × 10 chunks of the semantic one.
+ */
 const FUSED_PER_RESULT = 10;
 /** When the candidates asked for did not settle the results (see execute), the next ask is this many times larger. */
 const CANDIDATE_GROWTH = 4;
@@ -120,6 +126,7 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
         { visibility: 'tool_private', owner_client_key: connector.client_key },
       ];
 
+    const semantic = await this.semanticHits(query);
     let wanted = this.vectors.enabled ? query.limit * FUSED_PER_RESULT : query.limit;
     for (;;) {
       wanted = Math.min(MAX_CANDIDATES, wanted);
@@ -133,9 +140,10 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
         // One hit per item (its best chunk) with its matching chunks.
         collapse: { field: SEARCH_COLLAPSE_FIELD, max_members: CHUNKS_PER_RESULT },
       });
-      const ranked = await this.rank(query, hits);
-      // Settled: the index had no more items, or the results' bar proves no later item could enter them.
-      if (ranked.settled || hits.length < wanted || wanted >= MAX_CANDIDATES)
+      const ranked = await this.rank(query, hits, semantic);
+      // Settled: the index had no more items, or the results' bar proves no later item could enter them. Fused
+      // with embeddings, the lexical ranking's depth is part of the definition (the best limit × 10 items).
+      if (ranked.settled || semantic.length > 0 || hits.length < wanted || wanted >= MAX_CANDIDATES)
         return this.respond(query, ranked);
       wanted *= CANDIDATE_GROWTH;
     }
@@ -149,6 +157,7 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
   private async rank(
     query: SearchMemoryQuery,
     hits: SearchHit[],
+    semantic: SemanticHit[],
   ): Promise<{
     ranked: Array<RankedMemoryItem & { best: SearchHit | null }>;
     settled: boolean;
@@ -166,7 +175,7 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
       if (entry === undefined) grouped.set(itemId, { chunk_ids: chunkIds, score: hit.score, best: hit });
     }
 
-    const methods = await this.fuseWithVectors(query, grouped);
+    const methods = this.fuseWithVectors(grouped, semantic);
     const corpus = await this.readStore.get<MemoryCorpusDocument>(MEMORY_CORPUS, organization);
     const indexRevision = corpus?.index_revision ?? 'idx_empty';
     const cached = this.items.at(connector.organization_id, indexRevision);
@@ -240,17 +249,11 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
     return { items: top.map(({ best: _best, ...result }) => result), index_revision: indexRevision };
   }
 
-  /**
-   * With embeddings on: adds the semantic candidates to `grouped` and replaces every score by its reciprocal rank
-   * fusion score. Returns each item's method.
-   */
-  private async fuseWithVectors(
-    query: SearchMemoryQuery,
-    grouped: Map<number, Candidate>,
-  ): Promise<Map<number, RelevanceMethod>> {
-    if (!this.vectors.enabled) return new Map();
+  /** With embeddings on: the query's nearest chunks (none when off), asked once per search. */
+  private async semanticHits(query: SearchMemoryQuery): Promise<SemanticHit[]> {
+    if (!this.vectors.enabled) return [];
     const { connector } = query;
-    const semantic = await this.vectors.search(
+    return this.vectors.search(
       query.query,
       {
         organizationId: connector.organization_id,
@@ -260,6 +263,16 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
       },
       Math.min(MAX_CANDIDATES, query.limit * CHUNKS_PER_RESULT),
     );
+  }
+
+  /**
+   * Adds the semantic candidates to `grouped` and replaces every score by its reciprocal rank fusion score.
+   * Returns each item's method (none without semantic candidates).
+   */
+  private fuseWithVectors(
+    grouped: Map<number, Candidate>,
+    semantic: SemanticHit[],
+  ): Map<number, RelevanceMethod> {
     if (semantic.length === 0) return new Map();
     const semanticOrder: number[] = [];
     for (const hit of semantic) {

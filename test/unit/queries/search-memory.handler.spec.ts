@@ -121,6 +121,10 @@ describe('SearchMemoryHandler ranking with usage reports', () => {
   const ids = Array.from({ length: 25 }, (_, i) => i + 1);
   const asked: SearchQuery[] = [];
   let hits: SearchHit[] = [];
+  const semanticAsks: number[] = [];
+  let hybrid: (
+    semantic: Array<{ memory_item_id: number; memory_chunk_id: number; score: number }>,
+  ) => SearchMemoryHandler;
 
   beforeEach(async () => {
     db = openSqlite({ path: ':memory:' });
@@ -146,6 +150,19 @@ describe('SearchMemoryHandler ranking with usage reports', () => {
     handler = new SearchMemoryHandler(index, readStore, new SystemClock(), vectors, {
       searchTitleBoost: DEFAULT_SEARCH_TITLE_BOOST,
     });
+    hybrid = (semantic) => {
+      const embedded = {
+        enabled: true,
+        search: async () => {
+          semanticAsks.push(1);
+          return semantic;
+        },
+      } as unknown as VectorCandidates;
+      return new SearchMemoryHandler(index, readStore, new SystemClock(), embedded, {
+        searchTitleBoost: DEFAULT_SEARCH_TITLE_BOOST,
+      });
+    };
+    semanticAsks.length = 0;
   });
 
   afterEach(async () => {
@@ -201,5 +218,18 @@ describe('SearchMemoryHandler ranking with usage reports', () => {
     const found = await handler.execute(new SearchMemoryQuery(connector, 'refunds', 1, null, false));
     expect(found.items.map((ranked) => ranked.item.memory_item_id)).toEqual([1]);
     expect(asked.map((query) => query.limit)).toEqual([1, 4]);
+  });
+
+  it('with embeddings on, fuses the best 10 items per result of each ranking, asking each index once', async () => {
+    await reportUsage(25, 200);
+    const found = await hybrid([{ memory_item_id: 25, memory_chunk_id: 250, score: 0.9 }]).execute(
+      new SearchMemoryQuery(connector, 'refunds', 1, null, false),
+    );
+    // Item 25 is the 25th lexical item, past the fused depth: found by the vectors alone, lifted by its usage.
+    expect(found.items.map((ranked) => [ranked.item.memory_item_id, ranked.method])).toEqual([
+      [25, 'semantic'],
+    ]);
+    expect(asked.map((query) => query.limit)).toEqual([10]);
+    expect(semanticAsks).toHaveLength(1);
   });
 });
