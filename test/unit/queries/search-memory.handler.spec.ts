@@ -170,7 +170,7 @@ describe('SearchMemoryHandler ranking with usage reports', () => {
     db.close();
   });
 
-  async function reportUsage(itemId: number, used: number): Promise<void> {
+  async function reportUsage(itemId: number, used: number, ignored = 0): Promise<void> {
     const organization = connector.organization_id;
     await readStore.commit('memory-usage', 0, { position: 2, version: 1 }, [
       {
@@ -181,7 +181,7 @@ describe('SearchMemoryHandler ranking with usage reports', () => {
           memory_item_id: itemId,
           organization_id: organization,
           used_count: used,
-          ignored_count: 0,
+          ignored_count: ignored,
         },
       },
       {
@@ -221,7 +221,9 @@ describe('SearchMemoryHandler ranking with usage reports', () => {
   });
 
   it('with embeddings on, fuses the best 10 items per result of each ranking, asking each index once', async () => {
-    await reportUsage(25, 200);
+    // Item 1 reported ignored (multiplier 0.5): the bar stays low enough that later lexical items could still
+    // enter, which without embeddings would ask the index again.
+    await reportUsage(1, 0, 200);
     const found = await hybrid([{ memory_item_id: 25, memory_chunk_id: 250, score: 0.9 }]).execute(
       new SearchMemoryQuery(connector, 'refunds', 1, null, false),
     );
