@@ -100,6 +100,11 @@ export interface CairnConfig {
    */
   vectorQuantization: 'i8' | 'f16' | 'f32';
   vectorEfSearch: number;
+  /**
+   * The embedded search index's posting cache per process, in MiB (CAIRN_SEARCH_CACHE_MB, 16–4096, default 256):
+   * terms' compressed postings kept between searches (posting-cache.ts). Each HTTP worker holds its own.
+   */
+  searchCacheMiB: number;
   /** How long the HTTP server waits for a client (docs/hardening.md#slow-and-idle-connections). */
   httpTimeouts: HttpTimeouts;
   /** MCP `GET /mcp` event streams (docs/mcp.md#event-streams-budgets-and-browsers). */
@@ -317,6 +322,7 @@ export function loadConfig(env: Env = process.env): CairnConfig {
     corsOrigins: origins(env, 'CAIRN_CORS_ORIGINS', errors),
     vectorQuantization: oneOf(env, 'CAIRN_VECTOR_QUANTIZATION', ['i8', 'f16', 'f32'] as const, 'f16', errors),
     vectorEfSearch: integer(env, 'CAIRN_VECTOR_EF_SEARCH', 512, 16, 4096, errors),
+    searchCacheMiB: integer(env, 'CAIRN_SEARCH_CACHE_MB', 256, 16, 4096, errors),
     httpTimeouts: httpTimeouts(env, errors),
     mcpStreams: {
       perToken: integer(env, 'CAIRN_MCP_STREAMS_PER_TOKEN', 10, 1, 1000, errors),

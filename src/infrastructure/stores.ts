@@ -126,7 +126,7 @@ export async function openStores(config: CairnConfig, options: OpenStoresOptions
     : new SqliteReadStore(embedded());
   const searchIndex = config.elasticsearchUrl
     ? await openProductionSearchIndex(config.elasticsearchUrl)
-    : new SqliteSearchIndex(embedded());
+    : new SqliteSearchIndex(embedded(), { postingCacheBytes: config.searchCacheMiB * 1024 * 1024 });
   return {
     eventStore,
     sealedEventStore: storedEvents,

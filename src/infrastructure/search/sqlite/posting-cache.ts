@@ -11,8 +11,12 @@
  */
 import type { TermBlocks } from './term-blocks';
 
-/** Default budget: about 40 million postings (the 546 terms of the scale bench's queries at 1M chunks take 103 MB). */
-export const POSTING_CACHE_BYTES = 128 * 1024 * 1024;
+/**
+ * Default budget (CAIRN_SEARCH_CACHE_MB): the 546 terms of the scale bench's 200 queries at 1M chunks, with the
+ * kept scores of the small ones, did not fit in 128 MiB (a cyclic pass over them missed every time: least
+ * recently used is the worst order for it) and fit in 256.
+ */
+export const POSTING_CACHE_BYTES = 256 * 1024 * 1024;
 /** A posting list bigger than this share of the budget is never kept (it would evict everything else). */
 const LARGEST_SHARE = 0.25;
 /** Bookkeeping per entry (key, map slots, the row buffers' objects), counted against the budget. */

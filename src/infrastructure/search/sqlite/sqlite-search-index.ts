@@ -134,7 +134,7 @@ function prepareStatements(db: SqliteDatabase, collapseField: string | undefined
 export class SqliteSearchIndex implements SearchIndex {
   private readonly writer: DocumentWriter;
   private readonly statements: ReturnType<typeof prepareStatements>;
-  private readonly postings = new PostingCache();
+  private readonly postings: PostingCache;
   /** Each organization's document lengths, for one generation. */
   private readonly lengths = new Map<number, { generation: string; lengths: DocumentLengths }>();
   private readonly rows: RowCache;
@@ -148,15 +148,17 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly collapseField: string | undefined;
 
   /**
-   * `rowCacheRows`: the bound of the looked-up rows kept between queries (row-cache.ts). `collapseField`: the
+   * `rowCacheRows`: the bound of the looked-up rows kept between queries (row-cache.ts); `postingCacheBytes`: the
+   * posting cache's budget (posting-cache.ts). `collapseField`: the
    * one field queries can collapse by (SearchQuery.collapse; default SEARCH_COLLAPSE_FIELD, null for none): each
    * document's value of it is kept with its lengths, and the file records it (another reindexes when opened).
    */
   constructor(
     private readonly db: SqliteDatabase,
-    options: { rowCacheRows?: number; collapseField?: string | null } = {},
+    options: { rowCacheRows?: number; collapseField?: string | null; postingCacheBytes?: number } = {},
   ) {
     this.rows = new RowCache(options.rowCacheRows);
+    this.postings = new PostingCache(options.postingCacheBytes);
     const field =
       options.collapseField === undefined ? SEARCH_COLLAPSE_FIELD : (options.collapseField ?? undefined);
     this.collapseField = field;

@@ -21,3 +21,20 @@ describe('CAIRN_SEARCH_TITLE_BOOST', () => {
     },
   );
 });
+
+describe('CAIRN_SEARCH_CACHE_MB', () => {
+  it('defaults to 256 MiB per process and takes 16 to 4096', () => {
+    expect(loadConfig({}).searchCacheMiB).toBe(256);
+    expect(loadConfig({ CAIRN_SEARCH_CACHE_MB: '16' }).searchCacheMiB).toBe(16);
+    expect(loadConfig({ CAIRN_SEARCH_CACHE_MB: '4096' }).searchCacheMiB).toBe(4096);
+  });
+
+  it.each(['15', '4097', '1.5', 'lots'])('refuses %s at start, naming the variable', (raw) => {
+    expect(() => loadConfig({ CAIRN_SEARCH_CACHE_MB: raw })).toThrow(
+      expect.objectContaining({
+        code: 'invalid_configuration',
+        details: [expect.objectContaining({ field: 'CAIRN_SEARCH_CACHE_MB' })],
+      }),
+    );
+  });
+});
