@@ -94,6 +94,13 @@ export function describeCollapseContract({
       expect(hits.every((hit) => !hit.id.startsWith('h'))).toBe(true);
     });
 
+    it('follows a chunk whose item id changes without its text (a newer version of the same document)', async () => {
+      await current().upsert([{ ...chunk('i2b', 3, 'a moraine'), version: 2 }]);
+      const hits = await collapsed({});
+      expect(hits.find((hit) => hit.members.includes('i2b'))?.members.sort()).toEqual(['i2b', 'i3a']);
+      expect(hits.find((hit) => hit.id === 'i2a')?.members).toEqual(['i2a']);
+    });
+
     it('refuses an invalid collapse', async () => {
       const search = (value: unknown) =>
         current().search({
