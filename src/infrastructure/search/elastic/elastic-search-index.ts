@@ -229,12 +229,7 @@ export class ElasticSearchIndex implements SearchIndex {
   }
 
   async search(query: SearchQuery): Promise<SearchHit[]> {
-    const q = normalizeQuery(query);
-    if (q.collapse !== undefined && q.collapse.field !== SEARCH_COLLAPSE_FIELD) {
-      throw new TypeError(
-        `collapse by ${q.collapse.field}: this index keeps the values of ${SEARCH_COLLAPSE_FIELD} only`,
-      );
-    }
+    const q = normalizeQuery(query, SEARCH_COLLAPSE_FIELD);
     if (q.terms.length === 0) return [];
     const filter: Query[] = [
       { term: { organization_id: q.organizationId } },

@@ -42,11 +42,13 @@ export function prepareStatements(db: SqliteDatabase, collapseField: string | un
   const rowColumns =
     'doc_rowid, organization_id, title, body, version, deleted, doc_no, title_length, body_length, row_hash';
   return {
-    /** A document's collapse value from its fields' JSON text (-1: none). */
-    keyOf: (fields: string): number =>
-      collapseField === undefined
-        ? -1
-        : collapseValue(JSON.parse(fields) as Record<string, FilterValue>, collapseField),
+    /** A document's collapse value from its fields, or from their JSON text as stored (-1: none). */
+    keyOf: (fields: string | Readonly<Record<string, FilterValue>>): number => {
+      if (collapseField === undefined) return -1;
+      const parsed =
+        typeof fields === 'string' ? (JSON.parse(fields) as Record<string, FilterValue>) : fields;
+      return collapseValue(parsed, collapseField);
+    },
     row: db.prepare<[string], StoredRow>(`SELECT ${rowColumns} FROM ${DOCS} WHERE id = ?`),
     insert: db.prepare(
       `INSERT INTO ${DOCS} (id, ${COLUMNS}) VALUES (?, ?, ?, ?, jsonb(?), ?, ?, ?, ?, ?, ?, ?)`,

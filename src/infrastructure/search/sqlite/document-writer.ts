@@ -159,7 +159,7 @@ export class DocumentWriter {
     if (live && row.organization_id === d.organization_id && row.title === d.title && row.body === d.body) {
       // No posting changes, but a new row hash (fields, version), hence a new generation: caches of looked-up
       // rows (their fields) are per generation.
-      const hash = batch.touch(row, d.id, d.version, fields);
+      const hash = batch.touch(row, d.id, d.version, fields, this.statements.keyOf(d.fields));
       this.statements.touch.run(fields, d.version, hash, row.doc_rowid);
       return;
     }
@@ -168,7 +168,8 @@ export class DocumentWriter {
       batch.unindex(row);
       if (row.organization_id === d.organization_id) docNo = row.doc_no;
     }
-    const indexed = batch.index(d.organization_id, docNo, d.id, d.version, d.title, d.body, fields);
+    const key = this.statements.keyOf(d.fields);
+    const indexed = batch.index(d.organization_id, docNo, d.id, d.version, d.title, d.body, fields, key);
     const values = [d.organization_id, d.title, d.body, fields, d.version, 0, ...indexed] as const;
     if (row === undefined) this.statements.insert.run(d.id, ...values);
     else this.statements.update.run(...values, row.doc_rowid);
@@ -194,7 +195,8 @@ export class DocumentWriter {
       const batch = new Batch(this.statements);
       for (const row of rows) {
         const { organization_id, id, title, body, fields, version } = row;
-        const indexed = batch.index(organization_id, null, id, version, title, body, fields);
+        const key = this.statements.keyOf(fields);
+        const indexed = batch.index(organization_id, null, id, version, title, body, fields, key);
         this.statements.update.run(
           organization_id,
           title,

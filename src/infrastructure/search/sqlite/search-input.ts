@@ -50,7 +50,11 @@ export function collapseValue(fields: Readonly<Record<string, FilterValue>>, fie
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : -1;
 }
 
-function toCollapse(collapse: SearchQuery['collapse']): NormalizedQuery['collapse'] {
+/** `collapseField`: the one field the index can collapse by (undefined: none). */
+function toCollapse(
+  collapse: SearchQuery['collapse'],
+  collapseField: string | undefined,
+): NormalizedQuery['collapse'] {
   if (collapse === undefined) return undefined;
   if (typeof collapse !== 'object' || collapse === null) throw new TypeError('collapse must be an object');
   if (typeof collapse.field !== 'string') throw new TypeError('collapse.field must be a string');
@@ -59,6 +63,11 @@ function toCollapse(collapse: SearchQuery['collapse']): NormalizedQuery['collaps
   if (!Number.isInteger(maxMembers) || maxMembers < 1 || maxMembers > MAX_MEMBERS) {
     throw new RangeError(
       `collapse.max_members must be an integer from 1 to ${MAX_MEMBERS}, got ${String(maxMembers)}`,
+    );
+  }
+  if (collapse.field !== collapseField) {
+    throw new TypeError(
+      `collapse by ${collapse.field}: this index keeps the values of ${collapseField ?? 'no field'} only`,
     );
   }
   return { field: collapse.field, maxMembers };
@@ -86,7 +95,8 @@ function requireVersion(value: unknown, id: string): number {
   return value;
 }
 
-function requireFieldKey(key: string): void {
+/** Refuses a field name outside [a-z0-9_]+ (TypeError): names are safe in SQL paths and Elasticsearch fields. */
+export function requireFieldKey(key: string): void {
   if (!FIELD_KEY.test(key))
     throw new TypeError(`search field name ${JSON.stringify(key)} must match [a-z0-9_]+`);
 }
@@ -163,8 +173,11 @@ function toConditions(filters: Record<string, SearchFilter> | undefined): FieldC
   return Object.entries(filters).map(([field, filter]) => toCondition(field, filter));
 }
 
-/** Validates a query (throws TypeError / RangeError) and returns it normalized. */
-export function normalizeQuery(query: SearchQuery): NormalizedQuery {
+/**
+ * Validates a query (throws TypeError / RangeError) and returns it normalized. `collapseField`: the field the
+ * index keeps collapse values of (a collapse by any other is refused).
+ */
+export function normalizeQuery(query: SearchQuery, collapseField: string | undefined): NormalizedQuery {
   const organizationId = requireNonEmptyString(query.organization_id, 'organization_id');
   if (typeof query.text !== 'string') throw new TypeError('text must be a string');
   const limit = query.limit ?? DEFAULT_LIMIT;
@@ -186,6 +199,6 @@ export function normalizeQuery(query: SearchQuery): NormalizedQuery {
     titleBoost,
     filters: toConditions(query.filters),
     anyOf: query.any_of?.map((alternative) => toConditions(alternative)),
-    collapse: toCollapse(query.collapse),
+    collapse: toCollapse(query.collapse, collapseField),
   };
 }

@@ -32,6 +32,7 @@
  */
 import type { SqliteDatabase } from '../../sqlite/sqlite-connection';
 import { emptyGeneration } from './generation-hash';
+import { requireFieldKey } from './search-input';
 
 export const DOCS = 'search_index_documents';
 export const ORGS = 'search_index_organizations';
@@ -133,8 +134,7 @@ function isNewer(stored: string): boolean {
 
 /** The SQL of a live document's collapse value (the expression the collapse index is on). */
 export function collapseExpression(field: string): string {
-  if (!/^[a-z0-9_]+$/.test(field))
-    throw new TypeError(`collapse field ${JSON.stringify(field)} must match [a-z0-9_]+`);
+  requireFieldKey(field);
   return `fields ->> '$.${field}'`;
 }
 

@@ -196,12 +196,7 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async search(query: SearchQuery): Promise<SearchHit[]> {
-    const q = normalizeQuery(query);
-    if (q.collapse !== undefined && q.collapse.field !== this.collapseField) {
-      throw new TypeError(
-        `collapse by ${q.collapse.field}: this index keeps the values of ${this.collapseField ?? 'no field'} only`,
-      );
-    }
+    const q = normalizeQuery(query, this.collapseField);
     if (q.terms.length === 0) return [];
     const found = this.rankInSnapshot.deferred(q);
     const terms = new Set(q.terms.map((t) => t.term));
@@ -307,24 +302,11 @@ export class SqliteSearchIndex implements SearchIndex {
    */
   private lookUp(org: OrgRow, matches: RankedMatches, q: NormalizedQuery): Found[] {
     const passes = fieldMatcher(q.filters, q.anyOf);
-    const cached = this.rows.rowsOf(org.org_key, org.generation);
     const result: Found[] = [];
     for (let want = q.limit; result.length < q.limit; want *= LOOKUP_GROWTH) {
       const slice = matches.next(want);
       if (slice.length === 0) break;
-      // The slice's rows are taken before any are added: an add can start the cache over.
-      const rows = slice.map((match) => cached.get(match.docNo));
-      const missing = slice.filter((_, i) => rows[i] === undefined).map((match) => match.docNo);
-      if (missing.length > 0) {
-        const fetched = new Map<number, CachedRow>();
-        for (const row of this.statements.lookUp.all(org.org_key, JSON.stringify(missing))) {
-          // Frozen: hits share the cached fields, so no caller can change what the next query sees.
-          const fields = Object.freeze(parseFields(row.fields));
-          fetched.set(row.doc_no, { id: row.id, title: row.title, fields });
-        }
-        for (const [docNo, row] of fetched) this.rows.add(cached, docNo, row);
-        slice.forEach((match, i) => (rows[i] ??= fetched.get(match.docNo)));
-      }
+      const rows = this.rowsFor(org, slice);
       for (let i = 0; i < slice.length && result.length < q.limit; i++) {
         const row = rows[i];
         // Built field by field: V8 turned `{ ...row, score }` into slow objects that survived into the old generation.

@@ -154,9 +154,8 @@ export class CollapsingHeap implements MatchHeap {
       const n = this.size - 1;
       result[n] = { docNo: this.docs[0], score: this.scores[0] };
       this.at.delete(this.values[0]);
-      const [score, doc, value] = [this.scores[n], this.docs[n], this.values[n]];
       this.size = n;
-      if (n > 0) this.siftDown(0, score, doc, value);
+      if (n > 0) this.siftDown(0, this.scores[n], this.docs[n], this.values[n]);
     }
     return result;
   }

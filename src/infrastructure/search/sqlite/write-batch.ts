@@ -40,7 +40,7 @@ export class Batch {
   ) {}
 
   /**
-   * Adds a document's postings and its row hash; returns [org_key, doc_no, title_length, body_length, row_hash]
+   * Adds a document's postings, its slot (`key`: its collapse value) and its row hash; returns [org_key, doc_no, title_length, body_length, row_hash]
    * for its row.
    */
   index(
@@ -51,13 +51,14 @@ export class Batch {
     title: string,
     body: string,
     fields: string,
+    key: number,
   ): [number, number, number, number, Buffer] {
     const org = this.org(organizationId);
     const no = docNo ?? org.next_doc_no++;
     const hash = rowHash(no, id, version, title, body, fields);
     org.hash.toggle(hash);
     const a = analyzeDocument(title, body);
-    addDocument(org.changes, org.lengths, no, a, this.statements.keyOf(fields));
+    addDocument(org.changes, org.lengths, no, a, key);
     org.documents += 1;
     org.title_tokens += a.titleLength;
     org.body_tokens += a.bodyLength;
@@ -68,13 +69,13 @@ export class Batch {
    * A live document's new version and fields (same postings): its new row hash, swapped into the generation, and
    * its slot again (the fields may change its collapse value).
    */
-  touch(row: StoredRow, id: string, version: number, fields: string): Buffer {
+  touch(row: StoredRow, id: string, version: number, fields: string, key: number): Buffer {
     const org = this.org(row.organization_id);
     const docNo = row.doc_no as number;
     const hash = rowHash(docNo, id, version, row.title, row.body, fields);
     org.hash.toggle(storedHash(row));
     org.hash.toggle(hash);
-    org.lengths.set(docNo, [row.title_length, row.body_length, this.statements.keyOf(fields)]);
+    org.lengths.set(docNo, [row.title_length, row.body_length, key]);
     return hash;
   }
 
