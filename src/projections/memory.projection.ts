@@ -118,9 +118,13 @@ export const memoryProjection: Projection = {
   batchesGrowWhileLagging: true,
   collections: [
     { name: MEMORY_SOURCES, indexes: ['organization_id'] },
-    { name: MEMORY_ITEMS, indexes: ['organization_id', 'memory_source_id', 'lifecycle_status'] },
+    {
+      name: MEMORY_ITEMS,
+      indexes: ['organization_id', 'memory_source_id', 'lifecycle_status'],
+      packed: ['chunks'],
+    },
     { name: MEMORY_CORPUS, indexes: [] },
-    { name: MEMORY_ITEM_PARTS, indexes: [] },
+    { name: MEMORY_ITEM_PARTS, indexes: [], packed: ['content', 'chunks'] },
   ],
   eventTypes: new Set<string>([
     'MemorySourceRegistered',

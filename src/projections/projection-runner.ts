@@ -77,7 +77,9 @@ export class ProjectionRunner {
   async prepare(): Promise<void> {
     for (const projection of this.projections) {
       for (const collection of projection.collections) {
-        await this.readStore.ensureCollection(collection.name, collection.indexes);
+        await this.readStore.ensureCollection(collection.name, collection.indexes, {
+          packed: collection.packed,
+        });
       }
     }
   }

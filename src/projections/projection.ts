@@ -17,6 +17,8 @@ export interface CollectionSpec {
   name: string;
   /** Top-level fields queries filter or sort on. */
   indexes: string[];
+  /** Top-level bulk-text fields the store may keep compressed (ReadStore CollectionOptions.packed). */
+  packed?: string[];
 }
 
 /**

@@ -70,6 +70,53 @@ export function describeReadStoreContract(
       expect(await store.get(c, 'x')).toBeNull();
     });
 
+    it('keeps packed fields: read back in place by get, getMany and find; left out at most on request', async () => {
+      const [c, p] = [unique('c'), unique('p')];
+      await store.ensureCollection(c, ['organization_id'], { packed: ['chunks', 'content'] });
+      const chunk = (n: number) => ({
+        memory_chunk_id: n,
+        ordinal: n,
+        heading: n % 2 === 0 ? null : `Section ${n}`,
+        text: `Paragraph ${n}: the runbook's step ${n} restarts the «worker» pool; ${'détail '.repeat(40)}`,
+      });
+      const item = {
+        id: '1',
+        organization_id: 'org-1',
+        title: 'Runbook',
+        chunks: [chunk(1), chunk(2), chunk(3)],
+        summary: 'restarts',
+        revision: 2,
+      };
+      const withoutChunks = { id: '2', organization_id: 'org-1', title: 'Empty', chunks: null, revision: 1 };
+      const other = { id: '3', organization_id: 'org-2', title: 'Elsewhere', content: 'x'.repeat(500) };
+      expect(
+        await store.commit(p, 0, { position: 1, version: 1 }, puts(c, [item, withoutChunks, other])),
+      ).toBe(true);
+      // Same values and the same key order (serialized alike).
+      expect(JSON.stringify(await store.get(c, '1'))).toBe(JSON.stringify(item));
+      expect(JSON.stringify(await store.get(c, '2'))).toBe(JSON.stringify(withoutChunks));
+      const many = await store.getMany(c, ['1', '2', '3']);
+      expect(JSON.stringify(many.get('1'))).toBe(JSON.stringify(item));
+      expect(JSON.stringify(many.get('3'))).toBe(JSON.stringify(other));
+      const found = await store.find(c, {
+        filter: { organization_id: 'org-1' },
+        sort: [{ field: 'title', direction: 'asc' }],
+      });
+      expect(found.items.map((doc) => JSON.stringify(doc))).toEqual(
+        [withoutChunks, item].map((doc) => JSON.stringify(doc)),
+      );
+      // Asked without packed fields: every other field as stored; the packed ones whole or null, never partial.
+      const light = (await store.getMany(c, ['1'], { packed: false })).get('1');
+      const { chunks, ...rest } = light as typeof item;
+      expect({ ...rest, chunks: undefined }).toEqual({ ...item, chunks: undefined });
+      expect([null, JSON.stringify(item.chunks)]).toContain(chunks === null ? null : JSON.stringify(chunks));
+      // A replacement without the packed field has none left.
+      expect(
+        await store.commit(p, 1, { position: 2, version: 1 }, puts(c, [{ id: '1', title: 'Runbook' }])),
+      ).toBe(true);
+      expect(await store.get(c, '1')).toEqual({ id: '1', title: 'Runbook' });
+    });
+
     it('reads several documents at once (getMany): the existing ones, by id, duplicates once', async () => {
       const [c, p] = [unique('c'), unique('p')];
       await store.ensureCollection(c, []);

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
 import { fieldValueSql } from '../../src/infrastructure/read-store/sqlite/sqlite-filter';
 import { SqliteReadStore } from '../../src/infrastructure/read-store/sqlite/sqlite-read-store';
 import { openSqlite, type SqliteDatabase } from '../../src/infrastructure/sqlite/sqlite-connection';
@@ -40,6 +41,59 @@ describe('SqliteReadStore specifics', () => {
     await again.close();
     await expect(store.ping()).resolves.toBeUndefined();
     expect(db.open).toBe(true);
+  });
+
+  it('stores packed fields deflated apart from the JSONB row; refuses filtering, sorting or packing what cannot be', async () => {
+    await store.ensureCollection('items', ['organization_id'], { packed: ['chunks'] });
+    const text = (n: number) =>
+      `Step ${n}: drain the queue, then restart the worker pool on each host. `.repeat(12);
+    const item = {
+      id: '7',
+      organization_id: 'org',
+      chunks: [1, 2, 3, 4].map((n) => ({ memory_chunk_id: n, text: text(n) })),
+    };
+    expect(
+      await store.commit('memory', 0, { position: 1, version: 1 }, [
+        { op: 'put', collection: 'items', doc: item },
+      ]),
+    ).toBe(true);
+    const row = db
+      .prepare(`SELECT json(doc) AS doc, packed, length(doc) AS docBytes FROM read_documents WHERE id = '7'`)
+      .get() as { doc: string; packed: Buffer; docBytes: number };
+    expect(JSON.parse(row.doc)).toEqual({ id: '7', organization_id: 'org', chunks: null });
+    expect(Buffer.isBuffer(row.packed)).toBe(true);
+    const plain = Buffer.byteLength(JSON.stringify(item.chunks));
+    expect(row.packed.length).toBeLessThan(plain / 4);
+    expect(JSON.parse(inflateRawSync(row.packed).toString('utf8'))).toEqual({ chunks: item.chunks });
+    expect((await store.getMany('items', ['7'], { packed: false })).get('7')).toEqual({
+      ...item,
+      chunks: null,
+    });
+    await expect(store.find('items', { filter: { chunks: null } })).rejects.toThrow(/chunks is packed/);
+    await expect(store.find('items', { filter: { $or: [{ chunks: { $ne: null } }] } })).rejects.toThrow(
+      /packed/,
+    );
+    await expect(store.find('items', { sort: [{ field: 'chunks', direction: 'asc' }] })).rejects.toThrow(
+      /packed/,
+    );
+    for (const packed of [['id'], ['organization_id'], ['__proto__'], ['bad-name']]) {
+      await expect(store.ensureCollection('other', ['organization_id'], { packed })).rejects.toThrow();
+    }
+  });
+
+  it('reads rows written before packed fields (no packed column), and adds the column to such a file', async () => {
+    const path = join(tmp.dir, 'old.db');
+    const old = openSqlite({ path });
+    old.exec(`CREATE TABLE read_documents (collection TEXT NOT NULL, id TEXT NOT NULL, doc BLOB NOT NULL,
+      PRIMARY KEY (collection, id));
+      INSERT INTO read_documents VALUES ('items', '1', jsonb('{"id":"1","chunks":[{"text":"old"}],"n":1}'));`);
+    const reopened = new SqliteReadStore(old);
+    await reopened.ensureCollection('items', [], { packed: ['chunks'] });
+    expect(await reopened.get('items', '1')).toEqual({ id: '1', chunks: [{ text: 'old' }], n: 1 });
+    expect((await reopened.find('items', {})).items).toEqual([{ id: '1', chunks: [{ text: 'old' }], n: 1 }]);
+    const columns = old.prepare(`SELECT name FROM pragma_table_xinfo('read_documents')`).pluck().all();
+    expect(columns).toContain('packed');
+    old.close();
   });
 
   it('uses the expression indexes for indexed filters, sorts and counts', async () => {

@@ -76,9 +76,26 @@ export function assertGetManyIds(ids: readonly unknown[]): void {
   }
 }
 
+export interface CollectionOptions {
+  /**
+   * Top-level fields holding bulk text (a memory item's chunks) that an adapter may store compressed, apart from
+   * the rest of the document (the embedded store does; MongoDB compresses whole blocks itself). They can be
+   * neither filtered nor sorted on; `getMany(…, { packed: false })` may leave them out. Not `id` or an indexed field.
+   */
+  packed?: string[];
+}
+
+export interface GetManyOptions {
+  /** False: the collection's packed fields may be left out (null), sparing their decompression. Default true. */
+  packed?: boolean;
+}
+
 export interface ReadStore {
-  /** Creates the collection if missing and indexes the given top-level fields (idempotent). */
-  ensureCollection(collection: string, indexedFields: string[]): Promise<void>;
+  /**
+   * Creates the collection if missing and indexes the given top-level fields (idempotent). A process that writes a
+   * collection calls this first (its packed fields apply to this process's writes).
+   */
+  ensureCollection(collection: string, indexedFields: string[], options?: CollectionOptions): Promise<void>;
   get<T extends ReadDocument = ReadDocument>(collection: string, id: string): Promise<T | null>;
   /**
    * The documents of `ids` that exist, by id, read at once (one snapshot). At most MAX_GET_MANY ids;
@@ -87,6 +104,7 @@ export interface ReadStore {
   getMany<T extends ReadDocument = ReadDocument>(
     collection: string,
     ids: readonly string[],
+    options?: GetManyOptions,
   ): Promise<Map<string, T>>;
   find<T extends ReadDocument = ReadDocument>(
     collection: string,

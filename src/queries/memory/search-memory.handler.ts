@@ -201,7 +201,14 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
       const batch = candidates.slice(next, (next += Math.min(Math.max(size, 20), MAX_GET_MANY)));
       const missing = batch.map(([id]) => id).filter((id) => !cached.has(id));
       if (missing.length > 0) {
-        const readItems = await this.readStore.getMany<MemoryItemDocument>(MEMORY_ITEMS, missing.map(String));
+        // Without their chunks (packed: never unpacked), which search results do not carry.
+        const readItems = await this.readStore.getMany<MemoryItemDocument>(
+          MEMORY_ITEMS,
+          missing.map(String),
+          {
+            packed: false,
+          },
+        );
         for (const id of missing) cached.set(id, withoutText(readItems.get(String(id))));
       }
       const usages = await usage.counts(batch.map(([id]) => id));

@@ -1,3 +1,5 @@
+import * as codec from '../../../src/infrastructure/search/sqlite/body-codec';
+import { packBody, unpackBody } from '../../../src/infrastructure/search/sqlite/body-codec';
 import { BODY_PREFETCH, BodyReader } from '../../../src/infrastructure/search/sqlite/body-reader';
 
 /** A reader over documents d0…d(n−1) (body "body of dK"), recording each statement's ids. */
@@ -40,5 +42,31 @@ describe('BodyReader (bodies of one search hits, read on demand)', () => {
     expect(reader.read('d1')).toBe('');
     expect(reader.read('d1')).toBe('');
     expect(statements).toHaveLength(1);
+  });
+
+  it('unpacks a packed body when it is read, not when it is fetched, and once', () => {
+    const inflate = jest.spyOn(codec, 'unpackBody');
+    const reader = new BodyReader(
+      hits,
+      (ids) => new Map(ids.map((id) => [id, packBody(`packed body of ${id}`)])),
+    );
+    expect(reader.read('d0')).toBe('packed body of d0');
+    expect(reader.read('d0')).toBe('packed body of d0');
+    expect(reader.read('d1')).toBe('packed body of d1');
+    expect(inflate).toHaveBeenCalledTimes(2);
+    inflate.mockRestore();
+  });
+});
+
+describe('body codec', () => {
+  it('round-trips any text, empty as an empty BLOB; text of older layouts reads as it is', () => {
+    for (const text of ['', 'a', 'Ünïcødé — 📎 text\n\twith\u0000nul', 'word '.repeat(5000)]) {
+      const packed = packBody(text);
+      expect(Buffer.isBuffer(packed)).toBe(true);
+      expect(unpackBody(packed)).toBe(text);
+    }
+    expect(packBody('')).toHaveLength(0);
+    expect(unpackBody('stored as text')).toBe('stored as text');
+    expect(unpackBody(null)).toBe('');
   });
 });

@@ -4,7 +4,8 @@
  * write lock up to the connection's busy_timeout instead of failing on a stale read snapshot).
  *
  * Tables: read_documents (one row per document, stored as JSONB — read it with json(doc) — with expression
- * indexes per indexed field, shared by all collections and led by `collection`; see sqlite-filter.ts),
+ * indexes per indexed field, shared by all collections and led by `collection`; see sqlite-filter.ts; a
+ * collection's packed fields in the `packed` column, see packed-fields.ts),
  * projection_checkpoints, leases, id_sequences, window_counters. JSONB (SQLite >= 3.45) makes json_extract on rows that no index
  * covers about twice as fast as JSON text.
  * better-sqlite3 is synchronous: the async methods just wrap synchronous calls.
@@ -15,7 +16,9 @@ import type { SqliteDatabase, SqliteStatement } from '../../sqlite/sqlite-connec
 import { WriteLock } from '../../sqlite/write-lock';
 import type {
   Checkpoint,
+  CollectionOptions,
   FindOptions,
+  GetManyOptions,
   FindResult,
   LeaseInfo,
   ReadDocument,
@@ -37,6 +40,7 @@ import {
   toStoredJson,
 } from '../read-store-query';
 import { fieldValueSql, filterSql, LOWER_FN, orderBySql, type SqlParam } from './sqlite-filter';
+import { assertNotPacked, packDocument, unpackDocument } from './packed-fields';
 import { ReadDocumentsPlannerStats } from './sqlite-planner-stats';
 
 const SCHEMA = `
@@ -78,7 +82,13 @@ interface Stmt<P extends unknown[], R = unknown> {
   all(...params: P): R[];
 }
 
-type DocStmt = Stmt<SqlParam[], { doc: string }>;
+/** A document's row as read: its JSON and its packed fields (packed-fields.ts). */
+interface DocRow {
+  doc: string;
+  packed: Buffer | null;
+}
+
+type DocStmt = Stmt<SqlParam[], DocRow>;
 type CountStmt = Stmt<SqlParam[], { n: number }>;
 
 export interface SqliteReadStoreOptions {
@@ -93,13 +103,18 @@ export class SqliteReadStore implements ReadStore {
   private readonly stats: ReadDocumentsPlannerStats;
   /** Projection commits and id reservations contend for the write lock with other processes' appends. */
   private readonly lock: WriteLock;
+  /** Each collection's packed fields, as this process's ensureCollection() named them. */
+  private readonly packedFields = new Map<string, readonly string[]>();
 
   constructor(
     private readonly db: SqliteDatabase,
     options: SqliteReadStoreOptions = {},
   ) {
     this.clock = options.clock ?? new SystemClock();
-    db.transaction(() => db.exec(SCHEMA)).immediate();
+    db.transaction(() => {
+      db.exec(SCHEMA);
+      addPackedColumn(db);
+    }).immediate();
     db.function(LOWER_FN, { deterministic: true }, (value: unknown) =>
       typeof value === 'string' ? value.toLowerCase() : null,
     );
@@ -117,7 +132,7 @@ export class SqliteReadStore implements ReadStore {
         const current = s.getCheckpoint.get(next.projection)?.position ?? 0;
         if (current !== expected) return false;
         for (const op of ops) {
-          if (op.op === 'put') s.put.run(op.collection, op.id, op.json);
+          if (op.op === 'put') s.put.run(op.collection, op.id, op.json, op.packed);
           else s.delete.run(op.collection, op.id);
         }
         s.putCheckpoint.run(next.projection, next.position, next.version, next.updated_at);
@@ -130,7 +145,7 @@ export class SqliteReadStore implements ReadStore {
       /** Run with .deferred(): a page and its total come from the same snapshot. */
       read: this.db.transaction(
         (page: DocStmt, count: CountStmt, params: SqlParam[], limit: number, offset: number) => {
-          const docs = page.all(...params, limit, offset).map((r) => r.doc);
+          const docs = page.all(...params, limit, offset);
           // A partial, non-empty page tells the total without counting.
           const partial = docs.length > 0 && docs.length < limit;
           const total = partial ? offset + docs.length : (count.get(...params)?.n ?? 0);
@@ -144,16 +159,20 @@ export class SqliteReadStore implements ReadStore {
     const p = <P extends unknown[], R = unknown>(sql: string): Stmt<P, R> => this.db.prepare<P, R>(sql);
     const checkpointColumns = 'projection, position, version, updated_at';
     return {
-      get: p<[string, string], { doc: string }>(
-        'SELECT json(doc) AS doc FROM read_documents WHERE collection = ? AND id = ?',
+      get: p<[string, string], DocRow>(
+        'SELECT json(doc) AS doc, packed FROM read_documents WHERE collection = ? AND id = ?',
       ),
-      getMany: p<[string, string], { id: string; doc: string }>(
-        `SELECT id, json(doc) AS doc FROM read_documents
+      getMany: p<[string, string], DocRow & { id: string }>(
+        `SELECT id, json(doc) AS doc, packed FROM read_documents
          WHERE collection = ? AND id IN (SELECT value FROM json_each(?))`,
       ),
-      put: p<[string, string, string]>(
-        `INSERT INTO read_documents (collection, id, doc) VALUES (?, ?, jsonb(?))
-         ON CONFLICT (collection, id) DO UPDATE SET doc = excluded.doc`,
+      getManyUnpacked: p<[string, string], DocRow & { id: string }>(
+        `SELECT id, json(doc) AS doc, NULL AS packed FROM read_documents
+         WHERE collection = ? AND id IN (SELECT value FROM json_each(?))`,
+      ),
+      put: p<[string, string, string, Buffer | null]>(
+        `INSERT INTO read_documents (collection, id, doc, packed) VALUES (?, ?, jsonb(?), ?)
+         ON CONFLICT (collection, id) DO UPDATE SET doc = excluded.doc, packed = excluded.packed`,
       ),
       delete: p<[string, string]>('DELETE FROM read_documents WHERE collection = ? AND id = ?'),
       deleteCollection: p<[string]>('DELETE FROM read_documents WHERE collection = ?'),
@@ -195,9 +214,16 @@ export class SqliteReadStore implements ReadStore {
     };
   }
 
-  async ensureCollection(collection: string, indexedFields: string[]): Promise<void> {
+  async ensureCollection(
+    collection: string,
+    indexedFields: string[],
+    options: CollectionOptions = {},
+  ): Promise<void> {
     assertCollectionName(collection);
     for (const field of indexedFields) assertFieldName(field);
+    const packed = assertPackedFields(options.packed ?? [], indexedFields);
+    if (packed.length > 0) this.packedFields.set(collection, packed);
+    else this.packedFields.delete(collection);
     let created = false;
     for (const field of new Set(indexedFields)) {
       if (field === 'id') continue; // the primary key (collection, id)
@@ -215,19 +241,21 @@ export class SqliteReadStore implements ReadStore {
   async get<T extends ReadDocument = ReadDocument>(collection: string, id: string): Promise<T | null> {
     assertCollectionName(collection);
     const row = this.s.get.get(collection, id);
-    return row ? parseDoc<T>(row.doc) : null;
+    return row ? unpackDocument<T>(row.doc, row.packed) : null;
   }
 
   async getMany<T extends ReadDocument = ReadDocument>(
     collection: string,
     ids: readonly string[],
+    options: GetManyOptions = {},
   ): Promise<Map<string, T>> {
     assertCollectionName(collection);
     assertGetManyIds(ids);
     const found = new Map<string, T>();
     if (ids.length === 0) return found;
-    for (const row of this.s.getMany.all(collection, JSON.stringify([...new Set(ids)]))) {
-      found.set(row.id, parseDoc<T>(row.doc));
+    const statement = options.packed === false ? this.s.getManyUnpacked : this.s.getMany;
+    for (const row of statement.all(collection, JSON.stringify([...new Set(ids)]))) {
+      found.set(row.id, unpackDocument<T>(row.doc, row.packed));
     }
     return found;
   }
@@ -238,14 +266,15 @@ export class SqliteReadStore implements ReadStore {
   ): Promise<FindResult<T>> {
     assertCollectionName(collection);
     const parsed = parseFindOptions(options);
+    assertNotPacked(this.packedFields.get(collection), parsed);
     const where = filterSql(parsed.filter);
     const base = `FROM read_documents WHERE collection = ? AND ${where.sql}`;
     const params: SqlParam[] = [collection, ...where.params];
-    const pageSql = `SELECT json(doc) AS doc ${base} ORDER BY ${orderBySql(effectiveSort(parsed))} LIMIT ? OFFSET ?`;
-    const page = this.cached<{ doc: string }>(pageSql);
+    const pageSql = `SELECT json(doc) AS doc, packed ${base} ORDER BY ${orderBySql(effectiveSort(parsed))} LIMIT ? OFFSET ?`;
+    const page = this.cached<DocRow>(pageSql);
     const count = this.cached<{ n: number }>(`SELECT COUNT(*) AS n ${base}`);
     const { docs, total } = this.tx.read.deferred(page, count, params, parsed.limit, parsed.offset);
-    return { items: docs.map((doc) => parseDoc<T>(doc)), total };
+    return { items: docs.map((row) => unpackDocument<T>(row.doc, row.packed)), total };
   }
 
   async commit(
@@ -263,7 +292,12 @@ export class SqliteReadStore implements ReadStore {
     // Serialize before taking the write lock, to keep the transaction short.
     const prepared: PreparedOp[] = ops.map((op) =>
       op.op === 'put'
-        ? { op: 'put', collection: op.collection, id: op.doc.id, json: toStoredJson(op.doc) }
+        ? {
+            op: 'put',
+            collection: op.collection,
+            id: op.doc.id,
+            ...packDocument(op.doc, this.packedFields.get(op.collection) ?? [], toStoredJson),
+          }
         : { op: 'delete', collection: op.collection, id: op.id },
     );
     const checkpoint: Checkpoint = { projection, ...next, updated_at: this.clock.nowIso() };
@@ -341,10 +375,27 @@ export class SqliteReadStore implements ReadStore {
 }
 
 type PreparedOp =
-  | { op: 'put'; collection: string; id: string; json: string }
+  | { op: 'put'; collection: string; id: string; json: string; packed: Buffer | null }
   | { op: 'delete'; collection: string; id: string };
 
-function parseDoc<T>(json: string): T {
-  const value: unknown = JSON.parse(json);
-  return value as T;
+/** Files from before packed fields: the column is added (NULL: nothing packed). */
+function addPackedColumn(db: SqliteDatabase): void {
+  const columns = db
+    .prepare<[], { name: string }>(`SELECT name FROM pragma_table_xinfo('read_documents')`)
+    .all();
+  if (!columns.some((column) => column.name === 'packed')) {
+    db.exec('ALTER TABLE read_documents ADD COLUMN packed BLOB');
+  }
+}
+
+/** A collection's packed fields: valid top-level names, neither `id` nor indexed (nor `__proto__`). */
+function assertPackedFields(fields: readonly string[], indexed: readonly string[]): string[] {
+  if (!Array.isArray(fields)) throw new TypeError('packed must be an array of field names');
+  for (const field of fields) {
+    assertFieldName(field);
+    if (field === 'id' || field === '__proto__' || indexed.includes(field)) {
+      throw new RangeError(`packed field ${field} cannot be packed (id, indexed, or reserved)`);
+    }
+  }
+  return [...new Set(fields)];
 }

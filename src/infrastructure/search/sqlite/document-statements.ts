@@ -11,7 +11,8 @@ export interface StoredRow {
   doc_rowid: number;
   organization_id: string;
   title: string;
-  body: string;
+  /** The body as stored (body-codec.ts). */
+  stored_body: Buffer | string;
   version: number;
   deleted: number;
   doc_no: number | null;
@@ -40,7 +41,7 @@ const COLUMNS =
  */
 export function prepareStatements(db: SqliteDatabase, collapseField: string | undefined) {
   const rowColumns =
-    'doc_rowid, organization_id, title, body, version, deleted, doc_no, title_length, body_length, row_hash';
+    'doc_rowid, organization_id, title, body AS stored_body, version, deleted, doc_no, title_length, body_length, row_hash';
   return {
     /** A document's collapse value from its fields, or from their JSON text as stored (-1: none). */
     keyOf: (fields: string | Readonly<Record<string, FilterValue>>): number => {
@@ -70,9 +71,9 @@ export function prepareStatements(db: SqliteDatabase, collapseField: string | un
     setPosted: db.prepare(`UPDATE ${ORGS} SET posted_doc_no = ? WHERE org_key = ?`),
     unpostedDocs: db.prepare<
       [number, number],
-      { doc_no: number; title: string; body: string; fields: string }
+      { doc_no: number; title: string; stored_body: Buffer | string; fields: string }
     >(
-      `SELECT doc_no, title, body, json(fields) AS fields FROM ${DOCS} WHERE org_key = ? AND deleted = 0 AND doc_no >= ? ORDER BY doc_no`,
+      `SELECT doc_no, title, body AS stored_body, json(fields) AS fields FROM ${DOCS} WHERE org_key = ? AND deleted = 0 AND doc_no >= ? ORDER BY doc_no`,
     ),
     postings: db.prepare<[number, string, number], { data: Buffer }>(
       `SELECT data FROM ${POSTINGS} WHERE org_key = ? AND term = ? AND part = ?`,

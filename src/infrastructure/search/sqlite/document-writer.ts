@@ -23,6 +23,7 @@
  *   index is opened. Searches see a document once its postings are stored.
  */
 import type { SearchDocument, SearchWrite } from '../search-index.port';
+import { packBody, unpackBody } from './body-codec';
 import { prepareStatements, type OrgRow, type Statements } from './document-statements';
 import { firstAtOrAbove, repair, writePostings } from './posting-writes';
 import type { LengthChanges } from './document-lengths';
@@ -156,34 +157,35 @@ export class DocumentWriter {
     if (row !== undefined && row.version > d.version) return;
     const fields = JSON.stringify(d.fields);
     const live = row !== undefined && row.deleted === 0;
-    if (live && row.organization_id === d.organization_id && row.title === d.title && row.body === d.body) {
+    const storedBody = live ? unpackBody(row.stored_body) : '';
+    if (live && row.organization_id === d.organization_id && row.title === d.title && storedBody === d.body) {
       // No posting changes, but a new row hash (fields, version), hence a new generation: caches of looked-up
       // rows (their fields) are per generation.
-      const hash = batch.touch(row, d.id, d.version, fields, this.statements.keyOf(d.fields));
+      const hash = batch.touch(row, storedBody, d.id, d.version, fields, this.statements.keyOf(d.fields));
       this.statements.touch.run(fields, d.version, hash, row.doc_rowid);
       return;
     }
     let docNo: number | null = null;
     if (live) {
-      batch.unindex(row);
+      batch.unindex(row, storedBody);
       if (row.organization_id === d.organization_id) docNo = row.doc_no;
     }
     const key = this.statements.keyOf(d.fields);
     const indexed = batch.index(d.organization_id, docNo, d.id, d.version, d.title, d.body, fields, key);
-    const values = [d.organization_id, d.title, d.body, fields, d.version, 0, ...indexed] as const;
+    const values = [d.organization_id, d.title, packBody(d.body), fields, d.version, 0, ...indexed] as const;
     if (row === undefined) this.statements.insert.run(d.id, ...values);
     else this.statements.update.run(...values, row.doc_rowid);
   }
 
   private deleteOne(batch: Batch, item: { id: string; version: number }): void {
     const row = this.statements.row.get(item.id);
-    const tombstone = ['', '', '{}', item.version, 1, null, null, 0, 0, null] as const;
+    const tombstone = ['', packBody(''), '{}', item.version, 1, null, null, 0, 0, null] as const;
     if (row === undefined) {
       this.statements.insert.run(item.id, '', ...tombstone);
       return;
     }
     if (row.version > item.version) return;
-    if (row.deleted === 0) batch.unindex(row);
+    if (row.deleted === 0) batch.unindex(row, unpackBody(row.stored_body));
     this.statements.update.run(row.organization_id, ...tombstone, row.doc_rowid);
   }
 
@@ -194,13 +196,15 @@ export class DocumentWriter {
       const rows = this.statements.livePage.all(after, REINDEX_PAGE);
       const batch = new Batch(this.statements);
       for (const row of rows) {
-        const { organization_id, id, title, body, fields, version } = row;
+        const { organization_id, id, title, stored_body, fields, version } = row;
         const key = this.statements.keyOf(fields);
+        const body = unpackBody(stored_body);
         const indexed = batch.index(organization_id, null, id, version, title, body, fields, key);
         this.statements.update.run(
           organization_id,
           title,
-          body,
+          // A layout before 8 stored the body as text: re-indexing packs it (body-codec.ts).
+          typeof stored_body === 'string' ? packBody(stored_body) : stored_body,
           fields,
           version,
           0,

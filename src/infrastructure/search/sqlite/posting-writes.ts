@@ -2,6 +2,7 @@
  * Stores posting and length changes of one organization (document-writer.ts), and indexes again from their stored
  * text documents whose deferred postings were never stored.
  */
+import { unpackBody } from './body-codec';
 import { analyzeDocument, type DocumentTerms } from './analyzer';
 import { type LengthChanges, lengthChangesByPartition, mergeLengths } from './document-lengths';
 import type { OrgRow, Statements } from './document-statements';
@@ -71,7 +72,13 @@ export function repair(s: Statements, org: OrgRow): void {
   const changes = new Map<string, TermChanges>();
   const lengths: LengthChanges = new Map();
   for (const doc of s.unpostedDocs.iterate(org.org_key, org.posted_doc_no)) {
-    addDocument(changes, lengths, doc.doc_no, analyzeDocument(doc.title, doc.body), s.keyOf(doc.fields));
+    addDocument(
+      changes,
+      lengths,
+      doc.doc_no,
+      analyzeDocument(doc.title, unpackBody(doc.stored_body)),
+      s.keyOf(doc.fields),
+    );
   }
   writePostings(s, org.org_key, org.posted_doc_no, changes, lengths);
   s.setPosted.run(org.next_doc_no, org.org_key);

@@ -14,7 +14,8 @@
  *   postings.ts; `search_index_lengths`: the documents' title and body lengths, one BLOB per (organization,
  *   partition), see document-lengths.ts. Both are WITHOUT ROWID tables on that key, so their rows do not depend
  *   on the order they were first written in.
- * - `fields` is stored as JSONB (compact); lookups read it back as JSON text, parsed once per cached row.
+ * - `fields` is stored as JSONB (compact); lookups read it back as JSON text, parsed once per cached row. `body`
+ *   holds the body packed (raw DEFLATE, body-codec.ts; a tombstone's is empty).
  * - `search_index_meta`: the layout and analyzer versions the postings were built with.
  *
  * Every value is derived from the writes, in their order (document rowids and numbers are handed out in the
@@ -25,7 +26,8 @@
  *
  * Any other layout or analyzer version (1: an FTS5 table kept by triggers, no meta table; 2 and 3: random
  * generations, postings rowids in the order written; 4: postings by hash bucket, 14 bytes each; 5: no
- * `posted_doc_no`; 6: 6-byte slots without collapse values), or another collapse field, keeps its documents: the
+ * `posted_doc_no`; 6: 6-byte slots without collapse values; 7: bodies as text, not packed by body-codec.ts), or
+ * another collapse field, keeps its documents: the
  * postings are dropped and rebuilt from the documents table when the index is opened (one IMMEDIATE transaction,
  * so one process does it; about as long as indexing the documents anew), the documents numbered in rowid order.
  * Nothing has to be replayed from events.
@@ -41,7 +43,7 @@ export const LENGTHS = 'search_index_lengths';
 const META = 'search_index_meta';
 
 /** Bump when the tables change; bump ANALYZER_VERSION when analysis (hence every posting) changes. */
-const LAYOUT_VERSION = 7;
+const LAYOUT_VERSION = 8;
 const ANALYZER_VERSION = 1;
 const VERSION = `${LAYOUT_VERSION}.${ANALYZER_VERSION}`;
 
@@ -89,7 +91,7 @@ CREATE TABLE IF NOT EXISTS ${DOCS} (
   id TEXT NOT NULL UNIQUE,
   organization_id TEXT NOT NULL,
   title TEXT NOT NULL,
-  body TEXT NOT NULL,
+  body BLOB NOT NULL,
   fields BLOB NOT NULL,
   version INTEGER NOT NULL,
   deleted INTEGER NOT NULL DEFAULT 0,

@@ -28,6 +28,7 @@ import {
 } from '../search-index.port';
 import { DocumentWriter } from './document-writer';
 import type { OrgRow } from './document-statements';
+import { unpackBody } from './body-codec';
 import { BodyReader } from './body-reader';
 import { type Found, LazyHighlightHit } from './lazy-highlight-hit';
 import { type CollapsedRows, lookUpCollapsed, type MemberRow } from './collapsed-lookup';
@@ -63,7 +64,8 @@ interface DocumentRow {
   id: string;
   organization_id: string;
   title: string;
-  body: string;
+  /** As stored (body-codec.ts). */
+  body: Buffer | string;
   fields: string;
   version: number;
 }
@@ -88,8 +90,8 @@ function parseFields(json: string): Record<string, FilterValue> {
 }
 
 function toDocument(row: DocumentRow): SearchDocument {
-  const { id, organization_id, title, body, version } = row;
-  return { id, organization_id, title, body, fields: parseFields(row.fields), version };
+  const { id, organization_id, title, version } = row;
+  return { id, organization_id, title, body: unpackBody(row.body), fields: parseFields(row.fields), version };
 }
 
 function prepareStatements(db: SqliteDatabase, collapseField: string | undefined) {
@@ -98,7 +100,7 @@ function prepareStatements(db: SqliteDatabase, collapseField: string | undefined
     organization: db.prepare<[string], OrgRow>(
       `SELECT org_key, documents, title_tokens, body_tokens, next_doc_no, posted_doc_no, generation FROM ${ORGS} WHERE organization_id = ?`,
     ),
-    bodies: db.prepare<[string], { id: string; body: string }>(
+    bodies: db.prepare<[string], { id: string; body: Buffer | string }>(
       `SELECT id, body FROM ${DOCS} WHERE id IN (SELECT value FROM json_each(?))`,
     ),
     // The term's own rows, one per partition it occurs in (the key is organization, term, partition).
@@ -142,7 +144,7 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly memberLists = new MemberCache();
   /** rank() in one read transaction (made once: better-sqlite3 builds several wrappers per transaction). */
   private readonly rankInSnapshot: SqliteTransaction<(q: NormalizedQuery) => Found[]>;
-  private readonly readBodies = (ids: string[]): Map<string, string> =>
+  private readonly readBodies = (ids: string[]): Map<string, Buffer | string> =>
     new Map(this.statements.bodies.all(JSON.stringify(ids)).map((row) => [row.id, row.body]));
 
   private readonly collapseField: string | undefined;

@@ -66,25 +66,25 @@ export class Batch {
   }
 
   /**
-   * A live document's new version and fields (same postings): its new row hash, swapped into the generation, and
-   * its slot again (the fields may change its collapse value).
+   * A live document's new version and fields (same postings; `body`: its text): its new row hash, swapped into the
+   * generation, and its slot again (the fields may change its collapse value).
    */
-  touch(row: StoredRow, id: string, version: number, fields: string, key: number): Buffer {
+  touch(row: StoredRow, body: string, id: string, version: number, fields: string, key: number): Buffer {
     const org = this.org(row.organization_id);
     const docNo = row.doc_no as number;
-    const hash = rowHash(docNo, id, version, row.title, row.body, fields);
+    const hash = rowHash(docNo, id, version, row.title, body, fields);
     org.hash.toggle(storedHash(row));
     org.hash.toggle(hash);
     org.lengths.set(docNo, [row.title_length, row.body_length, key]);
     return hash;
   }
 
-  /** Removes a live document's postings (found by analyzing its stored text again). */
-  unindex(row: StoredRow): void {
+  /** Removes a live document's postings (found by analyzing its stored text, `body` unpacked, again). */
+  unindex(row: StoredRow, body: string): void {
     if (row.doc_no === null) return;
     const org = this.org(row.organization_id);
     org.hash.toggle(storedHash(row));
-    for (const { term } of analyzeDocument(row.title, row.body).entries)
+    for (const { term } of analyzeDocument(row.title, body).entries)
       this.change(org, term).push(row.doc_no, -1, 0);
     org.lengths.set(row.doc_no, REMOVED);
     org.documents -= 1;

@@ -1,0 +1,58 @@
+/**
+ * Packed fields of the embedded read store: a collection may name top-level fields that hold bulk text (a memory
+ * item's chunks) to be stored compressed. A document's packed fields are taken out of its JSONB column (each left
+ * as null, so the document's key order survives) and stored together as raw DEFLATE of their JSON in the row's
+ * `packed` column; reading puts them back. A row without packed fields (or written before the column existed)
+ * has `packed` NULL. Packed fields cannot be filtered or sorted on: their JSONB value is null.
+ */
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { ReadDocument } from '../read-store.port';
+import type { ParsedFind } from '../read-store-query';
+
+/** A document as one row stores it: its JSON (packed fields null) and its packed fields, if any. */
+export interface StoredDocument {
+  json: string;
+  packed: Buffer | null;
+}
+
+/**
+ * Splits `doc` into its row's columns; `fields`: the collection's packed fields (none: the JSON alone);
+ * `serialize`: the store's checked JSON serialization of a document.
+ */
+export function packDocument(
+  doc: ReadDocument,
+  fields: readonly string[],
+  serialize: (doc: ReadDocument) => string,
+): StoredDocument {
+  const taken: Record<string, unknown> = {};
+  let any = false;
+  for (const field of fields) {
+    if (doc[field] === undefined || doc[field] === null) continue;
+    taken[field] = doc[field];
+    any = true;
+  }
+  if (!any) return { json: serialize(doc), packed: null };
+  const rest: ReadDocument = { ...doc };
+  for (const field of Object.keys(taken)) rest[field] = null;
+  return { json: serialize(rest), packed: deflateRawSync(Buffer.from(JSON.stringify(taken), 'utf8')) };
+}
+
+/** Throws RangeError when a find filters or sorts on one of `fields` (their stored value is null). */
+export function assertNotPacked(fields: readonly string[] | undefined, find: ParsedFind): void {
+  if (fields === undefined) return;
+  const named = [...find.filter.all, ...(find.filter.anyOf ?? []).flat()].map((clause) => clause.field);
+  for (const field of [...named, ...find.sort.map((key) => key.field)]) {
+    if (fields.includes(field))
+      throw new RangeError(`${field} is packed: it can be neither filtered nor sorted on`);
+  }
+}
+
+/** The document of a row: its JSON with its packed fields put back in their places. */
+export function unpackDocument<T>(json: string, packed: Buffer | null): T {
+  const doc = JSON.parse(json) as Record<string, unknown>;
+  if (packed !== null) {
+    const taken = JSON.parse(inflateRawSync(packed).toString('utf8')) as Record<string, unknown>;
+    for (const field of Object.keys(taken)) doc[field] = taken[field];
+  }
+  return doc as T;
+}
