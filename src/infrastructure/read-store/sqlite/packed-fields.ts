@@ -9,6 +9,13 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { ReadDocument } from '../read-store.port';
 import type { ParsedFind } from '../read-store-query';
 
+/**
+ * DEFLATE level 4: on memory items' chunks (8 chunks, ~7 KB of JSON) 0.414 of their size in ~105 µs, against
+ * 0.400 in ~200 µs at the default level 6 (measured on the store bench's synthetic text): every ingest and
+ * rebuild pays it once per item.
+ */
+const DEFLATE = { level: 4 };
+
 /** A document as one row stores it: its JSON (packed fields null) and its packed fields, if any. */
 export interface StoredDocument {
   json: string;
@@ -34,7 +41,7 @@ export function packDocument(
   if (!any) return { json: serialize(doc), packed: null };
   const rest: ReadDocument = { ...doc };
   for (const field of Object.keys(taken)) rest[field] = null;
-  return { json: serialize(rest), packed: deflateRawSync(Buffer.from(JSON.stringify(taken), 'utf8')) };
+  return { json: serialize(rest), packed: deflateRawSync(Buffer.from(JSON.stringify(taken), 'utf8'), DEFLATE) };
 }
 
 /** Throws RangeError when a find filters or sorts on one of `fields` (their stored value is null). */

@@ -30,13 +30,26 @@ interface Piece {
   joinsNext: boolean;
 }
 
-function fold(char: string): string | null {
-  if (/^[A-Za-z0-9]$/.test(char)) return char.toUpperCase();
-  if (char.charCodeAt(0) < 0x80) return null;
+/** A non-ASCII character's letter or digit (look-alikes folded, upper case), or null. */
+function foldNonAscii(char: string): string | null {
   if (I_OR_L.has(char)) return 'I';
   const mapped = confusablesMap.get(char);
   return mapped !== undefined && /^[A-Za-z0-9]$/.test(mapped) ? mapped.toUpperCase() : null;
 }
+
+/** ASCII classes by code (the scan's hot path: most text is ASCII prose, read without a regular expression). */
+const NONE = 0;
+const UPPER = 1;
+const LOWER = 2;
+const DIGIT = 3;
+const SEPARATING = 4;
+const ASCII_CLASS = Uint8Array.from({ length: 0x80 }, (_, code) => {
+  const char = String.fromCharCode(code);
+  if (/[A-Z]/.test(char)) return UPPER;
+  if (/[a-z]/.test(char)) return LOWER;
+  if (/[0-9]/.test(char)) return DIGIT;
+  return SEPARATOR.test(char) ? SEPARATING : NONE;
+});
 
 function piecesOf(text: string): Piece[] {
   const pieces: Piece[] = [];
@@ -44,7 +57,12 @@ function piecesOf(text: string): Piece[] {
   let separators = 0;
   let offset = 0;
   for (const char of text) {
-    const folded = fold(char);
+    const code = char.charCodeAt(0);
+    const kind = code < 0x80 ? ASCII_CLASS[code]! : NONE;
+    let folded: string | null;
+    if (kind === UPPER || kind === DIGIT) folded = char;
+    else if (kind === LOWER) folded = String.fromCharCode(code - 32);
+    else folded = code < 0x80 ? null : foldNonAscii(char);
     if (folded !== null) {
       if (current === null || separators > 0) {
         if (current !== null) current.joinsNext = separators <= MAX_SEPARATOR_RUN;
@@ -53,10 +71,10 @@ function piecesOf(text: string): Piece[] {
       }
       current.chars += folded;
       current.end = offset + char.length;
-      if (/[A-Z]/.test(char)) current.upper = true;
-      if (/[a-z]/.test(char)) current.lower = true;
+      if (kind === UPPER) current.upper = true;
+      else if (kind === LOWER) current.lower = true;
       separators = 0;
-    } else if (current !== null && SEPARATOR.test(char)) {
+    } else if (current !== null && (code < 0x80 ? kind === SEPARATING : SEPARATOR.test(char))) {
       separators++;
     } else {
       current = null;
