@@ -103,6 +103,12 @@ describe('SearchMemoryHandler', () => {
     }
   });
 
+  it('reads the items without their packed chunks (never unpacked for a search)', async () => {
+    const getMany = jest.spyOn(readStore, 'getMany');
+    await handler.execute(new SearchMemoryQuery(connector, 'refunds', 10, null, false));
+    expect(getMany).toHaveBeenCalledWith(MEMORY_ITEMS, ['1', '2', '3'], { packed: false });
+  });
+
   it('gives each returned item its best chunk’s first highlight, without the match marks, when asked', async () => {
     const found = await handler.execute(new SearchMemoryQuery(connector, 'refunds', 2, null, true));
     expect(found.items.map((ranked) => ranked.excerpt)).toEqual([
