@@ -41,7 +41,10 @@ export function packDocument(
   if (!any) return { json: serialize(doc), packed: null };
   const rest: ReadDocument = { ...doc };
   for (const field of Object.keys(taken)) rest[field] = null;
-  return { json: serialize(rest), packed: deflateRawSync(Buffer.from(JSON.stringify(taken), 'utf8'), DEFLATE) };
+  return {
+    json: serialize(rest),
+    packed: deflateRawSync(Buffer.from(JSON.stringify(taken), 'utf8'), DEFLATE),
+  };
 }
 
 /** Throws RangeError when a find filters or sorts on one of `fields` (their stored value is null). */
