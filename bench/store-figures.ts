@@ -16,6 +16,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventMetadata } from '../src/infrastructure/event-store/event-store.port';
 import { SqliteEventStore } from '../src/infrastructure/event-store/sqlite/sqlite-event-store';
+import { unpackDocument } from '../src/infrastructure/read-store/sqlite/packed-fields';
 import { SqliteSearchIndex } from '../src/infrastructure/search/sqlite/sqlite-search-index';
 import { openSqlite } from '../src/infrastructure/sqlite/sqlite-connection';
 import { walFlusherFor } from '../src/infrastructure/sqlite/wal-flusher';
@@ -115,7 +116,7 @@ export async function rawTextBytes(paths: readonly string[]): Promise<{ document
 }
 
 /**
- * SHA-256 over every read-model document (collection, id, document) and every live search document as the search
+ * SHA-256 over every read-model document (collection, id, document with its packed fields) and every live search document as the search
  * index returns it (SearchIndex.dump(): id, organization, title, body, fields, version), in key order. Equal
  * digests: equal read models.
  */
@@ -125,12 +126,13 @@ export async function readModelDigest(sqlitePath: string): Promise<{ digest: str
     const hash = createHash('sha256');
     let documents = 0;
     const readModels = db
-      .prepare<[], [string, string, string]>(
-        'SELECT collection, id, json(doc) FROM read_documents ORDER BY collection, id',
+      .prepare<[], [string, string, string, Buffer | null]>(
+        'SELECT collection, id, json(doc), packed FROM read_documents ORDER BY collection, id',
       )
       .raw(true);
-    for (const row of readModels.iterate()) {
-      hash.update(JSON.stringify(row));
+    for (const [collection, id, doc, packed] of readModels.iterate()) {
+      // The document as the store reads it back: packed fields (deflated apart from the row) in their places.
+      hash.update(JSON.stringify([collection, id, unpackDocument<unknown>(doc, packed)]));
       documents += 1;
     }
     hash.update('\u0000search\u0000');

@@ -19,8 +19,13 @@ export const MEMORY_ITEMS = 'memory_items';
 export const MEMORY_CORPUS = 'memory_corpus';
 /** Parts of revisions not completed yet (content-part-staging.ts). */
 const MEMORY_ITEM_PARTS = 'memory_item_parts';
-/** 3: an item keeps its chunks and a content layout, not its content (content-layout.ts). */
-const MEMORY_PROJECTION_VERSION = 3;
+/**
+ * 3: an item keeps its chunks and a content layout, not its content (content-layout.ts). 4: items' chunks and
+ * staged parts' text are packed fields (read-store.port.ts CollectionOptions): a build of version 3 reads them as
+ * null, so it must stand by (the runner's version check) rather than run beside this one; an older read model is
+ * rebuilt, which packs every row.
+ */
+const MEMORY_PROJECTION_VERSION = 4;
 
 /**
  * Per organization: `corpus_revision` moves exactly when the set of (item, revision, lifecycle) changes (an

@@ -1,8 +1,9 @@
+import { unpackDocument } from '../../src/infrastructure/read-store/sqlite/packed-fields';
 import { openSqlite } from '../../src/infrastructure/sqlite/sqlite-connection';
 
 /**
  * Every read model of an embedded data directory's file, as sorted rows per table: the documents of every
- * collection (JSON text) and every table of the search index. Leaves out what is not a read model: the events,
+ * collection (JSON text, packed fields put back and their stored bytes too) and every table of the search index. Leaves out what is not a read model: the events,
  * projection checkpoints, leases, id sequences, rate-limit windows and SQLite's own tables.
  */
 const NOT_READ_MODELS = new Set([
@@ -27,7 +28,16 @@ export function readModelSnapshot(file: string): Record<string, string[]> {
     for (const table of tables.filter((name) => !NOT_READ_MODELS.has(name))) {
       const rows =
         table === 'read_documents'
-          ? db.prepare('SELECT collection, id, json(doc) AS doc FROM read_documents').all()
+          ? (
+              db
+                .prepare('SELECT collection, id, json(doc) AS doc, packed FROM read_documents')
+                .all() as Array<{
+                collection: string;
+                id: string;
+                doc: string;
+                packed: Buffer | null;
+              }>
+            ).map((row) => ({ ...row, doc: unpackDocument<unknown>(row.doc, row.packed) }))
           : db.prepare(`SELECT * FROM "${table}"`).all();
       snapshot[table] = rows
         .map((row) => JSON.stringify(row, (_key, value: unknown) => toJson(value)))

@@ -38,4 +38,26 @@ describe('packed fields of the embedded read store', () => {
       { numRuns: 1000 },
     );
   });
+
+  it('packs own fields only, leaves what JSON leaves out to the row, and never lays a stale packed value over the row', () => {
+    // Names an object inherits are not the document's fields.
+    const plain = packDocument({ id: '1', title: 't' }, ['constructor', 'toString'], toStoredJson);
+    expect(plain.packed).toBeNull();
+    expect(unpackDocument(plain.json, plain.packed)).toEqual({ id: '1', title: 't' });
+    // A value JSON drops is dropped, as unpacked: not stored as null.
+    const dropped = packDocument(
+      { id: '1', chunks: (() => 1) as unknown, later: { toJSON: () => undefined }, n: 1 },
+      ['chunks', 'later'],
+      toStoredJson,
+    );
+    expect(dropped.packed).toBeNull();
+    expect(JSON.stringify(unpackDocument(dropped.json, dropped.packed))).toBe('{"id":"1","n":1}');
+    // A row an older build rewrote (its JSON holds the field again, or lacks it) beside an older packed column.
+    const stale = packDocument({ id: '1', chunks: ['old text'] }, ['chunks'], toStoredJson).packed;
+    expect(unpackDocument('{"id":"1","chunks":["new text"]}', stale)).toEqual({
+      id: '1',
+      chunks: ['new text'],
+    });
+    expect(unpackDocument('{"id":"1","title":"no chunks"}', stale)).toEqual({ id: '1', title: 'no chunks' });
+  });
 });

@@ -34,8 +34,12 @@ export function packDocument(
   const taken: Record<string, unknown> = {};
   let any = false;
   for (const field of fields) {
-    if (doc[field] === undefined || doc[field] === null) continue;
-    taken[field] = doc[field];
+    // Own fields only (not `constructor` from the prototype); values JSON leaves out (functions, symbols,
+    // toJSON() giving undefined) stay in the row, where serialization drops them as it would unpacked.
+    if (!Object.hasOwn(doc, field)) continue;
+    const value = doc[field];
+    if (value === undefined || value === null || leftOutByJson(value)) continue;
+    taken[field] = value;
     any = true;
   }
   if (!any) return { json: serialize(doc), packed: null };
@@ -45,6 +49,13 @@ export function packDocument(
     json: serialize(rest),
     packed: deflateRawSync(Buffer.from(JSON.stringify(taken), 'utf8'), DEFLATE),
   };
+}
+
+/** Whether JSON.stringify leaves the value out (without serializing plain values a second time). */
+function leftOutByJson(value: unknown): boolean {
+  if (typeof value === 'function' || typeof value === 'symbol') return true;
+  const toJson = typeof value === 'object' ? (value as { toJSON?: unknown }).toJSON : undefined;
+  return typeof toJson === 'function' && JSON.stringify(value) === undefined;
 }
 
 /** Throws RangeError when a find filters or sorts on one of `fields` (their stored value is null). */
@@ -62,7 +73,10 @@ export function unpackDocument<T>(json: string, packed: Buffer | null): T {
   const doc = JSON.parse(json) as Record<string, unknown>;
   if (packed !== null) {
     const taken = JSON.parse(inflateRawSync(packed).toString('utf8')) as Record<string, unknown>;
-    for (const field of Object.keys(taken)) doc[field] = taken[field];
+    // Only into the null its place holds: a row whose JSON says otherwise was written without packing it.
+    for (const field of Object.keys(taken)) {
+      if (Object.hasOwn(doc, field) && doc[field] === null) doc[field] = taken[field];
+    }
   }
   return doc as T;
 }
