@@ -115,6 +115,10 @@ export function describeReadStoreContract(
         await store.commit(p, 1, { position: 2, version: 1 }, puts(c, [{ id: '1', title: 'Runbook' }])),
       ).toBe(true);
       expect(await store.get(c, '1')).toEqual({ id: '1', title: 'Runbook' });
+      // Every adapter refuses what cannot be packed: the id, an indexed field, a reserved or malformed name.
+      for (const packed of [['id'], ['organization_id'], ['__proto__'], ['bad-name']]) {
+        await expect(store.ensureCollection(unique('c'), ['organization_id'], { packed })).rejects.toThrow();
+      }
     });
 
     it('reads several documents at once (getMany): the existing ones, by id, duplicates once', async () => {

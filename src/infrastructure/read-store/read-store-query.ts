@@ -210,3 +210,18 @@ export function assertWriteOps(ops: WriteOp[]): void {
 export function effectiveSort(parsed: ParsedFind): SortKey[] {
   return parsed.sortHasId ? parsed.sort : [...parsed.sort, { field: 'id', direction: 'asc' }];
 }
+
+/**
+ * A collection's packed fields (CollectionOptions.packed): valid top-level names, neither `id` nor indexed (nor
+ * `__proto__`); checked by every adapter, also one that stores them as given, so adapters agree.
+ */
+export function assertPackedFields(fields: readonly string[], indexed: readonly string[]): string[] {
+  if (!Array.isArray(fields)) throw new TypeError('packed must be an array of field names');
+  for (const field of fields) {
+    assertFieldName(field);
+    if (field === 'id' || field === '__proto__' || indexed.includes(field)) {
+      throw new RangeError(`packed field ${field} cannot be packed (id, indexed, or reserved)`);
+    }
+  }
+  return [...new Set(fields)];
+}

@@ -25,6 +25,7 @@ import {
 import { Clock, SystemClock } from '../../../common/clock';
 import type {
   Checkpoint,
+  CollectionOptions,
   FindOptions,
   FindResult,
   LeaseInfo,
@@ -37,6 +38,7 @@ import {
   assertCollectionName,
   assertFieldName,
   assertNonEmptyString,
+  assertPackedFields,
   assertPosition,
   assertWriteOps,
   effectiveSort,
@@ -117,9 +119,15 @@ export class MongoReadStore implements ReadStore {
     return this.db.collection<StoredDoc>(`rm_${collection}`);
   }
 
-  async ensureCollection(collection: string, indexedFields: string[]): Promise<void> {
+  /** Packed fields (`options.packed`) are checked and stored as given: MongoDB compresses whole blocks itself. */
+  async ensureCollection(
+    collection: string,
+    indexedFields: string[],
+    options: CollectionOptions = {},
+  ): Promise<void> {
     const coll = this.documents(collection);
     for (const field of indexedFields) assertFieldName(field);
+    assertPackedFields(options.packed ?? [], indexedFields);
     try {
       await this.db.createCollection(coll.collectionName);
     } catch (error) {

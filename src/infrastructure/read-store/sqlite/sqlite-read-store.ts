@@ -32,6 +32,7 @@ import {
   assertHits,
   assertIdCount,
   assertNonEmptyString,
+  assertPackedFields,
   assertPosition,
   assertTtl,
   assertWriteOps,
@@ -386,16 +387,4 @@ function addPackedColumn(db: SqliteDatabase): void {
   if (!columns.some((column) => column.name === 'packed')) {
     db.exec('ALTER TABLE read_documents ADD COLUMN packed BLOB');
   }
-}
-
-/** A collection's packed fields: valid top-level names, neither `id` nor indexed (nor `__proto__`). */
-function assertPackedFields(fields: readonly string[], indexed: readonly string[]): string[] {
-  if (!Array.isArray(fields)) throw new TypeError('packed must be an array of field names');
-  for (const field of fields) {
-    assertFieldName(field);
-    if (field === 'id' || field === '__proto__' || indexed.includes(field)) {
-      throw new RangeError(`packed field ${field} cannot be packed (id, indexed, or reserved)`);
-    }
-  }
-  return [...new Set(fields)];
 }
