@@ -34,6 +34,7 @@ import { STORES, type Stores } from '../src/infrastructure/stores';
 import { SEARCH_COLLAPSE_FIELD } from '../src/infrastructure/search/search-index.port';
 import { ndcgAt, parseQrels, readJsonl, recallAt, type Qrels } from './retrieval-metrics';
 import { printTable, type BenchRow } from './table';
+import { UnsafeContentScanner } from '../src/safety/unsafe-content/unsafe-content-scanner';
 
 const TARGET_NDCG = 0.679;
 const TARGET_RECALL = 0.925;
@@ -62,6 +63,7 @@ async function ingestCorpus(
     app.get(StreamCommandExecutor),
     stores.eventStore,
     stores,
+    app.get(UnsafeContentScanner),
   );
   const report = await run.run(
     organizationId,

@@ -28,6 +28,9 @@ import { operatorContext } from '../src/commands/shared/command-context';
 import { StreamCommandExecutor } from '../src/commands/shared/stream-command-executor';
 import type { BenchServer } from './bench-server';
 import type { SyntheticText } from './synthetic-text';
+import { UnsafeContentScanner } from '../src/safety/unsafe-content/unsafe-content-scanner';
+import { BoundedTasks } from '../src/common/bounded-tasks';
+import { INGEST_IN_FLIGHT } from '../src/cli/memory-ingest-run';
 
 export { CLI_JS, runCli, type CliRun } from './measured-cli';
 
@@ -35,12 +38,6 @@ export { CLI_JS, runCli, type CliRun } from './measured-cli';
 export const CHUNKS_PER_DOCUMENT = 8;
 /** How long the read models may take to catch up after an ingest (a million chunks take tens of minutes). */
 const READ_MODEL_TIMEOUT_MS = 30 * 60_000;
-/**
- * Documents between yields to the event loop. Commands whose appends need no disk wait resolve without leaving
- * the microtask queue: without a yield the projections (and a progress bar's timer) waited for the whole loop
- * (a first 1M run wrote every event first, then projected them). memory:ingest yields on every file read.
- */
-const YIELD_EVERY = 8;
 
 export interface TableBytes {
   /** A table, with its indexes counted in. */
@@ -252,44 +249,56 @@ export async function ingestSynthetic(
   let total = before;
   let documents = 0;
   let rawBytes = 0;
+  let queued = 0;
   const started = performance.now();
   const bulk = stores.relaxDurability();
   const load = executor.bulkLoad();
+  // As memory:ingest runs (MemoryIngestRun): INGEST_IN_FLIGHT documents at once, scanned in the scan thread while
+  // the event loop commits and projects the earlier ones.
+  const scans = server.app.get(UnsafeContentScanner).offload();
+  const tasks = new BoundedTasks(INGEST_IN_FLIGHT);
   try {
-    for (let n = before; total < target; n++) {
-      const paragraphs = Array.from({ length: Math.min(CHUNKS_PER_DOCUMENT, target - total) }, () =>
+    for (let n = before; total + queued < target; n++) {
+      const paragraphs = Array.from({ length: Math.min(CHUNKS_PER_DOCUMENT, target - total - queued) }, () =>
         text.paragraph(),
       );
       const title = `${text.sentence(4).slice(0, -1)} ${n}`;
       const content = paragraphs.join('\n\n');
       rawBytes += Buffer.byteLength(title) + Buffer.byteLength(content);
-      const result = await commands.execute<IngestDocumentCommand, IngestDocumentResult>(
-        new IngestDocumentCommand(
-          organizationId,
-          {
-            document_key: `bench:${n}`,
-            title,
-            content,
-            format: 'text',
-            type: 'document',
-            audience: 'internal',
-            authority_level: 'reference',
-            source_label: 'bench',
-            source_uri: null,
-            source_date: null,
-            effective_at: null,
-            expires_at: null,
-            summary: null,
-          },
-          context,
-          { waitForReadModels: false },
-        ),
-      );
-      total += result.chunks;
-      if (++documents % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
-      onProgress(total);
+      queued += paragraphs.length;
+      await tasks.submit(async () => {
+        const result = await commands.execute<IngestDocumentCommand, IngestDocumentResult>(
+          new IngestDocumentCommand(
+            organizationId,
+            {
+              document_key: `bench:${n}`,
+              title,
+              content,
+              format: 'text',
+              type: 'document',
+              audience: 'internal',
+              authority_level: 'reference',
+              source_label: 'bench',
+              source_uri: null,
+              source_date: null,
+              effective_at: null,
+              expires_at: null,
+              summary: null,
+            },
+            context,
+            { waitForReadModels: false },
+          ),
+        );
+        queued -= paragraphs.length;
+        total += result.chunks;
+        documents++;
+        onProgress(total);
+      });
     }
+    await tasks.drain();
   } finally {
+    await tasks.settled();
+    scans.end();
     load.end();
     bulk.end();
   }

@@ -11,6 +11,7 @@ import { operatorContext } from '../../src/commands/shared/command-context';
 import { StreamCommandExecutor } from '../../src/commands/shared/stream-command-executor';
 import { STORES, type Stores } from '../../src/infrastructure/stores';
 import { parseQrels, readJsonl, type Qrels } from '../retrieval-metrics';
+import { UnsafeContentScanner } from '../../src/safety/unsafe-content/unsafe-content-scanner';
 
 function projectRoot(): string {
   let dir = __dirname;
@@ -66,6 +67,7 @@ export async function ingestSciFact(
     app.get(StreamCommandExecutor),
     stores.eventStore,
     stores,
+    app.get(UnsafeContentScanner),
   );
   const report = await run.run(
     organizationId,

@@ -17,6 +17,7 @@ import { websiteUrl } from '../commands/shared/domain-values';
 import { OrganizationLoader } from '../commands/shared/organization-loader';
 import { StreamCommandExecutor } from '../commands/shared/stream-command-executor';
 import type { Audience, AuthorityLevel } from '../events/memory/memory.events';
+import { UnsafeContentScanner } from '../safety/unsafe-content/unsafe-content-scanner';
 import { STORES, type Stores } from '../infrastructure/stores';
 import { EVENT_STORE, type EventStore } from '../infrastructure/event-store/event-store.port';
 import { expectArgs, oneOf, parseId } from './cli-args';
@@ -56,6 +57,7 @@ export class MemoryIngestCommand extends JsonCommand {
     private readonly executor: StreamCommandExecutor,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(STORES) private readonly stores: Stores,
+    private readonly scanner: UnsafeContentScanner,
   ) {
     super();
   }
@@ -95,6 +97,7 @@ export class MemoryIngestCommand extends JsonCommand {
       this.executor,
       this.events,
       this.stores,
+      this.scanner,
       options.allowFlag ?? [],
     );
     return {
