@@ -9,6 +9,9 @@ import { operatorContext } from '../../src/commands/shared/command-context';
 import { StreamCommandExecutor } from '../../src/commands/shared/stream-command-executor';
 import { MEMORY_VECTORS_PROJECTION } from '../../src/projections/memory-vectors.projection';
 import { ProjectionRunner } from '../../src/projections/projection-runner';
+import { INGEST_IN_FLIGHT } from '../../src/cli/memory-ingest-run';
+import { BoundedTasks } from '../../src/common/bounded-tasks';
+import { UnsafeContentScanner } from '../../src/safety/unsafe-content/unsafe-content-scanner';
 import { startBenchServer } from '../bench-server';
 import type { TopicalText } from './topical-text';
 
@@ -44,6 +47,9 @@ export async function ingestTopical(
     const started = performance.now();
     const bulk = server.stores.relaxDurability();
     const load = server.app.get(StreamCommandExecutor).bulkLoad();
+    // As memory:ingest runs (MemoryIngestRun): INGEST_IN_FLIGHT documents at once, scanned in the scan thread.
+    const scans = server.app.get(UnsafeContentScanner).offload();
+    const tasks = new BoundedTasks(INGEST_IN_FLIGHT);
     let written = 0;
     let reported = 0;
     try {
@@ -51,28 +57,29 @@ export async function ingestTopical(
         const paragraphs = Array.from({ length: Math.min(CHUNKS_PER_DOCUMENT, chunks - written) }, () =>
           text.paragraph(),
         );
-        await commands.execute(
-          new IngestDocumentCommand(
-            org.organization_id,
-            {
-              document_key: `scale:${n}`,
-              title: `${text.title()} ${n}`,
-              content: paragraphs.join('\n\n'),
-              format: 'text',
-              type: 'document',
-              audience: 'internal',
-              authority_level: 'reference',
-              source_label: 'bench',
-              source_uri: null,
-              source_date: null,
-              effective_at: null,
-              expires_at: null,
-              summary: null,
-            },
-            context,
-            { waitForReadModels: false },
-          ),
+        const command = new IngestDocumentCommand(
+          org.organization_id,
+          {
+            document_key: `scale:${n}`,
+            title: `${text.title()} ${n}`,
+            content: paragraphs.join('\n\n'),
+            format: 'text',
+            type: 'document',
+            audience: 'internal',
+            authority_level: 'reference',
+            source_label: 'bench',
+            source_uri: null,
+            source_date: null,
+            effective_at: null,
+            expires_at: null,
+            summary: null,
+          },
+          context,
+          { waitForReadModels: false },
         );
+        await tasks.submit(async () => {
+          await commands.execute(command);
+        });
         written += paragraphs.length;
         if (written - reported >= chunks / 20) {
           reported = written;
@@ -81,7 +88,10 @@ export async function ingestTopical(
           );
         }
       }
+      await tasks.drain();
     } finally {
+      await tasks.settled();
+      scans.end();
       load.end();
       bulk.end();
     }

@@ -3,7 +3,7 @@
  * first), except that a record whose content is "hang" never answers (a detector that never returns) and one whose
  * content is "crash" throws in the worker (an uncaught error kills the thread).
  */
-const { parentPort } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
 const { join } = require('node:path');
 const { scanFields } = require(join(__dirname, '../../dist/safety/unsafe-content/scan-fields.js'));
 
@@ -11,6 +11,6 @@ parentPort.on('message', (request) => {
   if (request.fields.content === 'hang') for (;;);
   if (request.fields.content === 'crash') throw new Error('detector blew up');
   scanFields(request.fields, request.budgetMs).then((flags) =>
-    parentPort.postMessage({ id: request.id, flags }),
+    workerData.replies.postMessage({ id: request.id, flags }),
   );
 });

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { budgetFlag, type UnsafeFlag } from './scan-fields';
 
 /** What the scan thread is asked: the fields of one record and each field's budget. */
@@ -12,6 +12,11 @@ export interface ScanRequest {
 
 /** What it answers: the flags, or the message of the error the scan threw. */
 export type ScanReply = { id: number; flags: UnsafeFlag[] } | { id: number; error: string };
+
+/** The worker's `workerData`: the port it answers on (a port of its own, so a late answer can be read at once). */
+export interface ScanWorkerData {
+  replies: MessagePort;
+}
 
 /**
  * How long past the sum of its fields' budgets a scan may go unanswered before the thread is held to be stuck
@@ -35,6 +40,8 @@ interface Pending {
  */
 export class ScanThread {
   private worker: Worker | null = null;
+  /** Where the worker's answers arrive. */
+  private replies: MessagePort | null = null;
   private readonly queue: Pending[] = [];
   private current: Pending | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -70,27 +77,27 @@ export class ScanThread {
     const pending = this.queue.shift();
     if (pending === undefined) {
       this.worker?.unref();
+      this.replies?.unref();
       this.drained?.();
       return;
     }
     this.current = pending;
     const worker = (this.worker ??= this.start());
     worker.ref();
+    this.replies?.ref();
     const { request } = pending;
     const fields = Object.values(request.fields).filter((text) => text.length > 0).length;
-    this.timer = setTimeout(() => this.stuck(), request.budgetMs * fields + this.graceMs);
+    this.timer = setTimeout(() => this.deadlinePassed(), request.budgetMs * fields + this.graceMs);
     worker.postMessage(request);
   }
 
   private start(): Worker {
-    const worker = new Worker(this.script);
-    worker.on('message', (reply: ScanReply) => {
-      if (worker === this.worker && reply.id === this.current?.request.id) {
-        const pending = this.settle();
-        if ('flags' in reply) pending.resolve(reply.flags);
-        else pending.reject(new Error(reply.error));
-        this.next();
-      }
+    const { port1: replies, port2 } = new MessageChannel();
+    const data: ScanWorkerData = { replies: port2 };
+    const worker = new Worker(this.script, { workerData: data, transferList: [port2] });
+    this.replies = replies;
+    replies.on('message', (reply: ScanReply) => {
+      if (worker === this.worker) this.answer(reply);
     });
     worker.on('error', (error) => {
       if (worker === this.worker) this.fail(`the scan thread failed: ${error.message}`);
@@ -99,6 +106,31 @@ export class ScanThread {
       if (worker === this.worker) this.fail(`the scan thread exited (code ${code})`);
     });
     return worker;
+  }
+
+  private answer(reply: ScanReply): void {
+    if (reply.id !== this.current?.request.id) return;
+    const pending = this.settle();
+    if ('flags' in reply) pending.resolve(reply.flags);
+    else pending.reject(new Error(reply.error));
+    this.next();
+  }
+
+  /**
+   * The deadline passed. An event loop held up past it (a long projection step) runs this timer before the
+   * answer waiting on the port: so the port is read first, and only a scan still unanswered is stuck.
+   */
+  private deadlinePassed(): void {
+    const { replies } = this;
+    for (
+      let waiting = replies && receiveMessageOnPort(replies);
+      waiting;
+      waiting = receiveMessageOnPort(replies!)
+    ) {
+      const reply = waiting.message as ScanReply;
+      if (reply.id === this.current?.request.id) return this.answer(reply);
+    }
+    this.stuck();
   }
 
   /** The request in the thread passed its deadline: refused as unscannable, the thread replaced. */
@@ -117,6 +149,8 @@ export class ScanThread {
   /** The thread died: the request it held fails; the next request starts a new thread. */
   private fail(message: string): void {
     this.worker = null;
+    this.replies?.close();
+    this.replies = null;
     if (this.current !== null) this.settle().reject(new Error(message));
     this.next();
   }
@@ -134,6 +168,8 @@ export class ScanThread {
   private stop(): void {
     const worker = this.worker;
     this.worker = null;
+    this.replies?.close();
+    this.replies = null;
     if (worker !== null) void worker.terminate();
   }
 }

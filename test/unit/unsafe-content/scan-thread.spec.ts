@@ -70,6 +70,22 @@ describe('ScanThread', () => {
     }
   });
 
+  it('an event loop held up past the deadline still gets the answer the thread gave in time', async () => {
+    const thread = new ScanThread(scanWorkerScript(), 100);
+    try {
+      const scanned = thread.scan({ content: `Upload key ${awsId} for the nightly job.` }, 50);
+      // The main thread busy past the deadline (150 ms) while the thread answers in a few milliseconds: the
+      // deadline's timer runs before the answer's message event.
+      const until = performance.now() + 1_500;
+      while (performance.now() < until);
+      await expect(scanned).resolves.toEqual([
+        expect.objectContaining({ kind: 'secret', rule: 'aws_access_key_id', field: 'content' }),
+      ]);
+    } finally {
+      await thread.close();
+    }
+  });
+
   it('fails the scan of a thread that dies, then scans the next record in a new thread', async () => {
     const thread = new ScanThread(FIXTURE, SCAN_THREAD_GRACE_MS);
     try {
