@@ -85,6 +85,8 @@ export class MemoryIngestRun {
     },
   };
   private readonly keys = new Set<string>();
+  /** Each reported entry (item, skip, refusal): the position of what it reports among the entries read. */
+  private readonly readOrder = new Map<object, number>();
   private progress: Progress | null = null;
 
   constructor(
@@ -112,29 +114,30 @@ export class MemoryIngestRun {
     const load = this.executor.bulkLoad();
     const scans = this.scanner.offload();
     const tasks = new BoundedTasks(INGEST_IN_FLIGHT);
-    // Items are reported in the order their documents were read, whatever order their commands finish in.
-    const order = new Map<IngestedItem, number>();
     let read = 0;
     try {
       for (const file of files) {
         for await (const entry of readFile(file, options)) {
-          if (entry.kind === 'skipped') this.skip(entry);
+          const at = read++;
+          if (entry.kind === 'skipped') this.skip(entry, at);
           else if (this.keys.has(entry.document.document_key)) {
-            this.skip({ path: entry.path, reason: 'duplicate_key', message: 'ingested earlier in this run' });
+            this.skip(
+              { path: entry.path, reason: 'duplicate_key', message: 'ingested earlier in this run' },
+              at,
+            );
           } else {
             this.keys.add(entry.document.document_key);
             const { path, document } = entry;
-            const at = read++;
-            await tasks.submit(async () => {
-              const item = await this.ingest(organizationId, path, document, context);
-              if (item !== null) order.set(item, at);
-            });
+            await tasks.submit(() => this.ingest(organizationId, path, document, context, at));
           }
           this.progress.advance(entry.bytes, totals);
         }
       }
       await tasks.drain();
-      this.report.items.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+      // Reported in the order the entries were read, whatever order their documents finished in.
+      for (const list of [this.report.items, this.report.skipped, this.report.refused] as Array<object[]>) {
+        list.sort((a, b) => (this.readOrder.get(a) ?? 0) - (this.readOrder.get(b) ?? 0));
+      }
     } finally {
       // Whatever stopped the run (a document's error, a file's): no document is still being written after it.
       await tasks.settled();
@@ -163,7 +166,8 @@ export class MemoryIngestRun {
     path: string,
     document: IngestDocumentCommand['document'],
     context: CommandContext,
-  ): Promise<IngestedItem | null> {
+    at: number,
+  ): Promise<void> {
     let result: IngestDocumentResult;
     try {
       result = await this.commands.execute<IngestDocumentCommand, IngestDocumentResult>(
@@ -174,17 +178,17 @@ export class MemoryIngestRun {
       );
     } catch (error) {
       if (error instanceof UnsafeContentError) {
-        this.refuse(path, document.document_key, error);
-        return null;
+        this.refuse(path, document.document_key, error, at);
+        return;
       }
       if (error instanceof ValidationFailedError) {
         const problems = error.details.map((detail) => `${detail.field ?? ''} ${detail.message}`.trim());
-        this.skip({ path, reason: 'invalid_document', message: problems.join('; ') || error.message });
-        return null;
+        this.skip({ path, reason: 'invalid_document', message: problems.join('; ') || error.message }, at);
+        return;
       }
       if (error instanceof ConflictError && error.code === 'memory_item_archived') {
-        this.skip({ path, reason: 'memory_item_archived', message: 'its memory item is archived' });
-        return null;
+        this.skip({ path, reason: 'memory_item_archived', message: 'its memory item is archived' }, at);
+        return;
       }
       throw error;
     }
@@ -203,18 +207,20 @@ export class MemoryIngestRun {
       document_key: document.document_key,
     };
     this.report.items.push(item);
-    return item;
+    this.readOrder.set(item, at);
   }
 
-  private skip(entry: Pick<ReadSkip, 'path' | 'reason' | 'message'>): void {
-    this.report.skipped.push({ path: entry.path, reason: entry.reason, message: entry.message });
+  private skip(entry: Pick<ReadSkip, 'path' | 'reason' | 'message'>, at: number): void {
+    const skipped = { path: entry.path, reason: entry.reason, message: entry.message };
+    this.report.skipped.push(skipped);
+    this.readOrder.set(skipped, at);
     const count = ++this.report.totals.skipped;
     if (count <= SKIP_LINES) this.log(`skipped ${entry.path}: ${entry.reason} (${entry.message})`);
     else if (count === SKIP_LINES + 1) this.log('more files were skipped: see "skipped" in the result');
   }
 
   /** Reported in `refused` and on stderr (file, field, line, column, kind and rule; never the value). */
-  private refuse(path: string, document_key: string, error: UnsafeContentError): void {
+  private refuse(path: string, document_key: string, error: UnsafeContentError, at: number): void {
     const flags = error.details.map((detail) => ({
       field: String(detail.field ?? ''),
       kind: String(detail.kind),
@@ -222,7 +228,9 @@ export class MemoryIngestRun {
       line: Number(detail.line),
       column: Number(detail.column),
     }));
-    this.report.refused.push({ path, document_key, flags });
+    const refused = { path, document_key, flags };
+    this.report.refused.push(refused);
+    this.readOrder.set(refused, at);
     this.report.totals.refused++;
     const found = flags.map((f) => `${f.kind}/${f.rule} at ${f.field} line ${f.line}:${f.column}`).join(', ');
     this.log(`refused ${path}: unsafe content (${found}); allow with --allow-flag RULE if intended`);

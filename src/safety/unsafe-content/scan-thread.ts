@@ -23,6 +23,10 @@ export interface ScanWorkerData {
  * (a detector that never returns: the in-thread budget is checked between detectors, so it cannot stop one).
  */
 export const SCAN_THREAD_GRACE_MS = 1_000;
+/** Added to the deadline of a new thread's first request: the worker loads the scanner (secretlint) first. */
+export const SCAN_THREAD_STARTUP_MS = 10_000;
+/** The longest delay a Node timer takes (a longer one fires at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 interface Pending {
   request: ScanRequest;
@@ -56,8 +60,11 @@ export class ScanThread {
 
   scan(fields: Record<string, string>, budgetMs: number): Promise<UnsafeFlag[]> {
     if (this.closing !== null) return Promise.reject(new Error('the scan thread is closed'));
+    // What scanFields scans: the fields holding text (it skips the others, as every field it is not given).
+    const texts: Record<string, string> = {};
+    for (const [field, text] of Object.entries(fields)) if (typeof text === 'string') texts[field] = text;
     return new Promise<UnsafeFlag[]>((resolve, reject) => {
-      this.queue.push({ request: { id: this.nextId++, fields, budgetMs }, resolve, reject });
+      this.queue.push({ request: { id: this.nextId++, fields: texts, budgetMs }, resolve, reject });
       this.next();
     });
   }
@@ -82,13 +89,22 @@ export class ScanThread {
       return;
     }
     this.current = pending;
-    const worker = (this.worker ??= this.start());
-    worker.ref();
-    this.replies?.ref();
     const { request } = pending;
-    const fields = Object.values(request.fields).filter((text) => text.length > 0).length;
-    this.timer = setTimeout(() => this.deadlinePassed(), request.budgetMs * fields + this.graceMs);
-    worker.postMessage(request);
+    try {
+      const fresh = this.worker === null;
+      const worker = (this.worker ??= this.start());
+      worker.ref();
+      this.replies?.ref();
+      const fields = Object.values(request.fields).filter((text) => text.length > 0).length;
+      const deadline = request.budgetMs * fields + this.graceMs + (fresh ? SCAN_THREAD_STARTUP_MS : 0);
+      this.timer = setTimeout(() => this.deadlinePassed(), Math.min(deadline, MAX_TIMER_MS));
+      worker.postMessage(request);
+    } catch (error) {
+      // The thread could not be started or sent to: this request fails, the next one tries a new thread.
+      this.stop();
+      this.settle().reject(error instanceof Error ? error : new Error(String(error)));
+      this.next();
+    }
   }
 
   private start(): Worker {

@@ -6,6 +6,8 @@ import { operatorContext } from '../../../src/commands/shared/command-context';
 import type { IngestDocumentCommand } from '../../../src/commands/memory/ingest-document.command';
 import { INGEST_IN_FLIGHT, listPaths, MemoryIngestRun } from '../../../src/cli/memory-ingest-run';
 import type { EventStore } from '../../../src/infrastructure/event-store/event-store.port';
+import { UnsafeContentError, ValidationFailedError } from '../../../src/common/errors';
+import * as readers from '../../../src/ingestion/readers/read-documents';
 import { makeTempDir } from '../../support/temp-dir';
 
 /*
@@ -41,6 +43,14 @@ describe('MemoryIngestRun pipeline', () => {
         running--;
         log.push(`end ${n}`);
         if (n === fail) throw new Error(`record ${n} failed`);
+        // Refusals and invalid documents among them, finishing out of order too.
+        if (n === 2 || n === 3) {
+          const flag = { field: 'content', kind: 'secret', rule: 'aws_access_key_id', line: 1, column: n };
+          throw new UnsafeContentError([{ ...flag, message: 'Unsafe content (secret).' }]);
+        }
+        if (n === 7 || n === 8) {
+          throw new ValidationFailedError('invalid', [{ field: 'title', message: `bad ${n}` }]);
+        }
         return {
           memory_item_id: 100 + n,
           memory_source_id: 200 + n,
@@ -78,19 +88,25 @@ describe('MemoryIngestRun pipeline', () => {
     const report = await run.run(1, await listPaths([file]), options, operatorContext('test'));
     expect(most()).toBe(INGEST_IN_FLIGHT);
     expect(INGEST_IN_FLIGHT).toBeGreaterThan(1);
+    const stored = Array.from({ length: DOCUMENTS }, (_, i) => i).filter((i) => ![2, 3, 7, 8].includes(i));
     expect(report.items.map((item) => item.document_key.replace(/^.*#/, ''))).toEqual(
-      Array.from({ length: DOCUMENTS }, (_, i) => `r${i}`),
+      stored.map((i) => `r${i}`),
     );
-    expect(report.items.map((item) => item.memory_item_id)).toEqual(
-      Array.from({ length: DOCUMENTS }, (_, i) => 100 + i),
-    );
+    expect(report.items.map((item) => item.memory_item_id)).toEqual(stored.map((i) => 100 + i));
+    expect(report.refused.map((entry) => entry.flags[0].column)).toEqual([2, 3]);
+    expect(report.skipped.map((entry) => entry.message)).toEqual(['title bad 7', 'title bad 8']);
     // Finished out of order, reported in order.
     const ends = log.filter((line) => line.startsWith('end')).map((line) => Number(line.slice(4)));
     expect(ends).not.toEqual([...ends].sort((a, b) => a - b));
+    // Each pair finished in the reverse of its read order (3 before 2, 8 before 7): the sorting is what orders them.
+    expect(ends.indexOf(3)).toBeLessThan(ends.indexOf(2));
+    expect(ends.indexOf(8)).toBeLessThan(ends.indexOf(7));
     expect(report.totals).toMatchObject({
-      documents: DOCUMENTS,
-      created: DOCUMENTS,
-      chunks_written: DOCUMENTS,
+      documents: stored.length,
+      created: stored.length,
+      chunks_written: stored.length,
+      refused: 2,
+      skipped: 2,
     });
     expect(log[log.length - 1]).toBe('lease ended');
   });
@@ -107,5 +123,28 @@ describe('MemoryIngestRun pipeline', () => {
     expect(log.indexOf('end 3')).toBeGreaterThan(-1);
     expect(log.slice(log.indexOf('end 3')).filter((line) => line.startsWith('start'))).toEqual([]);
     expect(log[log.length - 1]).toBe('lease ended');
+  });
+
+  it('a reader that throws stops the run only after the documents in flight finish', async () => {
+    const actual = readers.readFile;
+    const read = jest.spyOn(readers, 'readFile').mockImplementation(async function* (file, readOptions) {
+      let n = 0;
+      for await (const entry of actual(file, readOptions)) {
+        yield entry;
+        if (++n === 6) throw new Error('disk read failed');
+      }
+    });
+    try {
+      const { run, log } = harness();
+      await expect(run.run(1, await listPaths([file]), options, operatorContext('test'))).rejects.toThrow(
+        'disk read failed',
+      );
+      const started = log.filter((line) => line.startsWith('start')).length;
+      expect(started).toBe(6);
+      expect(log.filter((line) => line.startsWith('end'))).toHaveLength(6);
+      expect(log[log.length - 1]).toBe('lease ended');
+    } finally {
+      read.mockRestore();
+    }
   });
 });

@@ -5,8 +5,12 @@ import {
   SCAN_THREAD_GRACE_MS,
   scanWorkerScript,
 } from '../../../src/safety/unsafe-content/scan-thread';
+import { Worker } from 'node:worker_threads';
+import { EVASIONS } from './samples/evasions';
 import { EVASIONS_V3, SUPPORT_TEXTS_V3 } from './samples/evasions-v3';
+import { NEGATIVES } from './samples/negatives';
 import { POSITIVES } from './samples/positives';
+import { SUPPORT_TEXT } from './samples/support-text';
 
 /*
  * The scan thread (bulk ingestion's scans, issue 32) gives exactly the in-thread scanner's findings, and fails
@@ -26,8 +30,11 @@ describe('ScanThread', () => {
         ...EVASIONS_V3.map((sample) => ({ content: sample.text, title: sample.id })),
         ...SUPPORT_TEXTS_V3.map((sample) => ({ content: sample.text })),
         ...POSITIVES.map((sample) => ({ content: sample.input, summary: 'Nightly job', title: '' })),
+        ...EVASIONS.map((sample) => ({ content: sample.input })),
+        ...NEGATIVES.map((sample) => ({ content: sample.input, title: sample.label })),
+        ...SUPPORT_TEXT.map((sample) => ({ content: sample.input })),
       ];
-      expect(records.length).toBeGreaterThan(150);
+      expect(records.length).toBeGreaterThan(250);
       // Every record asked at once: they queue and are answered in order, each with its own findings.
       const threaded = await Promise.all(records.map((fields) => thread.scan(fields, 10_000)));
       let flagged = 0;
@@ -44,7 +51,10 @@ describe('ScanThread', () => {
 
   it('refuses a scan that never returns with budget flags, replaces the thread and answers the scans after it', async () => {
     const thread = new ScanThread(FIXTURE, 200);
+    const terminate = jest.spyOn(Worker.prototype, 'terminate');
     try {
+      // A running thread first (a new thread's first request also has the start-up allowance).
+      await expect(thread.scan({ content: 'Open 9 to 17.' }, 100)).resolves.toEqual([]);
       const started = performance.now();
       const stuck = thread.scan({ content: 'hang', title: 'Uploader', summary: '' }, 100);
       const after = thread.scan({ content: `Upload key ${awsId} for the nightly job.` }, 100);
@@ -62,9 +72,36 @@ describe('ScanThread', () => {
       ]);
       // Its deadline: two non-empty fields' budgets plus the grace.
       expect(performance.now() - started).toBeGreaterThanOrEqual(2 * 100 + 200 - 5);
+      // The stuck thread was terminated (not left spinning), before the next request went to a new one.
+      expect(terminate).toHaveBeenCalledTimes(1);
       await expect(after).resolves.toEqual([
         expect.objectContaining({ kind: 'secret', rule: 'aws_access_key_id', field: 'content' }),
       ]);
+    } finally {
+      await thread.close();
+      terminate.mockRestore();
+    }
+  });
+
+  it('a scan that threw in the thread fails with its error; the thread goes on', async () => {
+    const thread = new ScanThread(FIXTURE);
+    try {
+      await expect(thread.scan({ content: 'fail' }, 1_000)).rejects.toThrow('the scan threw');
+      await expect(thread.scan({ content: `key ${awsId}` }, 1_000)).resolves.toHaveLength(1);
+    } finally {
+      await thread.close();
+    }
+  });
+
+  it('scans only the fields holding text, as the in-thread scan does', async () => {
+    const thread = new ScanThread(scanWorkerScript());
+    try {
+      const fields = { content: `key ${awsId}`, summary: undefined, title: null } as unknown as Record<
+        string,
+        string
+      >;
+      expect(await thread.scan(fields, 1_000)).toEqual(await scanFields(fields, 1_000));
+      expect(await thread.scan({ content: 'Open 9 to 17.' }, 1_000)).toEqual([]);
     } finally {
       await thread.close();
     }
@@ -73,6 +110,7 @@ describe('ScanThread', () => {
   it('an event loop held up past the deadline still gets the answer the thread gave in time', async () => {
     const thread = new ScanThread(scanWorkerScript(), 100);
     try {
+      await thread.scan({ content: 'warm-up' }, 1_000); // the thread running before the clock matters
       const scanned = thread.scan({ content: `Upload key ${awsId} for the nightly job.` }, 50);
       // The main thread busy past the deadline (150 ms) while the thread answers in a few milliseconds: the
       // deadline's timer runs before the answer's message event.
