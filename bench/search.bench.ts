@@ -22,26 +22,23 @@ import { startServerProcess } from './server-process';
  *   `memory:ingest`; the step ends when the search index holds every chunk).
  *
  * The text is synthetic and deterministic: a Zipf-distributed vocabulary of word-like tokens (never an English
- * stop word), documents of CHUNKS_PER_DOCUMENT paragraphs of ~150 words (one chunk each), queries of 2–5 words.
+ * stop word), documents of 8 paragraphs (store-figures.ts ingestSynthetic) of ~150 words (one chunk each), queries of 2–5 words.
  */
 import { CommandBus } from '@nestjs/cqrs';
 import { join } from 'node:path';
 import { httpLoad, percentile, type HttpLoad } from './http-load';
 import { RegisterConnectorCommand } from '../src/commands/connectors/register-connector.command';
 import type { RegisterConnectorResult } from '../src/commands/connectors/register-connector.command';
-import { IngestDocumentCommand } from '../src/commands/memory/ingest-document.command';
-import type { IngestDocumentResult } from '../src/commands/memory/ingest-document.command';
 import { RegisterOrganizationCommand } from '../src/commands/organizations/register-organization.command';
 import type { RegisterOrganizationResult } from '../src/commands/organizations/register-organization.command';
 import { operatorContext } from '../src/commands/shared/command-context';
-import { StreamCommandExecutor } from '../src/commands/shared/stream-command-executor';
 import { SEARCH_COLLAPSE_FIELD, type SearchFilter } from '../src/infrastructure/search/search-index.port';
 import type { Stores } from '../src/infrastructure/stores';
+import { ingestSynthetic } from './store-figures';
 import { SyntheticText } from './synthetic-text';
 import type { BenchRow } from './table';
 
 const SIZES = [10_000, 100_000];
-const CHUNKS_PER_DOCUMENT = 8;
 const QUERY_COUNT = 200;
 const DURATION_S = 8;
 /** Rounds of the raw index queries counted (after one not counted). */
@@ -69,66 +66,8 @@ const SHAPES = [
   { label: 'search + context package', withContext: true },
 ] as const;
 type Shape = (typeof SHAPES)[number];
-const READ_MODEL_TIMEOUT_MS = 10 * 60_000;
 
 type Server = BenchServer;
-
-/** Ingests documents until the organization holds `target` chunks; returns the chunks written and the time. */
-async function ingestTo(
-  server: Server,
-  organizationId: number,
-  text: SyntheticText,
-  target: number,
-): Promise<{ chunks: number; ms: number }> {
-  const commands = server.app.get(CommandBus);
-  const executor = server.app.get(StreamCommandExecutor);
-  const { stores } = server;
-  const context = operatorContext('bench');
-  const before = await stores.searchIndex.count(String(organizationId));
-  let total = before;
-  const started = performance.now();
-  const bulk = stores.relaxDurability();
-  const load = executor.bulkLoad();
-  try {
-    for (let n = before; total < target; n++) {
-      const paragraphs = Array.from({ length: Math.min(CHUNKS_PER_DOCUMENT, target - total) }, () =>
-        text.paragraph(),
-      );
-      const result = await commands.execute<IngestDocumentCommand, IngestDocumentResult>(
-        new IngestDocumentCommand(
-          organizationId,
-          {
-            document_key: `bench:${n}`,
-            title: `${text.sentence(4).slice(0, -1)} ${n}`,
-            content: paragraphs.join('\n\n'),
-            format: 'text',
-            type: 'document',
-            audience: 'internal',
-            authority_level: 'reference',
-            source_label: 'bench',
-            source_uri: null,
-            source_date: null,
-            effective_at: null,
-            expires_at: null,
-            summary: null,
-          },
-          context,
-          { waitForReadModels: false },
-        ),
-      );
-      total += result.chunks;
-    }
-  } finally {
-    load.end();
-    bulk.end();
-  }
-  const deadline = Date.now() + READ_MODEL_TIMEOUT_MS;
-  while ((await stores.searchIndex.count(String(organizationId))) < total) {
-    if (Date.now() > deadline) throw new Error('the search index did not catch up with the ingestion');
-    await executor.settle(await stores.eventStore.headPosition());
-  }
-  return { chunks: total - before, ms: performance.now() - started };
-}
 
 /**
  * SearchIndex.search() as the memory search handler calls it for limit HTTP_LIMIT, one query at a time, reading
@@ -301,7 +240,7 @@ export async function benchSearch(dir: string): Promise<BenchRow[]> {
       // In this process again for ingestion (the HTTP load of the previous size closed it).
       server ??= await startBenchServer(dataDir);
       process.stderr.write(`search: ingesting to ${label}…\n`);
-      const ingested = await ingestTo(server, org.organization_id, text, size);
+      const ingested = await ingestSynthetic(server, org.organization_id, text, size);
       const rate = (ingested.chunks * 1000) / ingested.ms;
       const raws: number[][] = [];
       for (const shape of SHAPES) {

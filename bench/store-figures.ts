@@ -228,6 +228,29 @@ export async function appendRates(dir: string, perRound: number, rounds: number)
   return { durableAppends, plainInserts, ratio: durableAppends / plainInserts };
 }
 
+/** A plain-text bench document as IngestDocumentCommand takes it (internal, reference, no dates). */
+export function benchDocument(
+  document_key: string,
+  title: string,
+  content: string,
+): IngestDocumentCommand['document'] {
+  return {
+    document_key,
+    title,
+    content,
+    format: 'text',
+    type: 'document',
+    audience: 'internal',
+    authority_level: 'reference',
+    source_label: 'bench',
+    source_uri: null,
+    source_date: null,
+    effective_at: null,
+    expires_at: null,
+    summary: null,
+  };
+}
+
 /**
  * Ingests synthetic documents (CHUNKS_PER_DOCUMENT paragraphs of ~150 words, one chunk each) into one organization
  * through the real ingestion path (IngestDocumentCommand → events → projections → search index) until it holds
@@ -268,26 +291,9 @@ export async function ingestSynthetic(
       queued += paragraphs.length;
       await tasks.submit(async () => {
         const result = await commands.execute<IngestDocumentCommand, IngestDocumentResult>(
-          new IngestDocumentCommand(
-            organizationId,
-            {
-              document_key: `bench:${n}`,
-              title,
-              content,
-              format: 'text',
-              type: 'document',
-              audience: 'internal',
-              authority_level: 'reference',
-              source_label: 'bench',
-              source_uri: null,
-              source_date: null,
-              effective_at: null,
-              expires_at: null,
-              summary: null,
-            },
-            context,
-            { waitForReadModels: false },
-          ),
+          new IngestDocumentCommand(organizationId, benchDocument(`bench:${n}`, title, content), context, {
+            waitForReadModels: false,
+          }),
         );
         queued -= paragraphs.length;
         total += result.chunks;

@@ -13,6 +13,7 @@ import { INGEST_IN_FLIGHT } from '../../src/cli/memory-ingest-run';
 import { BoundedTasks } from '../../src/common/bounded-tasks';
 import { UnsafeContentScanner } from '../../src/safety/unsafe-content/unsafe-content-scanner';
 import { startBenchServer } from '../bench-server';
+import { benchDocument } from '../store-figures';
 import type { TopicalText } from './topical-text';
 
 const CHUNKS_PER_DOCUMENT = 8;
@@ -59,21 +60,7 @@ export async function ingestTopical(
         );
         const command = new IngestDocumentCommand(
           org.organization_id,
-          {
-            document_key: `scale:${n}`,
-            title: `${text.title()} ${n}`,
-            content: paragraphs.join('\n\n'),
-            format: 'text',
-            type: 'document',
-            audience: 'internal',
-            authority_level: 'reference',
-            source_label: 'bench',
-            source_uri: null,
-            source_date: null,
-            effective_at: null,
-            expires_at: null,
-            summary: null,
-          },
+          benchDocument(`scale:${n}`, `${text.title()} ${n}`, paragraphs.join('\n\n')),
           context,
           { waitForReadModels: false },
         );
