@@ -221,9 +221,14 @@ async function benchDimensions(dir: string, dims: number, embeddingUrl: string):
         benchmark: `server RSS, ${memory.processes} processes summed (${label})`,
         value: memory.rssBytes / MB,
         unit: 'MB',
-        ...(dims === 384 && at1M ? { target: '<= 2,048', ok: memory.rssBytes <= 2048 * MB } : {}),
       },
-      { benchmark: `server PSS, summed (${label})`, value: memory.pssBytes / MB, unit: 'MB' },
+      {
+        // Issue 32's target is on PSS: RSS counts a page of the memory-mapped index once per process mapping it.
+        benchmark: `server PSS, summed (${label})`,
+        value: memory.pssBytes / MB,
+        unit: 'MB',
+        ...(dims === 384 && at1M ? { target: '<= 2,048', ok: memory.pssBytes <= 2048 * MB } : {}),
+      },
       {
         benchmark: `first search after a write, note found (${label})`,
         value: afterWriteMs,
