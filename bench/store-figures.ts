@@ -252,6 +252,31 @@ export function benchDocument(
 }
 
 /**
+ * Runs `produce` as memory:ingest runs its documents (MemoryIngestRun): bulk durability and load, INGEST_IN_FLIGHT
+ * documents at once, scanned in the scan thread while the event loop commits and projects the earlier ones.
+ * `submit` waits while the pipeline is full; returns once every submitted document settled (the first failure
+ * rethrown).
+ */
+export async function bulkIngestion(
+  server: BenchServer,
+  produce: (submit: (task: () => Promise<void>) => Promise<void>) => Promise<void>,
+): Promise<void> {
+  const bulk = server.stores.relaxDurability();
+  const load = server.app.get(StreamCommandExecutor).bulkLoad();
+  const scans = server.app.get(UnsafeContentScanner).offload();
+  const tasks = new BoundedTasks(INGEST_IN_FLIGHT);
+  try {
+    await produce((task) => tasks.submit(task));
+    await tasks.drain();
+  } finally {
+    await tasks.settled();
+    scans.end();
+    load.end();
+    bulk.end();
+  }
+}
+
+/**
  * Ingests synthetic documents (CHUNKS_PER_DOCUMENT paragraphs of ~150 words, one chunk each) into one organization
  * through the real ingestion path (IngestDocumentCommand → events → projections → search index) until it holds
  * `target` chunks, with the bulk durability `memory:ingest` uses; waits for the read models. Returns the chunks
@@ -274,13 +299,7 @@ export async function ingestSynthetic(
   let rawBytes = 0;
   let queued = 0;
   const started = performance.now();
-  const bulk = stores.relaxDurability();
-  const load = executor.bulkLoad();
-  // As memory:ingest runs (MemoryIngestRun): INGEST_IN_FLIGHT documents at once, scanned in the scan thread while
-  // the event loop commits and projects the earlier ones.
-  const scans = server.app.get(UnsafeContentScanner).offload();
-  const tasks = new BoundedTasks(INGEST_IN_FLIGHT);
-  try {
+  await bulkIngestion(server, async (submit) => {
     for (let n = before; total + queued < target; n++) {
       const paragraphs = Array.from({ length: Math.min(CHUNKS_PER_DOCUMENT, target - total - queued) }, () =>
         text.paragraph(),
@@ -289,7 +308,7 @@ export async function ingestSynthetic(
       const content = paragraphs.join('\n\n');
       rawBytes += Buffer.byteLength(title) + Buffer.byteLength(content);
       queued += paragraphs.length;
-      await tasks.submit(async () => {
+      await submit(async () => {
         const result = await commands.execute<IngestDocumentCommand, IngestDocumentResult>(
           new IngestDocumentCommand(organizationId, benchDocument(`bench:${n}`, title, content), context, {
             waitForReadModels: false,
@@ -301,13 +320,7 @@ export async function ingestSynthetic(
         onProgress(total);
       });
     }
-    await tasks.drain();
-  } finally {
-    await tasks.settled();
-    scans.end();
-    load.end();
-    bulk.end();
-  }
+  });
   const deadline = Date.now() + READ_MODEL_TIMEOUT_MS;
   while ((await stores.searchIndex.count(String(organizationId))) < total) {
     if (Date.now() > deadline) throw new Error('the search index did not catch up with the ingestion');

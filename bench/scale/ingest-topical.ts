@@ -9,11 +9,8 @@ import { operatorContext } from '../../src/commands/shared/command-context';
 import { StreamCommandExecutor } from '../../src/commands/shared/stream-command-executor';
 import { MEMORY_VECTORS_PROJECTION } from '../../src/projections/memory-vectors.projection';
 import { ProjectionRunner } from '../../src/projections/projection-runner';
-import { INGEST_IN_FLIGHT } from '../../src/cli/memory-ingest-run';
-import { BoundedTasks } from '../../src/common/bounded-tasks';
-import { UnsafeContentScanner } from '../../src/safety/unsafe-content/unsafe-content-scanner';
 import { startBenchServer } from '../bench-server';
-import { benchDocument } from '../store-figures';
+import { benchDocument, bulkIngestion } from '../store-figures';
 import type { TopicalText } from './topical-text';
 
 const CHUNKS_PER_DOCUMENT = 8;
@@ -46,14 +43,9 @@ export async function ingestTopical(
       ),
     );
     const started = performance.now();
-    const bulk = server.stores.relaxDurability();
-    const load = server.app.get(StreamCommandExecutor).bulkLoad();
-    // As memory:ingest runs (MemoryIngestRun): INGEST_IN_FLIGHT documents at once, scanned in the scan thread.
-    const scans = server.app.get(UnsafeContentScanner).offload();
-    const tasks = new BoundedTasks(INGEST_IN_FLIGHT);
     let written = 0;
     let reported = 0;
-    try {
+    await bulkIngestion(server, async (submit) => {
       for (let n = 0; written < chunks; n++) {
         const paragraphs = Array.from({ length: Math.min(CHUNKS_PER_DOCUMENT, chunks - written) }, () =>
           text.paragraph(),
@@ -64,7 +56,7 @@ export async function ingestTopical(
           context,
           { waitForReadModels: false },
         );
-        await tasks.submit(async () => {
+        await submit(async () => {
           await commands.execute(command);
         });
         written += paragraphs.length;
@@ -75,13 +67,7 @@ export async function ingestTopical(
           );
         }
       }
-      await tasks.drain();
-    } finally {
-      await tasks.settled();
-      scans.end();
-      load.end();
-      bulk.end();
-    }
+    });
     const runner = server.app.get(ProjectionRunner);
     const executor = server.app.get(StreamCommandExecutor);
     const head = await server.stores.eventStore.headPosition();
