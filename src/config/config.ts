@@ -95,10 +95,10 @@ export interface CairnConfig {
   corsOrigins: string[];
   /**
    * The embedded vector index (with CAIRN_EMBEDDING_MODEL, without ELASTICSEARCH_URL): how vectors are stored in
-   * its graph (CAIRN_VECTOR_QUANTIZATION: f16 default, i8, f32) and the HNSW search breadth
+   * its graph (CAIRN_VECTOR_QUANTIZATION: f16 default, bf16, i8, f32) and the HNSW search breadth
    * (CAIRN_VECTOR_EF_SEARCH, 16–4096, default 512 as DEFAULT_ANN in ann-graph.ts; a search of k uses at least k).
    */
-  vectorQuantization: 'i8' | 'f16' | 'f32';
+  vectorQuantization: 'i8' | 'f16' | 'bf16' | 'f32';
   vectorEfSearch: number;
   /**
    * The embedded search index's posting cache per process, in MiB (CAIRN_SEARCH_CACHE_MB, 16–4096, default 256):
@@ -320,7 +320,13 @@ export function loadConfig(env: Env = process.env): CairnConfig {
     searchTitleBoost: decimal(env, 'CAIRN_SEARCH_TITLE_BOOST', DEFAULT_SEARCH_TITLE_BOOST, 0, 10, errors),
     maxAppendBytes: integer(env, 'CAIRN_MAX_APPEND_BYTES', MIB, MIB, 64 * MIB, errors),
     corsOrigins: origins(env, 'CAIRN_CORS_ORIGINS', errors),
-    vectorQuantization: oneOf(env, 'CAIRN_VECTOR_QUANTIZATION', ['i8', 'f16', 'f32'] as const, 'f16', errors),
+    vectorQuantization: oneOf(
+      env,
+      'CAIRN_VECTOR_QUANTIZATION',
+      ['i8', 'f16', 'bf16', 'f32'] as const,
+      'f16',
+      errors,
+    ),
     vectorEfSearch: integer(env, 'CAIRN_VECTOR_EF_SEARCH', 512, 16, 4096, errors),
     searchCacheMiB: integer(env, 'CAIRN_SEARCH_CACHE_MB', 256, 16, 4096, errors),
     httpTimeouts: httpTimeouts(env, errors),

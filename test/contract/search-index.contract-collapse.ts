@@ -101,6 +101,39 @@ export function describeCollapseContract({
       expect(hits.find((hit) => hit.id === 'i2a')?.members).toEqual(['i2a']);
     });
 
+    it('restricted to collapse values, answers as a filter on the field would', async () => {
+      const restricted = (values: number[], query: Partial<SearchQuery> = {}) =>
+        collapsed({ ...query, collapse: { field: 'memory_item_id', max_members: 100, values } });
+      const filtered = (values: number[], query: Partial<SearchQuery> = {}) =>
+        collapsed({ ...query, filters: { ...query.filters, memory_item_id: values } });
+      expect(await restricted([3, 2, 99])).toEqual(await filtered([3, 2, 99]));
+      expect((await restricted([3, 2, 99])).map((hit) => hit.id).sort()).toEqual(['i2a', 'i3a']);
+      expect((await restricted([1, 2, 2, 3])).map((hit) => hit.members)).toEqual(
+        (await collapsed({})).filter((hit) => hit.id !== 'n1').map((hit) => hit.members),
+      );
+      expect(await restricted([1, 2, 3], { limit: 2 })).toEqual(await filtered([1, 2, 3], { limit: 2 }));
+      await current().upsert([chunk('i1a', 1, 'moraine moraine moraine and a cirque', { hidden: true })]);
+      const visible = { filters: { hidden: [false, null] } };
+      expect(await restricted([1], visible)).toEqual(await filtered([1], visible));
+      expect((await restricted([1], visible)).map((hit) => hit.members)).toEqual([['i1b']]);
+      expect(await restricted([])).toEqual([]);
+    });
+
+    it('refuses invalid collapse values', async () => {
+      const search = (values: unknown) =>
+        current().search({
+          organization_id: org(),
+          text: 'moraine',
+          collapse: { field: 'memory_item_id', max_members: 10, values: values as number[] },
+        });
+      await expect(search([-1])).rejects.toThrow(TypeError);
+      await expect(search([1.5])).rejects.toThrow(TypeError);
+      await expect(search(['1'])).rejects.toThrow(TypeError);
+      await expect(search(2)).rejects.toThrow(TypeError);
+      await expect(search(Array.from({ length: 1001 }, (_, n) => n))).rejects.toThrow(TypeError);
+      await expect(search(Array.from({ length: 1000 }, (_, n) => n))).resolves.toBeDefined();
+    });
+
     it('refuses an invalid collapse', async () => {
       const search = (value: unknown) =>
         current().search({

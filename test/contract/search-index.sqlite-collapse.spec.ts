@@ -88,6 +88,18 @@ describe('SQLite search index: an item’s chunks kept between collapsed searche
     await index.delete([{ id: 'a2', version: 2 }]);
     expect(await collapsed()).toEqual([['b2', 'b1'], ['a1']]);
     expect(memberReads()).toBe(2);
+    // One member each: the hit's own chunk, nothing else of its item read (a new generation, so none cached).
+    await index.upsert([chunk('c1', 3, 'serac')]);
+    const one = await index.search({
+      organization_id: 'org',
+      text: 'serac',
+      collapse: { field: 'memory_item_id', max_members: 1 },
+    });
+    expect(one.map((hit) => (hit.members ?? []).map((member) => [member.id, member.score]))).toEqual(
+      one.map((hit) => [[hit.id, hit.score]]),
+    );
+    expect(one.map((hit) => hit.id)).toEqual(['b2', 'a1', 'c1']);
+    expect(memberReads()).toBe(2);
     runs.mockRestore();
     await index.close();
     db.close();

@@ -41,8 +41,11 @@ export interface SearchQuery {
    * filters, `limit` such hits. Each hit lists in `members` that value's matching documents that pass the filters,
    * best first (the hit's own document first), at most `max_members`. Documents without a non-negative integer
    * value in the field are each their own hit. An index may support only the field it was configured for.
+   *
+   * `values` (at most 1,000 non-negative integers) restricts the search to those values' documents, as a filter on
+   * the field would (members of items already chosen: an embedded index reads and scores only their documents).
    */
-  collapse?: { field: string; max_members: number };
+  collapse?: { field: string; max_members: number; values?: number[] };
 }
 
 /**

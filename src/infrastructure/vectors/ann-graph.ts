@@ -7,7 +7,7 @@
  */
 import { Index, MetricKind, ScalarKind, exactSearch } from 'usearch';
 
-export type Quantization = 'f32' | 'f16' | 'i8';
+export type Quantization = 'f32' | 'f16' | 'bf16' | 'i8';
 
 export interface AnnParameters {
   dimensions: number;
@@ -35,6 +35,7 @@ export const DEFAULT_ANN: Omit<AnnParameters, 'dimensions'> = {
 const SCALARS: Record<Quantization, ScalarKind> = {
   f32: ScalarKind.F32,
   f16: ScalarKind.F16,
+  bf16: ScalarKind.BF16,
   i8: ScalarKind.I8,
 };
 

@@ -50,6 +50,11 @@ const QUERIES: SearchQuery[] = [
     filters: { audience: 'customer_safe' },
     collapse: { field: 'memory_item_id', max_members: 7 },
   },
+  {
+    organization_id: 'org-1',
+    text: 'refunds',
+    collapse: { field: 'memory_item_id', max_members: 3, values: [41, 7, 41] },
+  },
 ];
 
 function composeElasticsearchMajor(): number {
@@ -155,8 +160,9 @@ describe('Elasticsearch adapter: the requests it sends', () => {
       ['d4', 'doc:d4'],
     ]);
     const searches = recorder.find('/_search').map((r) => r.body as JsonObject);
-    expect(searches.filter((body) => body.collapse !== undefined)).toHaveLength(1);
-    expect(searches[searches.length - 1].collapse).toEqual({
+    const collapsing = searches.filter((body) => body.collapse !== undefined);
+    expect(collapsing).toHaveLength(2);
+    expect(collapsing[0].collapse).toEqual({
       field: 'collapse_key',
       inner_hits: {
         name: 'members',
@@ -166,5 +172,18 @@ describe('Elasticsearch adapter: the requests it sends', () => {
         track_scores: true,
       },
     });
+  });
+
+  it('restricts a search to collapse values by their keys (members of chosen items)', () => {
+    const searches = recorder.find('/_search').map((r) => r.body as JsonObject);
+    const restricted = searches[searches.length - 1] as {
+      query: { bool: { filter: JsonObject[] } };
+      collapse: { inner_hits: { size: number } };
+    };
+    expect(restricted.query.bool.filter).toContainEqual({ terms: { collapse_key: ['41', '7'] } });
+    expect(restricted.collapse.inner_hits.size).toBe(3);
+    // No other search is restricted.
+    const unrestricted = searches.slice(0, -1).map((body) => JSON.stringify(body));
+    expect(unrestricted.filter((body) => body.includes('"terms":{"collapse_key"'))).toEqual([]);
   });
 });

@@ -241,6 +241,9 @@ export class ElasticSearchIndex implements SearchIndex {
         anyOf(q.anyOf.map((conjunction) => ({ bool: { filter: conjunction.map(conditionQuery) } }))),
       );
     }
+    // Restricted to collapse values: their keys (a document without a value has a `doc:` key, never listed).
+    if (q.collapse?.values !== undefined)
+      filter.push({ terms: { collapse_key: q.collapse.values.map(String) } });
     const response = await this.client.search<StoredDocument>({
       index: this.index,
       size: q.limit,

@@ -86,16 +86,86 @@ function withMembers(
   passes: Passes,
 ): CollapsedHit[] {
   const maxMembers = query.collapse?.maxMembers ?? 1;
-  const candidates = new Map<number, SearchMember & { docNo: number }>();
-  const values = best.map((match) => keys[match.docNo]).filter((key) => key >= 0);
+  const own = (i: number): SearchMember[] => [
+    { id: rows[i].id, score: best[i].score, fields: rows[i].fields },
+  ];
+  // One member: the hit's own document (its value's best that passes, scored exactly by the ranking), so no
+  // other document of the value is read.
+  if (maxMembers === 1) {
+    return best.map((match, i) => {
+      const { id, title, fields } = rows[i];
+      return { id, title, fields, score: match.score, members: own(i) };
+    });
+  }
+  const byValue = membersByValue(
+    read,
+    org,
+    ranker,
+    keys,
+    best.map((match) => keys[match.docNo]).filter((key) => key >= 0),
+    passes,
+  );
+  return best.map((match, i) => {
+    const value = keys[match.docNo];
+    const listed = value >= 0 ? (byValue.get(value) ?? []) : [];
+    const members =
+      listed.length > 0
+        ? listed.slice(0, maxMembers).map(({ id, score, fields }) => ({ id, score, fields }))
+        : own(i);
+    return { id: rows[i].id, title: rows[i].title, fields: rows[i].fields, score: match.score, members };
+  });
+}
+
+/**
+ * The hits of a search restricted to collapse values (SearchQuery.collapse.values): for each value, its matching
+ * documents that pass the filters, best first (the best is the hit); values with none are left out; best hit
+ * first, `limit` of them. No ranking of the organization's other documents: only the values' documents are read
+ * and scored.
+ */
+export function lookUpValues(
+  read: CollapsedRows,
+  org: OrgRow,
+  { ranker, keys, query }: Ranking,
+): CollapsedHit[] {
+  const values = query.collapse?.values ?? [];
+  const maxMembers = query.collapse?.maxMembers ?? 1;
+  const passes = fieldMatcher(query.filters, query.anyOf);
+  const byValue = membersByValue(read, org, ranker, keys, values, passes);
+  return [...byValue.values()]
+    .sort((a, b) => b[0].score - a[0].score || a[0].docNo - b[0].docNo)
+    .slice(0, query.limit)
+    .map((listed) => ({
+      id: listed[0].id,
+      title: listed[0].title,
+      fields: listed[0].fields,
+      score: listed[0].score,
+      members: listed.slice(0, maxMembers).map(({ id, score, fields }) => ({ id, score, fields })),
+    }));
+}
+
+type ScoredMember = SearchMember & { docNo: number; title: string };
+
+/**
+ * Each of `values`' documents that pass and match (score > 0: a document none of the terms is in is no member),
+ * exactly scored, by value, best first (then by document number). Values without any are absent.
+ */
+function membersByValue(
+  read: CollapsedRows,
+  org: OrgRow,
+  ranker: MaxScoreRanker,
+  keys: Float64Array,
+  values: number[],
+  passes: Passes,
+): Map<number, ScoredMember[]> {
+  const candidates = new Map<number, ScoredMember>();
   for (const { docNo, row } of read.memberRows(org, values)) {
-    if (passes(row.fields)) candidates.set(docNo, { docNo, id: row.id, score: 0, fields: row.fields });
+    if (passes(row.fields))
+      candidates.set(docNo, { docNo, id: row.id, title: row.title, score: 0, fields: row.fields });
   }
   const docs = Int32Array.from(candidates.keys()).sort();
   const scores = ranker.scoreDocs(docs);
-  const byValue = new Map<number, Array<SearchMember & { docNo: number }>>();
+  const byValue = new Map<number, ScoredMember[]>();
   docs.forEach((doc, i) => {
-    // Members match: a document none of the terms is in is no member.
     if (scores[i] <= 0) return;
     const member = candidates.get(doc)!;
     member.score = scores[i];
@@ -103,15 +173,6 @@ function withMembers(
     if (list === undefined) byValue.set(keys[doc], [member]);
     else list.push(member);
   });
-  return best.map((match, i) => {
-    const row = rows[i];
-    const value = keys[match.docNo];
-    const listed = value >= 0 ? (byValue.get(value) ?? []) : [];
-    listed.sort((a, b) => b.score - a.score || a.docNo - b.docNo);
-    const members =
-      listed.length > 0
-        ? listed.slice(0, maxMembers).map(({ id, score, fields }) => ({ id, score, fields }))
-        : [{ id: row.id, score: match.score, fields: row.fields }];
-    return { id: row.id, title: row.title, fields: row.fields, score: match.score, members };
-  });
+  for (const list of byValue.values()) list.sort((a, b) => b.score - a.score || a.docNo - b.docNo);
+  return byValue;
 }

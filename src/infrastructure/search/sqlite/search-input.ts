@@ -38,7 +38,7 @@ export interface NormalizedQuery {
   /** Undefined: no alternative constraint. Otherwise a disjunction of conjunctions (empty: matches nothing). */
   anyOf: FieldCondition[][] | undefined;
   /** One hit per value of this field, with at most `maxMembers` members (SearchQuery.collapse); or undefined. */
-  collapse: { field: string; maxMembers: number } | undefined;
+  collapse: { field: string; maxMembers: number; values?: number[] } | undefined;
 }
 
 /**
@@ -70,7 +70,16 @@ function toCollapse(
       `collapse by ${collapse.field}: this index keeps the values of ${collapseField ?? 'no field'} only`,
     );
   }
-  return { field: collapse.field, maxMembers };
+  if (collapse.values === undefined) return { field: collapse.field, maxMembers };
+  const values: unknown = collapse.values;
+  if (
+    !Array.isArray(values) ||
+    values.length > MAX_LIMIT ||
+    !values.every((value) => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)
+  ) {
+    throw new TypeError(`collapse.values must be at most ${MAX_LIMIT} non-negative integers`);
+  }
+  return { field: collapse.field, maxMembers, values: [...new Set(values as number[])] };
 }
 
 function isFilterValue(value: unknown): value is FilterValue {

@@ -31,7 +31,7 @@ import type { OrgRow } from './document-statements';
 import { unpackBody } from './body-codec';
 import { BodyReader } from './body-reader';
 import { type Found, LazyHighlightHit } from './lazy-highlight-hit';
-import { type CollapsedRows, lookUpCollapsed, type MemberRow } from './collapsed-lookup';
+import { type CollapsedRows, lookUpCollapsed, lookUpValues, type MemberRow } from './collapsed-lookup';
 import { MemberCache, readMembers } from './member-cache';
 import { fieldMatcher } from './field-matcher';
 import { PostingCache } from './posting-cache';
@@ -219,6 +219,8 @@ export class SqliteSearchIndex implements SearchIndex {
       scorePostings(blocks, termWeighting(blocks.df, stats, q.titleBoost), lengths);
     const terms = q.terms.map(({ term, weight }) => ({ blocks: this.blocksOf(org, term, score), weight }));
     const ranker = new MaxScoreRanker(terms, lengths, stats, q.titleBoost);
+    if (q.collapse?.values !== undefined)
+      return lookUpValues(this.collapsedRows, org, { ranker, keys: lengths.keys, query: q });
     if (q.collapse !== undefined)
       return lookUpCollapsed(this.collapsedRows, org, { ranker, keys: lengths.keys, query: q });
     return this.lookUp(org, new RankedMatches(ranker), q);
