@@ -38,3 +38,21 @@ describe('CAIRN_SEARCH_CACHE_MB', () => {
     );
   });
 });
+
+describe('CAIRN_VECTOR_QUANTIZATION', () => {
+  it('defaults to f16 and takes i8, bf16 and f32', () => {
+    expect(loadConfig({}).vectorQuantization).toBe('f16');
+    for (const kind of ['i8', 'f16', 'bf16', 'f32'] as const) {
+      expect(loadConfig({ CAIRN_VECTOR_QUANTIZATION: kind }).vectorQuantization).toBe(kind);
+    }
+  });
+
+  it.each(['f8', 'BF16', 'b1'])('refuses %j at start, naming the variable', (raw) => {
+    expect(() => loadConfig({ CAIRN_VECTOR_QUANTIZATION: raw })).toThrow(
+      expect.objectContaining({
+        code: 'invalid_configuration',
+        details: [expect.objectContaining({ field: 'CAIRN_VECTOR_QUANTIZATION' })],
+      }),
+    );
+  });
+});
