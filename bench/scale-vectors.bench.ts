@@ -18,8 +18,8 @@
  * - The HNSW settings compared on a clustered set of as many vectors (scale/ann-settings.ts); with
  *   CAIRN_BENCH_VECTOR_GRAPH_ONLY=1 only that comparison runs, on topical and clustered vectors, no store.
  * - HTTP: Cairn as its own process (CAIRN_HTTP_WORKERS=2) over the data; `POST …/memory/search` limit 10 (the
- *   handler asks the vector index for 100 chunks and the lexical index for 100), the query embedded by the local
- *   server on each request; autocannon, after a warm-up not counted: p50 with 2 connections and with 1.
+ *   handler asks the vector index for 100 chunks and the lexical index for 100 items with their best chunk, then
+ *   for the lexical results' matching chunks), the query embedded by the local server on each request; autocannon, after a warm-up not counted: p50 with 2 connections and with 1.
  * - Server memory after the load: the process tree's summed RSS (a page of the memory-mapped index counts once
  *   per worker) and summed PSS (each shared page divided among the processes mapping it).
  * - A write: a tool note saved over HTTP, then a search for its text: the note must come back, and the first
