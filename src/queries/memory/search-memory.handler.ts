@@ -10,7 +10,6 @@ import {
   type SearchFilter,
   type SearchHit,
   type SearchIndex,
-  type SearchQuery,
 } from '../../infrastructure/search/search-index.port';
 import {
   MEMORY_CORPUS,
@@ -26,12 +25,10 @@ import { UsageCache } from './usage-cache';
 import { fuseRankings, type RelevanceMethod } from './rank-fusion';
 import { MAX_USAGE_MULTIPLIER, usageMultiplier } from './usage-ranking';
 import { VectorCandidates } from './vector-candidates';
+import { fillResultMembers, type LexicalAsk } from './result-members';
 
 /** A chunk the vector index found. */
 type SemanticHit = Awaited<ReturnType<VectorCandidates['search']>>[number];
-
-/** What every lexical search of one memory search asks the index (its limit and collapse aside). */
-type LexicalAsk = Omit<SearchQuery, 'limit' | 'collapse'>;
 
 /** An item found by the index (and/or the vectors): its matching chunks, score and best lexical hit. */
 interface Candidate {
@@ -145,7 +142,7 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
       title_boost: this.config.searchTitleBoost,
     };
     // Fused with embeddings, most lexical candidates only lend their rank: their matching chunks are read for the
-    // results alone (fillMembers), not for limit × 10 items.
+    // results alone (fillResultMembers), not for limit × 10 items.
     const membersLater = this.vectors.enabled;
     for (;;) {
       wanted = Math.min(MAX_CANDIDATES, wanted);
@@ -161,44 +158,10 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
       // with embeddings, the lexical ranking's depth is part of the definition (the best limit × 10 items).
       if (ranked.settled || semantic.length > 0 || hits.length < wanted || wanted >= MAX_CANDIDATES) {
         const result = this.respond(query, ranked);
-        if (membersLater) await this.fillMembers(lexical, result.items);
+        if (membersLater) await fillResultMembers(this.index, lexical, result.items, CHUNKS_PER_RESULT);
         return result;
       }
       wanted *= CANDIDATE_GROWTH;
-    }
-  }
-
-  /**
-   * The matching chunks of the results the lexical search found (asked with one member each): read for those
-   * items only, in a second read of the index with the same filters, then the semantic chunks after them as
-   * fusion put them (`chunk_ids` holds the best lexical chunk, then the semantic ones). A result whose item the
-   * second read no longer finds (a write in between) keeps what it had.
-   */
-  private async fillMembers(lexical: LexicalAsk, results: RankedMemoryItem[]): Promise<void> {
-    const found = results.filter((result) => result.method !== 'semantic');
-    if (found.length === 0) return;
-    const hits = await this.index.search({
-      ...lexical,
-      limit: found.length,
-      collapse: {
-        field: SEARCH_COLLAPSE_FIELD,
-        max_members: CHUNKS_PER_RESULT,
-        values: found.map((result) => result.item.memory_item_id),
-      },
-    });
-    const membersOf = new Map<number, number[]>();
-    for (const hit of hits) {
-      const members = hit.members ?? [{ id: hit.id, score: hit.score, fields: hit.fields }];
-      membersOf.set(
-        Number(hit.fields.memory_item_id),
-        members.map((member) => Number(member.fields.memory_chunk_id)),
-      );
-    }
-    for (const result of found) {
-      const members = membersOf.get(result.item.memory_item_id);
-      if (members === undefined) continue;
-      const semantic = result.chunk_ids.slice(1).filter((id) => !members.includes(id));
-      result.chunk_ids = [...members, ...semantic];
     }
   }
 

@@ -1,6 +1,6 @@
 /**
  * With embeddings on, the lexical candidates are asked for with one member each and the results' matching chunks
- * are read afterwards for the results alone (SearchMemoryHandler.fillMembers): the results must be exactly those
+ * are read afterwards for the results alone (result-members.ts): the results must be exactly those
  * of asking every candidate's members up front.
  */
 import type { ConnectorPrincipal } from '../../../src/http/auth/connector-principal';
