@@ -3,7 +3,7 @@
  * are read afterwards for the results alone (result-members.ts): the results must be exactly those
  * of asking every candidate's members up front.
  */
-import type { ConnectorPrincipal } from '../../../src/http/auth/connector-principal';
+import { SEARCH_CONNECTOR } from '../../support/search-connector';
 import { SqliteReadStore } from '../../../src/infrastructure/read-store/sqlite/sqlite-read-store';
 import type { SearchIndex, SearchQuery } from '../../../src/infrastructure/search/search-index.port';
 import { SqliteSearchIndex } from '../../../src/infrastructure/search/sqlite/sqlite-search-index';
@@ -16,15 +16,7 @@ import { SearchMemoryHandler } from '../../../src/queries/memory/search-memory.h
 import { SearchMemoryQuery } from '../../../src/queries/memory/search-memory.query';
 import type { VectorCandidates } from '../../../src/queries/memory/vector-candidates';
 
-const connector: ConnectorPrincipal = {
-  connector_id: 1,
-  organization_id: 7,
-  name: 'tool',
-  client_key: 'ck_tool',
-  capabilities: ['memory_search'],
-  grounding_policy: 'strict',
-  token_id: 'tok_1',
-};
+const connector = SEARCH_CONNECTOR;
 
 const ITEMS = 40;
 /** Chunks per item; the last matches no query (only the vectors can find it). */

@@ -1,4 +1,4 @@
-import type { ConnectorPrincipal } from '../../../src/http/auth/connector-principal';
+import { SEARCH_CONNECTOR } from '../../support/search-connector';
 import { SqliteReadStore } from '../../../src/infrastructure/read-store/sqlite/sqlite-read-store';
 import type {
   SearchHit,
@@ -14,15 +14,7 @@ import { SearchMemoryHandler } from '../../../src/queries/memory/search-memory.h
 import { SearchMemoryQuery } from '../../../src/queries/memory/search-memory.query';
 import type { VectorCandidates } from '../../../src/queries/memory/vector-candidates';
 
-const connector: ConnectorPrincipal = {
-  connector_id: 1,
-  organization_id: 7,
-  name: 'tool',
-  client_key: 'ck_tool',
-  capabilities: ['memory_search'],
-  grounding_policy: 'strict',
-  token_id: 'tok_1',
-};
+const connector = SEARCH_CONNECTOR;
 
 /** A chunk hit whose highlights are counted when read (the index computes them on first read). */
 function hit(item: number, score: number, reads: { count: number }): SearchHit {

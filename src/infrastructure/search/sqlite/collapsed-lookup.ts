@@ -108,10 +108,7 @@ function withMembers(
   return best.map((match, i) => {
     const value = keys[match.docNo];
     const listed = value >= 0 ? (byValue.get(value) ?? []) : [];
-    const members =
-      listed.length > 0
-        ? listed.slice(0, maxMembers).map(({ id, score, fields }) => ({ id, score, fields }))
-        : own(i);
+    const members = listed.length > 0 ? asMembers(listed, maxMembers) : own(i);
     return { id: rows[i].id, title: rows[i].title, fields: rows[i].fields, score: match.score, members };
   });
 }
@@ -139,11 +136,16 @@ export function lookUpValues(
       title: listed[0].title,
       fields: listed[0].fields,
       score: listed[0].score,
-      members: listed.slice(0, maxMembers).map(({ id, score, fields }) => ({ id, score, fields })),
+      members: asMembers(listed, maxMembers),
     }));
 }
 
 type ScoredMember = SearchMember & { docNo: number; title: string };
+
+/** The first `max` of a value's scored documents, as members. */
+function asMembers(listed: ScoredMember[], max: number): SearchMember[] {
+  return listed.slice(0, max).map(({ id, score, fields }) => ({ id, score, fields }));
+}
 
 /**
  * Each of `values`' documents that pass and match (score > 0: a document none of the terms is in is no member),
