@@ -7,7 +7,7 @@ import { ingest } from '../support/memory-fixtures';
 import { defaultDraft, reply, type ChatStep } from '../support/model-server';
 import { REPLIES } from '../support/reply-fixtures';
 import type { ReplyTenant } from '../support/reply-tenant';
-import { rechain } from '../support/sqlite-tampering';
+import { editData, editMetadata, rechain } from '../support/sqlite-tampering';
 import { makeTempDir } from '../support/temp-dir';
 import { http } from '../support/test-app';
 import { askA1, startToolHarness, type ToolHarness } from '../support/tool-harness';
@@ -145,18 +145,17 @@ describe('audit:reply lists every bound stream and fails on a tampered one (CLI)
     expect(cited[secondItem]).toMatchObject({ cited_revision: 1, current_revision: 1, moved_on: false });
   });
 
-  /** Runs `tamper` on the live store's file, audits, then undoes it. */
-  async function auditWith(tamper: string, undo: string, stream: string, save?: string) {
-    if (save) db.prepare(save).run(stream);
-    db.prepare(tamper).run(stream);
+  /** Runs `tamper` on the live store's file, audits, then puts the stream's rows back as they were. */
+  async function auditWith(tamper: () => void, stream: string) {
+    const saved = db.prepare('SELECT * FROM events WHERE stream = ?').all(stream) as Array<
+      Record<string, unknown>
+    >;
+    tamper();
     try {
       return await audit();
     } finally {
-      db.prepare(undo).run(stream);
-      if (save)
-        db.prepare("UPDATE events SET metadata = json_remove(metadata, '$.actor_was') WHERE stream = ?").run(
-          stream,
-        );
+      const restore = db.prepare('UPDATE events SET stream = ?, metadata = ?, data = ? WHERE position = ?');
+      for (const row of saved) restore.run(row.stream, row.metadata, row.data, row.position);
     }
   }
 
@@ -172,14 +171,7 @@ describe('audit:reply lists every bound stream and fails on a tampered one (CLI)
     'request',
   ])('an edited %s stream fails the audit naming it', async (role) => {
     const target = listed.find((s) => s.role === role)!.stream;
-    const res = await auditWith(
-      "UPDATE events SET metadata = json_set(metadata, '$.actor', 'operator:mallory') WHERE stream = ? AND revision = 0",
-      "UPDATE events SET metadata = json_set(metadata, '$.actor', json_extract(metadata, '$.actor_was')) " +
-        'WHERE stream = ? AND revision = 0',
-      target,
-      "UPDATE events SET metadata = json_set(metadata, '$.actor_was', json_extract(metadata, '$.actor')) " +
-        'WHERE stream = ? AND revision = 0',
-    );
+    const res = await auditWith(() => editMetadata(db, target, 0, { actor: 'operator:mallory' }), target);
     expect(res.code).toBe(1);
     expect(res.json.error).toMatchObject({
       code: 'reply_audit_failed',
@@ -193,8 +185,7 @@ describe('audit:reply lists every bound stream and fails on a tampered one (CLI)
     async (role) => {
       const target = listed.find((s) => s.role === role)!.stream;
       const res = await auditWith(
-        "UPDATE events SET stream = stream || '-hidden' WHERE stream = ?",
-        "UPDATE events SET stream = substr(stream, 1, length(stream) - 7) WHERE stream = ? || '-hidden'",
+        () => db.prepare("UPDATE events SET stream = stream || '-hidden' WHERE stream = ?").run(target),
         target,
       );
       expect(res.code).toBe(1);
@@ -209,9 +200,7 @@ describe('audit:reply lists every bound stream and fails on a tampered one (CLI)
       (s) => s.role === 'cited memory item' && s.cited?.memory_item_id === secondItem,
     )!;
     const setRevision = (revision: number) => {
-      db.prepare(
-        "UPDATE events SET data = json_set(data, '$.revision', ?) WHERE stream = ? AND type = 'MemoryItemCreated'",
-      ).run(revision, target.stream);
+      editData(db, "stream = ? AND type = 'MemoryItemCreated'", [target.stream], { revision });
       rechain(db);
     };
     setRevision(7);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodePayload, encodePayload } from '../../src/infrastructure/event-store/sqlite/event-payload';
@@ -5,6 +6,7 @@ import { openSqlite, type SqliteDatabase } from '../../src/infrastructure/sqlite
 import { cairn } from '../support/cli';
 import {
   dropUniqueRevisions,
+  editMetadata,
   forgeChatbotEvent,
   linksInMetadata,
   rechain,
@@ -289,44 +291,52 @@ describe('audit:verify against tampering (invariant 8)', () => {
     });
   });
 
-  it.each([
+  it.each<[string, Tamper, string]>([
     [
       'the type',
-      "UPDATE events SET type = 'ChatbotDeleted' WHERE stream = 'chatbot-1' AND revision = 1",
+      (sql) => sql("UPDATE events SET type = 'ChatbotDeleted' WHERE stream = 'chatbot-1' AND revision = 1"),
       'hash_mismatch',
     ],
     [
       'the event id',
-      "UPDATE events SET event_id = lower(hex(randomblob(16))) WHERE stream = 'chatbot-1' AND revision = 1",
+      (sql) =>
+        sql(
+          "UPDATE events SET event_id = lower(hex(randomblob(16))) WHERE stream = 'chatbot-1' AND revision = 1",
+        ),
       'hash_mismatch',
     ],
     [
       'the actor',
-      "UPDATE events SET metadata = json_set(metadata, '$.actor', 'operator:mallory') WHERE stream = 'chatbot-1' AND revision = 1",
+      (_sql, db) => editMetadata(db, 'chatbot-1', 1, { actor: 'operator:mallory' }),
       'hash_mismatch',
     ],
     [
       'the time',
-      "UPDATE events SET metadata = json_set(metadata, '$.occurred_at', '2020-01-01T00:00:00.000Z') WHERE stream = 'chatbot-1' AND revision = 1",
+      (_sql, db) => editMetadata(db, 'chatbot-1', 1, { occurred_at: '2020-01-01T00:00:00.000Z' }),
       'hash_mismatch',
     ],
     [
       'the organization',
-      "UPDATE events SET metadata = json_set(metadata, '$.organization_id', '2') WHERE stream = 'chatbot-1' AND revision = 1",
+      (_sql, db) => editMetadata(db, 'chatbot-1', 1, { organization_id: '2' }),
       'hash_mismatch',
     ],
     [
       'the stored hash',
-      "UPDATE events SET metadata = json_set(metadata, '$.hash', lower(hex(randomblob(32)))) WHERE stream = 'chatbot-1' AND revision = 1",
+      (_sql, db) => editMetadata(db, 'chatbot-1', 1, { hash: randomBytes(32).toString('hex') }),
       'hash_mismatch',
     ],
     [
       'the stored previous hash',
-      "UPDATE events SET metadata = json_set(metadata, '$.prev_hash', lower(hex(randomblob(32)))) WHERE stream = 'chatbot-1' AND revision = 1",
+      (_sql, db) => editMetadata(db, 'chatbot-1', 1, { prev_hash: randomBytes(32).toString('hex') }),
       'prev_hash_mismatch',
     ],
-  ])('%s of an event edited: hash_chain_broken', async (_kind, statement, reason) => {
-    const res = await verifyAfter((sql) => sql(statement));
+    [
+      'the actor, the metadata stored as JSON',
+      (_sql, db) => editMetadata(db, 'chatbot-1', 1, { actor: 'operator:mallory' }, 'json'),
+      'hash_mismatch',
+    ],
+  ])('%s of an event edited: hash_chain_broken', async (_kind, tamper, reason) => {
+    const res = await verifyAfter(tamper);
     expect(res.code).toBe(1);
     expect(res.json.error).toMatchObject({
       code: 'hash_chain_broken',

@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { verifyChain } from '../../../src/infrastructure/event-store/hash-chain';
 import {
   COMPRESS_FROM_BYTES,
+  COMPRESS_OTHERS_FROM_BYTES,
+  compressFrom,
   decodePayload,
   encodePayload,
 } from '../../../src/infrastructure/event-store/sqlite/event-payload';
@@ -55,6 +57,49 @@ describe('event payloads (embedded event store)', () => {
       expect(events.map((event) => event.data)).toEqual([largeData(), largeData()]);
       expect(verifyChain(events)).toBeNull();
       expect((await store.readAll()).map((event) => ({ ...event }).data)).toEqual([largeData(), largeData()]);
+    } finally {
+      await store.close();
+      db.close();
+      temp.cleanup();
+    }
+  });
+
+  it('compresses a recall trace from 2 KiB on and any other event from 512 characters on, as stored', async () => {
+    expect(compressFrom('RecallTraceRecorded')).toBe(COMPRESS_FROM_BYTES);
+    expect(compressFrom('MemoryItemCreated')).toBe(COMPRESS_OTHERS_FROM_BYTES);
+    const temp = makeTempDir('cairn-payload-');
+    const db = openSqlite({ path: join(temp.dir, 'cairn.sqlite') });
+    const store = new SqliteEventStore(db);
+    // A search's trace of ~1.5 KB, and an item of the same size: one stays text, the other is compressed.
+    const results = Array.from({ length: 12 }, (_, n) => ({
+      memory_item_id: n,
+      memory_chunk_ids: [n],
+      score: n / 7,
+    }));
+    const item = {
+      title: 'Opening hours',
+      content: 'We open at nine and close at five on weekdays. '.repeat(30),
+    };
+    const small = { title: 'Desk', content: 'x'.repeat(COMPRESS_OTHERS_FROM_BYTES - 40) };
+    try {
+      await store.append(
+        'trace-1',
+        [{ type: 'RecallTraceRecorded', data: { results }, metadata }],
+        'no_stream',
+      );
+      await store.append('item-1', [{ type: 'MemoryItemCreated', data: item, metadata }], 'no_stream');
+      await store.append('item-2', [{ type: 'MemoryItemCreated', data: small, metadata }], 'no_stream');
+      const stored = db
+        .prepare('SELECT typeof(data), length(data) FROM events ORDER BY position')
+        .raw(true)
+        .all() as Array<[string, number]>;
+      expect(JSON.stringify({ results }).length).toBeGreaterThan(COMPRESS_OTHERS_FROM_BYTES);
+      expect(JSON.stringify({ results }).length).toBeLessThan(COMPRESS_FROM_BYTES);
+      expect(JSON.stringify(small).length).toBeLessThan(COMPRESS_OTHERS_FROM_BYTES);
+      expect(stored.map(([type]) => type)).toEqual(['text', 'blob', 'text']);
+      expect(stored[1][1]).toBeLessThan(JSON.stringify(item).length / 4);
+      const events = await store.readAll();
+      expect(events.map((event) => event.data)).toEqual([{ results }, item, small]);
     } finally {
       await store.close();
       db.close();

@@ -1,5 +1,5 @@
 /**
- * How the embedded event store keeps an event's data: its JSON text as it is, or, from COMPRESS_FROM_BYTES on,
+ * How the embedded event store keeps an event's data: its JSON text as it is, or, from a size on (compressFrom),
  * compressed (a memory item's revision holds its text twice, as content and as chunks: compressed, the second
  * copy costs almost nothing). Storage only: the hash chain covers the canonical event (hash-chain.ts), never these
  * bytes, so the chain verifies the same whichever way an event was stored, and an edited payload fails it.
@@ -9,15 +9,26 @@
  *   Any other format byte is refused with a clear error (a newer build's format).
  */
 import { deflateRawSync, inflateRawSync, constants } from 'node:zlib';
+import { PRUNABLE_TYPE } from '../pruned-traces';
 
 /**
- * Data JSON shorter than this (UTF-16 units, a lower bound of its bytes) is stored as text. Compressing has a cost
- * of its own whatever the size: in the server under search load one `deflateRawSync` took about 40 µs of CPU for a
- * 1.5 KB recall trace (a fresh zlib state on cold caches; 16 µs in a warm loop), some 4% of a search, to save about
- * 1 KB. From 2 KiB the bytes saved grow with the size while that cost barely does: every search with `limit` 10
- * (its trace is about 1.5 KB) keeps its trace as text; memory revisions (their text twice) are compressed.
+ * A search's recall trace shorter than this (UTF-16 units, a lower bound of its bytes) is stored as text. Compressing
+ * has a cost of its own whatever the size: in the server under search load one `deflateRawSync` took about 40 µs of
+ * CPU for a 1.5 KB recall trace (a fresh zlib state on cold caches; 16 µs in a warm loop), some 4% of a search, to
+ * save about 1 KB. From 2 KiB the bytes saved grow with the size while that cost barely does: every search with
+ * `limit` 10 (its trace is about 1.5 KB) keeps its trace as text.
  */
 export const COMPRESS_FROM_BYTES = 2048;
+/**
+ * Any other event's data from this size on is compressed: those are written by commands that cost far more than
+ * a deflate (an ingested abstract of SciFact, ~1.5 KB of data with its text sealed, is stored in ~1.1 KB).
+ */
+export const COMPRESS_OTHERS_FROM_BYTES = 512;
+
+/** From what size (UTF-16 units of its JSON) an event of `type` is stored compressed. */
+export function compressFrom(type: string): number {
+  return type === PRUNABLE_TYPE ? COMPRESS_FROM_BYTES : COMPRESS_OTHERS_FROM_BYTES;
+}
 const FORMAT_DEFLATE = 1;
 /**
  * zlib level 1: on SciFact's memory events 5.46 MB against 5.25 at the default level 6, in about half the time (the
@@ -25,9 +36,9 @@ const FORMAT_DEFLATE = 1;
  */
 const LEVEL = 1;
 
-/** What to store in the `data` column for `json`. */
-export function encodePayload(json: string): string | Buffer {
-  if (json.length < COMPRESS_FROM_BYTES) return json;
+/** What to store in the `data` column for `json`: compressed from `from` UTF-16 units on (default: as a trace). */
+export function encodePayload(json: string, from = COMPRESS_FROM_BYTES): string | Buffer {
+  if (json.length < from) return json;
   const utf8 = Buffer.from(json, 'utf8');
   const compressed = deflateRawSync(utf8, { level: LEVEL, strategy: constants.Z_DEFAULT_STRATEGY });
   if (compressed.length + 1 >= utf8.length) return json;

@@ -1,6 +1,7 @@
 /** The embedded event store's table and prepared statements (sqlite-event-store.ts). */
 import { LimitedStatements } from '../../sqlite/limited-statements';
 import type { SqliteDatabase, SqliteStatement } from '../../sqlite/sqlite-connection';
+import { HASH_SQL } from './event-metadata';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS events (
@@ -10,7 +11,7 @@ CREATE TABLE IF NOT EXISTS events (
   revision INTEGER NOT NULL,
   type TEXT NOT NULL,
   data TEXT NOT NULL, -- JSON text, or a BLOB: a compressed payload (event-payload.ts)
-  metadata TEXT NOT NULL,
+  metadata TEXT NOT NULL, -- JSON text, or a BLOB: packed (event-metadata.ts)
   global_prev_hash BLOB, -- the log chain's link (log-chain.ts), 32 bytes each; NULL in rows written before
   global_hash BLOB,      -- these columns, whose metadata JSON holds the link as hex (or none before the chain)
   UNIQUE (stream, revision)
@@ -46,8 +47,8 @@ export type Row = [
   type: string,
   /** JSON text, or a compressed payload (event-payload.ts). */
   data: string | Buffer,
-  /** The metadata JSON: without the log link when the columns below hold it. */
-  metadata: string,
+  /** The metadata (JSON text, or packed: event-metadata.ts): without the log link when the columns below hold it. */
+  metadata: string | Buffer,
   global_prev_hash: Buffer | null,
   global_hash: Buffer | null,
 ];
@@ -71,7 +72,7 @@ export function prepareEventStatements(db: SqliteDatabase): Statements {
   addLogChainColumns(db);
   const statements: Statements = {
     last: db.prepare(
-      "SELECT revision, json_extract(metadata, '$.hash') FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1",
+      `SELECT revision, ${HASH_SQL} FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1`,
     ),
     // The log's last link: the column, or the metadata's hex for a row written before the columns.
     globalHead: db.prepare(

@@ -31,7 +31,8 @@ import { PollingSubscription } from './sqlite-subscription';
 import type { WalFlusher } from '../../sqlite/wal-flusher';
 import { WriteLock } from '../../sqlite/write-lock';
 import { prepareEventStatements, STREAMS_PAGE, type Row, type Statements } from './sqlite-event-statements';
-import { decodePayload, encodePayload } from './event-payload';
+import { compressFrom, decodePayload, encodePayload } from './event-payload';
+import { decodeMetadata, encodeMetadata } from './event-metadata';
 
 /**
  * Appends acknowledged once committed (`durability: 'committed'`) are synced to disk within this time, together:
@@ -47,7 +48,7 @@ export const COMMITTED_SYNC_WITHIN_MS = 100;
 type ChainGuess = {
   after: { revision: number; hash: unknown } | null;
   chained: Array<ChainedEvent<StoredEvent>>;
-  metadataJson: string[];
+  metadataColumns: Array<string | Buffer>;
 } | null;
 
 /** An event's link into the log chain (log-chain.ts), as stored: 32 bytes each. */
@@ -130,7 +131,7 @@ export class SqliteEventStore implements EventStore {
     this.assertOpen();
     const prepared: StoredEvent[] = prepareBatch(stream, events, expected).map((event) => ({
       ...event,
-      storedData: encodePayload(event.dataJson),
+      storedData: encodePayload(event.dataJson, compressFrom(event.type)),
     }));
     this.assertSize(stream, prepared);
     let result: AppendResult;
@@ -253,7 +254,7 @@ export class SqliteEventStore implements EventStore {
       (last?.hash as string | undefined) ?? GENESIS_HASH,
       events,
     );
-    return { after: last ?? null, chained, metadataJson: chained.map(metadataColumn) };
+    return { after: last ?? null, chained, metadataColumns: chained.map(metadataColumn) };
   }
 
   /** Runs inside BEGIN IMMEDIATE: nobody else can write between the read of the last revision and the insert. */
@@ -285,7 +286,7 @@ export class SqliteEventStore implements EventStore {
     // global order and the links agree. Not guessed outside the lock: reading the log's head there was one more
     // read that could be the first after another process's commit, which SQLite makes pay for its discarded cache
     // (about 25 µs a search with two HTTP workers), more than linking here (a hash per event) holds the lock.
-    const metadataJson = guessed ? guess.metadataJson : chained.map(metadataColumn);
+    const metadataColumns = guessed ? guess.metadataColumns : chained.map(metadataColumn);
     const links = linkIntoLog(chained, this.globalHead());
     let position = 0;
     chained.forEach((event, n) => {
@@ -295,7 +296,7 @@ export class SqliteEventStore implements EventStore {
         event.revision,
         event.type,
         event.storedData,
-        metadataJson[n],
+        metadataColumns[n],
         links[n].prev,
         links[n].hash,
       );
@@ -326,10 +327,8 @@ export class SqliteEventStore implements EventStore {
   }
 }
 
-/** An event's metadata column: its metadata as JSON, without the log link (stored in columns of its own). */
-function metadataColumn(event: ChainedEvent<StoredEvent>): string {
-  return JSON.stringify(event.metadata);
-}
+/** An event's metadata column (event-metadata.ts): without the log link, which has columns of its own. */
+const metadataColumn = (event: ChainedEvent<StoredEvent>): string | Buffer => encodeMetadata(event.metadata);
 
 /** Each chained event's link into the log chain after `globalPrev` (hex), as stored. */
 function linkIntoLog(chained: ReadonlyArray<ChainedEvent<StoredEvent>>, globalPrev: string): StoredLink[] {
@@ -365,26 +364,31 @@ function withLink(
 }
 
 /**
- * The event of a row. Its data is parsed (and decompressed) when first read: a projection that skips an event by
- * its type never pays for its payload, and a batch kept for several projections holds the stored bytes only.
- * `data` is an own enumerable property like the others (spreads, JSON and equality see it); assigning it replaces
- * the parsed value.
+ * The event of a row. Its data and metadata are parsed (decompressed, unpacked) when first read: a projection that
+ * skips an event by its type never pays for them, and a batch kept for several projections holds the stored bytes
+ * only. `data` and `metadata` are own enumerable properties like the others (spreads, JSON and equality see them);
+ * assigning one replaces the parsed value.
  */
 function toRecorded(row: Row): RecordedEvent {
-  const stored = row[5];
+  const [position, event_id, stream, revision, type, storedData, storedMetadata, prev, hash] = row;
   let data: RecordedEvent['data'] | undefined;
-  const event = {
-    event_id: row[1],
-    stream: row[2],
-    revision: row[3],
-    position: row[0],
-    type: row[4],
-    metadata: withLink(JSON.parse(row[6]) as RecordedEvent['metadata'], row[7], row[8]),
-  } as RecordedEvent;
+  let metadata: RecordedEvent['metadata'] | undefined;
+  const event = { event_id, stream, revision, position, type } as RecordedEvent;
+  Object.defineProperty(event, 'metadata', {
+    enumerable: true,
+    configurable: true,
+    get: () =>
+      (metadata ??= withLink(
+        decodeMetadata(storedMetadata) as unknown as RecordedEvent['metadata'],
+        prev,
+        hash,
+      )),
+    set: (value: RecordedEvent['metadata']) => (metadata = value),
+  });
   Object.defineProperty(event, 'data', {
     enumerable: true,
     configurable: true,
-    get: () => (data ??= JSON.parse(decodePayload(stored)) as RecordedEvent['data']),
+    get: () => (data ??= JSON.parse(decodePayload(storedData)) as RecordedEvent['data']),
     set: (value: RecordedEvent['data']) => (data = value),
   });
   return event;
