@@ -25,6 +25,16 @@ function recorded(overrides: Record<string, unknown> = {}): Record<string, unkno
   };
 }
 
+/** Metadata as a caller appends it (the store adds the chain links). */
+const callerMetadata = {
+  organization_id: '1',
+  correlation_id: '3c46b658-0029-480c-8f62-0107a9daa2d2',
+  causation_id: null,
+  actor: 'operator:test',
+  occurred_at: '2026-01-01T00:00:00.000Z',
+  schema_version: 1,
+};
+
 function stored(metadata: Record<string, unknown>): string | Buffer {
   return encodeMetadata(metadata);
 }
@@ -131,14 +141,7 @@ describe('event metadata (embedded event store)', () => {
     const temp = makeTempDir('cairn-metadata-');
     const db = openSqlite({ path: join(temp.dir, 'cairn.sqlite') });
     const store = new SqliteEventStore(db);
-    const metadata = {
-      organization_id: '1',
-      correlation_id: '3c46b658-0029-480c-8f62-0107a9daa2d2',
-      causation_id: 'not a uuid',
-      actor: 'operator:test',
-      occurred_at: '2026-01-01T00:00:00.000Z',
-      schema_version: 1,
-    };
+    const metadata = { ...callerMetadata, causation_id: 'not a uuid' };
     try {
       await store.append('s', [{ type: 'A', data: { n: 1 }, metadata }], 'no_stream');
       const column = db.prepare('SELECT metadata FROM events WHERE position = ?').pluck();
@@ -167,14 +170,7 @@ describe('event metadata (embedded event store)', () => {
     const temp = makeTempDir('cairn-metadata-');
     const db = openSqlite({ path: join(temp.dir, 'cairn.sqlite') });
     const store = new SqliteEventStore(db);
-    const metadata = {
-      organization_id: '1',
-      correlation_id: '3c46b658-0029-480c-8f62-0107a9daa2d2',
-      causation_id: null,
-      actor: 'operator:test',
-      occurred_at: '2026-01-01T00:00:00.000Z',
-      schema_version: 1,
-    };
+    const metadata = callerMetadata;
     try {
       await store.append('s', [{ type: 'A', data: { n: 1 }, metadata }], 'no_stream');
       // A row no build can unpack: reading the event still works, its metadata throws when read.
