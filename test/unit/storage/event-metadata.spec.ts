@@ -165,24 +165,4 @@ describe('event metadata (embedded event store)', () => {
       temp.cleanup();
     }
   });
-
-  it('unpacks an event’s metadata when it is first read, not when the event is read', async () => {
-    const temp = makeTempDir('cairn-metadata-');
-    const db = openSqlite({ path: join(temp.dir, 'cairn.sqlite') });
-    const store = new SqliteEventStore(db);
-    const metadata = callerMetadata;
-    try {
-      await store.append('s', [{ type: 'A', data: { n: 1 }, metadata }], 'no_stream');
-      // A row no build can unpack: reading the event still works, its metadata throws when read.
-      db.prepare('UPDATE events SET metadata = ? WHERE position = 1').run(Buffer.from([9, 0]));
-      const [event] = await store.readAll();
-      expect(event.type).toBe('A');
-      expect(event.data).toEqual({ n: 1 });
-      expect(() => event.metadata).toThrow(/format 9/);
-    } finally {
-      await store.close();
-      db.close();
-      temp.cleanup();
-    }
-  });
 });
