@@ -335,6 +335,11 @@ describe('audit:verify against tampering (invariant 8)', () => {
       (_sql, db) => editMetadata(db, 'chatbot-1', 1, { actor: 'operator:mallory' }, 'json'),
       'hash_mismatch',
     ],
+    [
+      'a key the hash does not cover added to the metadata',
+      (_sql, db) => editMetadata(db, 'chatbot-1', 1, { approved_by: 'operator:mallory' }, 'json'),
+      'hash_mismatch',
+    ],
   ])('%s of an event edited: hash_chain_broken', async (_kind, tamper, reason) => {
     const res = await verifyAfter(tamper);
     expect(res.code).toBe(1);

@@ -43,6 +43,20 @@ export function hashEvent(fields: ChainedFields): string {
   return createHash('sha256').update(canonical).digest('hex');
 }
 
+/** Every key a recorded event's metadata may hold: the caller's (stripChain), the stream chain's and the log chain's. */
+const METADATA_KEYS = new Set([
+  'organization_id',
+  'correlation_id',
+  'causation_id',
+  'actor',
+  'occurred_at',
+  'schema_version',
+  'prev_hash',
+  'hash',
+  'global_prev_hash',
+  'global_hash',
+]);
+
 /** The caller-supplied metadata, without chain fields (safe to pass RecordedMetadata). */
 export function stripChain(metadata: EventMetadata | RecordedMetadata): EventMetadata {
   const { organization_id, correlation_id, causation_id, actor, occurred_at, schema_version } = metadata;
@@ -126,6 +140,9 @@ export function nextInChain(
   if (event.revision !== expected) return { ...at, reason: 'revision_gap', expected_revision: expected };
   const previous = head?.hash ?? GENESIS_HASH;
   if (event.metadata.prev_hash !== previous) return { ...at, reason: 'prev_hash_mismatch' };
+  // A key the hash does not cover (stripChain) would read as the event's own without breaking its hash.
+  if (Object.keys(event.metadata).some((key) => !METADATA_KEYS.has(key)))
+    return { ...at, reason: 'hash_mismatch' };
   if (storedHash) return { events: expected + 1, hash: event.metadata.hash, position };
   const { event_id, stream, revision, type, data, metadata } = event;
   const hash = hashEvent({ event_id, stream, revision, type, data, metadata, prev_hash: previous });

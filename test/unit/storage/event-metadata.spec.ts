@@ -4,7 +4,6 @@ import { verifyChain } from '../../../src/infrastructure/event-store/hash-chain'
 import {
   decodeMetadata,
   encodeMetadata,
-  HASH_SQL,
 } from '../../../src/infrastructure/event-store/sqlite/event-metadata';
 import { SqliteEventStore } from '../../../src/infrastructure/event-store/sqlite/sqlite-event-store';
 import { openSqlite } from '../../../src/infrastructure/sqlite/sqlite-connection';
@@ -125,15 +124,51 @@ describe('event metadata (embedded event store)', () => {
     expect(() => decodeMetadata(badTag)).toThrow(/unknown value tag 99/);
   });
 
-  it('gives SQL the stored hash of either form (the statement that reads a stream’s last event)', () => {
-    const db = openSqlite({ path: ':memory:' });
+  it('appends after the hashes audit:verify reads, even from a row an attacker rewrote as JSON with duplicate keys', async () => {
+    const temp = makeTempDir('cairn-metadata-');
+    const db = openSqlite({ path: join(temp.dir, 'cairn.sqlite') });
+    const store = new SqliteEventStore(db);
     try {
-      const metadata = recorded();
-      const hashOf = db.prepare(`SELECT ${HASH_SQL} FROM (SELECT ? AS metadata)`).pluck();
-      expect(hashOf.get(stored(metadata))).toBe(metadata.hash);
-      expect(hashOf.get(JSON.stringify(metadata))).toBe(metadata.hash);
+      await store.append('s', [{ type: 'A', data: { n: 1 }, metadata: callerMetadata }], 'no_stream');
+      const [first] = await store.readStream('s');
+      const { global_prev_hash, global_hash, ...chained } = first.metadata;
+      const forged = (hex: string) => (hex[0] === 'a' ? 'b' : 'a') + hex.slice(1);
+      // A pre-log-chain row (links in the JSON) whose duplicate keys carry forged values first: SQL's JSON
+      // functions read the first of duplicates, JSON.parse (every reader, the audit) the last.
+      const json = JSON.stringify({ ...chained, global_prev_hash, global_hash }).replace(
+        '{',
+        `{"hash":"${forged(first.metadata.hash)}","global_hash":"${forged(global_hash!)}",`,
+      );
+      db.prepare(
+        'UPDATE events SET metadata = ?, global_prev_hash = NULL, global_hash = NULL WHERE position = 1',
+      ).run(json);
+      await store.append('s', [{ type: 'B', data: { n: 2 }, metadata: callerMetadata }], 0);
+      const events = await store.readStream('s');
+      expect(events[1].metadata.prev_hash).toBe(first.metadata.hash);
+      expect(events[1].metadata.global_prev_hash).toBe(global_hash);
+      expect(verifyChain(events)).toBeNull();
     } finally {
+      await store.close();
       db.close();
+      temp.cleanup();
+    }
+  });
+
+  it('appends after a packed last row whose log link was cleared (the audit reports that row, appends go on)', async () => {
+    const temp = makeTempDir('cairn-metadata-');
+    const db = openSqlite({ path: join(temp.dir, 'cairn.sqlite') });
+    const store = new SqliteEventStore(db);
+    try {
+      await store.append('s', [{ type: 'A', data: { n: 1 }, metadata: callerMetadata }], 'no_stream');
+      db.prepare('UPDATE events SET global_prev_hash = NULL, global_hash = NULL WHERE position = 1').run();
+      await store.append('t', [{ type: 'B', data: { n: 2 }, metadata: callerMetadata }], 'no_stream');
+      const events = await store.readAll();
+      expect(events.map((event) => event.type)).toEqual(['A', 'B']);
+      expect(events[1].metadata.global_prev_hash).toBe('0'.repeat(64));
+    } finally {
+      await store.close();
+      db.close();
+      temp.cleanup();
     }
   });
 

@@ -6,8 +6,7 @@
  * - TEXT: the metadata JSON (every row written before packing existed, and any metadata the packed form cannot
  *   hold exactly: an unknown key, a hash that is not 64 lowercase hex digits, a time not in `toISOString()` form…).
  * - BLOB, FORMAT_PACKED: the same object in about a third of the bytes (~110 against ~335 for an operator's event):
- *   byte 0 the format; bytes 1–32 `prev_hash` and 33–64 `hash` (fixed offsets: the stream-head statement reads
- *   `hash` in SQL, see HASH_SQL); then `organization_id`, `correlation_id`, `causation_id`, `actor`,
+ *   byte 0 the format; bytes 1–32 `prev_hash` and 33–64 `hash`; then `organization_id`, `correlation_id`, `causation_id`, `actor`,
  *   `occurred_at`, `schema_version`, each a tag byte and its value (TAG_*). A value is packed only in a form that
  *   reads back as the same JSON text, else the row keeps its JSON.
  *
@@ -50,12 +49,6 @@ const DECIMAL = /^(0|[1-9][0-9]{0,15})$/;
 /** With the u flag a surrogate pair is one code point: only an unpaired surrogate matches. */
 const LONE_SURROGATE = /[\ud800-\udfff]/u;
 
-/**
- * SQL for a row's stream-chain `hash` (hex) from its `metadata` column, whichever way it is stored: used by the
- * statement that reads a stream's last event before an append.
- */
-export const HASH_SQL = `CASE WHEN typeof(metadata) = 'blob' THEN lower(hex(substr(metadata, ${2 + HASH_BYTES}, ${HASH_BYTES}))) ELSE json_extract(metadata, '$.hash') END`;
-
 /** What to store in the `metadata` column for `metadata`: packed, or its JSON text. */
 export function encodeMetadata(metadata: object): string | Buffer {
   // pack() takes a value only in a form that reads back as the same JSON text (test/unit/storage/event-metadata.spec.ts
@@ -68,7 +61,7 @@ export function decodeMetadata(stored: string | Buffer): Record<string, unknown>
   if (typeof stored === 'string') return JSON.parse(stored) as Record<string, unknown>;
   if (stored.length < HEADER_BYTES || stored[0] !== FORMAT_PACKED) {
     throw new Error(
-      `an event's metadata is stored in format ${stored[0] ?? 'none'}, which this build cannot read (a newer Cairn wrote it)`,
+      `an event's metadata is stored in format ${stored[0] ?? 'none'}, which this build cannot read (a newer Cairn wrote it, or the row was edited)`,
     );
   }
   const reader = new Reader(stored, HEADER_BYTES);

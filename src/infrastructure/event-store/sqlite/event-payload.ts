@@ -53,8 +53,20 @@ export function decodePayload(stored: string | Buffer): string {
   if (typeof stored === 'string') return stored;
   if (stored.length === 0 || stored[0] !== FORMAT_DEFLATE) {
     throw new Error(
-      `an event's data is stored in format ${stored[0] ?? 'none'}, which this build cannot read (a newer Cairn wrote it)`,
+      `an event's data is stored in format ${stored[0] ?? 'none'}, which this build cannot read (a newer Cairn wrote it, or the row was edited)`,
     );
   }
-  return inflateRawSync(stored.subarray(1)).toString('utf8');
+  const compressed = stored.subarray(1);
+  // zlib stops at the end of the DEFLATE stream: bytes hidden after it would be stored but never read. With `info`
+  // zlib returns the engine too (its bytesWritten: input consumed); @types/node types only the plain Buffer form.
+  const { buffer, engine } = inflateRawSync(compressed, { info: true }) as unknown as {
+    buffer: Buffer;
+    engine: { bytesWritten: number };
+  };
+  if (engine.bytesWritten !== compressed.length) {
+    throw new Error(
+      `an event's compressed data has ${compressed.length - engine.bytesWritten} bytes after its end (the row was edited)`,
+    );
+  }
+  return buffer.toString('utf8');
 }

@@ -1,7 +1,6 @@
 /** The embedded event store's table and prepared statements (sqlite-event-store.ts). */
 import { LimitedStatements } from '../../sqlite/limited-statements';
 import type { SqliteDatabase, SqliteStatement } from '../../sqlite/sqlite-connection';
-import { HASH_SQL } from './event-metadata';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS events (
@@ -72,12 +71,11 @@ export function prepareEventStatements(db: SqliteDatabase): Statements {
   addLogChainColumns(db);
   const statements: Statements = {
     last: db.prepare(
-      `SELECT revision, ${HASH_SQL} FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1`,
+      'SELECT revision, metadata FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1',
     ),
-    // The log's last link: the column, or the metadata's hex for a row written before the columns.
-    globalHead: db.prepare(
-      "SELECT COALESCE(global_hash, json_extract(metadata, '$.global_hash')) FROM events ORDER BY position DESC LIMIT 1",
-    ),
+    // The log's last link: the column, or (a row written before the columns) the metadata's hex, read in JavaScript
+    // as audit:verify reads it (SQL's JSON functions take the first of two duplicate keys, JSON.parse the last).
+    globalHead: db.prepare('SELECT global_hash, metadata FROM events ORDER BY position DESC LIMIT 1'),
     insert: db.prepare(
       `INSERT INTO events (event_id, stream, revision, type, data, metadata, global_prev_hash, global_hash)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -105,10 +103,9 @@ export function prepareEventStatements(db: SqliteDatabase): Statements {
     ),
     ping: db.prepare('SELECT 1'),
   };
-  for (const name of ['last', 'streams'] as const) statements[name].raw(true);
+  for (const name of ['last', 'globalHead', 'streams'] as const) statements[name].raw(true);
   statements.head.pluck(true);
   statements.count.pluck(true);
-  statements.globalHead.pluck(true);
   statements.ping.pluck(true);
   return statements;
 }

@@ -305,15 +305,22 @@ export class SqliteEventStore implements EventStore {
     return { next_expected_revision: firstRevision + chained.length - 1, position };
   }
 
-  /** The log's last event's global_hash, as hex (GENESIS_HASH for none, or for one written before the log chain). */
+  /**
+   * The log's last event's global_hash, as hex (GENESIS_HASH for none, or for one written before the log chain). The
+   * stored values are read as audit:verify reads them (decodeMetadata), so an append links after what it verifies.
+   */
   private globalHead(): string {
-    const hash = this.statements.globalHead.get() as unknown;
-    return Buffer.isBuffer(hash) ? hash.toString('hex') : typeof hash === 'string' ? hash : GENESIS_HASH;
+    const row = this.statements.globalHead.get() as [Buffer | null, string | Buffer] | undefined;
+    if (row === undefined) return GENESIS_HASH;
+    if (Buffer.isBuffer(row[0])) return row[0].toString('hex');
+    const hash = decodeMetadata(row[1]).global_hash;
+    return typeof hash === 'string' ? hash : GENESIS_HASH;
   }
 
+  /** A stream's last revision and its stored hash, read as audit:verify reads it. */
   private lastOf(stream: string): { revision: number; hash: unknown } | undefined {
-    const row = this.statements.last.get(stream) as [number, unknown] | undefined;
-    return row && { revision: row[0], hash: row[1] };
+    const row = this.statements.last.get(stream) as [number, string | Buffer] | undefined;
+    return row && { revision: row[0], hash: decodeMetadata(row[1]).hash };
   }
 
   /** Events after `position`, at most `limit` (null: all). */
