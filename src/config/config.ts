@@ -96,7 +96,7 @@ export interface CairnConfig {
   /**
    * The embedded vector index (with CAIRN_EMBEDDING_MODEL, without ELASTICSEARCH_URL): how vectors are stored in
    * its graph (CAIRN_VECTOR_QUANTIZATION: f16 default, bf16, i8, f32) and the HNSW search breadth
-   * (CAIRN_VECTOR_EF_SEARCH, 16–4096, default 512 as DEFAULT_ANN in ann-graph.ts; a search of k uses at least k).
+   * (CAIRN_VECTOR_EF_SEARCH, 16–4096, default 640 as DEFAULT_ANN in ann-graph.ts; a search of k uses at least k).
    */
   vectorQuantization: 'i8' | 'f16' | 'bf16' | 'f32';
   vectorEfSearch: number;
@@ -327,7 +327,7 @@ export function loadConfig(env: Env = process.env): CairnConfig {
       'f16',
       errors,
     ),
-    vectorEfSearch: integer(env, 'CAIRN_VECTOR_EF_SEARCH', 512, 16, 4096, errors),
+    vectorEfSearch: integer(env, 'CAIRN_VECTOR_EF_SEARCH', 640, 16, 4096, errors),
     searchCacheMiB: integer(env, 'CAIRN_SEARCH_CACHE_MB', 256, 16, 4096, errors),
     httpTimeouts: httpTimeouts(env, errors),
     mcpStreams: {

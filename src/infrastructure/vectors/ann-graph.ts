@@ -21,15 +21,17 @@ export interface AnnParameters {
 }
 
 /**
- * M 32, ef_construction 256, ef_search 512: on the bench's topical vectors at a million chunks' density (100k × 384)
- * recall@10 0.971 against 0.909 with M 16 / 128 / 256, at twice the search time (about 1 ms in process) and about
- * five times the build (docs/benchmarks.md, scale-vectors). A saved graph built with other parameters is rebuilt.
+ * M 32, ef_construction 256: on the bench's topical vectors at a million chunks' density (100k × 384) recall@10
+ * 0.971 against 0.909 with M 16 / 128 / 256, at twice the search time (about 1 ms in process) and about five times
+ * the build. ef_search 640: at 1M × 384 (f16, four graph builds) ef 512 gave recall@10 0.933–0.955, ef 640
+ * 0.967–0.973 (two builds), for ~27% more search time (docs/benchmarks.md, scale-vectors). A saved graph built with
+ * other M, ef_construction or quantization is rebuilt; ef_search is a search setting (no rebuild).
  */
 export const DEFAULT_ANN: Omit<AnnParameters, 'dimensions'> = {
   quantization: 'f16',
   connectivity: 32,
   expansionAdd: 256,
-  expansionSearch: 512,
+  expansionSearch: 640,
 };
 
 const SCALARS: Record<Quantization, ScalarKind> = {

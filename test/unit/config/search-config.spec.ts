@@ -1,4 +1,5 @@
 import { loadConfig } from '../../../src/config/config';
+import { DEFAULT_ANN } from '../../../src/infrastructure/vectors/ann-graph';
 
 describe('CAIRN_SEARCH_TITLE_BOOST', () => {
   it('defaults to 2 and takes a number from 0 to 10 with at most two decimals', () => {
@@ -52,6 +53,24 @@ describe('CAIRN_VECTOR_QUANTIZATION', () => {
       expect.objectContaining({
         code: 'invalid_configuration',
         details: [expect.objectContaining({ field: 'CAIRN_VECTOR_QUANTIZATION' })],
+      }),
+    );
+  });
+});
+
+describe('CAIRN_VECTOR_EF_SEARCH', () => {
+  it('defaults to the graph default (640: recall@10 at least 0.95 at a million chunks, docs/benchmarks.md)', () => {
+    expect(loadConfig({}).vectorEfSearch).toBe(640);
+    expect(DEFAULT_ANN.expansionSearch).toBe(640);
+    expect(loadConfig({ CAIRN_VECTOR_EF_SEARCH: '16' }).vectorEfSearch).toBe(16);
+    expect(loadConfig({ CAIRN_VECTOR_EF_SEARCH: '4096' }).vectorEfSearch).toBe(4096);
+  });
+
+  it.each(['15', '4097', '512.5', 'wide'])('refuses %j at start, naming the variable', (raw) => {
+    expect(() => loadConfig({ CAIRN_VECTOR_EF_SEARCH: raw })).toThrow(
+      expect.objectContaining({
+        code: 'invalid_configuration',
+        details: [expect.objectContaining({ field: 'CAIRN_VECTOR_EF_SEARCH' })],
       }),
     );
   });
