@@ -41,7 +41,9 @@ describe('event payloads (embedded event store)', () => {
   it('refuses a payload format it does not know, and bytes hidden after the compressed data, saying so', () => {
     expect(() => decodePayload(Buffer.from([9, 1, 2]))).toThrow(/format 9.*newer Cairn/);
     const stored = encodePayload(JSON.stringify(largeData())) as Buffer;
-    expect(() => decodePayload(Buffer.concat([stored, Buffer.from('HIDDEN')]))).toThrow(/6 bytes after its end/);
+    expect(() => decodePayload(Buffer.concat([stored, Buffer.from('HIDDEN')]))).toThrow(
+      /6 bytes after its end/,
+    );
   });
 
   it('reads events stored either way (compressed, or as JSON text by earlier builds) and their chain verifies', async () => {

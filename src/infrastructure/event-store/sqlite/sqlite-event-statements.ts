@@ -70,9 +70,7 @@ export function prepareEventStatements(db: SqliteDatabase): Statements {
   db.exec(SCHEMA);
   addLogChainColumns(db);
   const statements: Statements = {
-    last: db.prepare(
-      'SELECT revision, metadata FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1',
-    ),
+    last: db.prepare('SELECT revision, metadata FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1'),
     // The log's last link: the column, or (a row written before the columns) the metadata's hex, read in JavaScript
     // as audit:verify reads it (SQL's JSON functions take the first of two duplicate keys, JSON.parse the last).
     globalHead: db.prepare('SELECT global_hash, metadata FROM events ORDER BY position DESC LIMIT 1'),
