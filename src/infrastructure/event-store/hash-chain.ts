@@ -43,14 +43,19 @@ export function hashEvent(fields: ChainedFields): string {
   return createHash('sha256').update(canonical).digest('hex');
 }
 
-/** Every key a recorded event's metadata may hold: the caller's (stripChain), the stream chain's and the log chain's. */
-const METADATA_KEYS = new Set([
+/** The caller's metadata keys, in the order appends write them (stripChain); the chain links follow them. */
+export const CALLER_METADATA_KEYS = [
   'organization_id',
   'correlation_id',
   'causation_id',
   'actor',
   'occurred_at',
   'schema_version',
+] as const satisfies ReadonlyArray<keyof EventMetadata>;
+
+/** Every key a recorded event's metadata may hold: the caller's, the stream chain's and the log chain's. */
+const METADATA_KEYS = new Set<string>([
+  ...CALLER_METADATA_KEYS,
   'prev_hash',
   'hash',
   'global_prev_hash',

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { join } from 'node:path';
-import { verifyChain } from '../../../src/infrastructure/event-store/hash-chain';
+import { CALLER_METADATA_KEYS, verifyChain } from '../../../src/infrastructure/event-store/hash-chain';
 import {
   decodeMetadata,
   encodeMetadata,
@@ -70,14 +70,7 @@ describe('event metadata (embedded event store)', () => {
   });
 
   it('reads back exactly what it was given, for any field values; what it cannot pack stays JSON', () => {
-    const keys = [
-      'organization_id',
-      'correlation_id',
-      'causation_id',
-      'actor',
-      'occurred_at',
-      'schema_version',
-    ];
+    const keys = CALLER_METADATA_KEYS;
     fc.assert(
       fc.property(fc.tuple(...keys.map(() => fieldValue)), hex64, hex64, (values, prev, hash) => {
         const metadata: Record<string, unknown> = {};

@@ -6,26 +6,19 @@
  * - TEXT: the metadata JSON (every row written before packing existed, and any metadata the packed form cannot
  *   hold exactly: an unknown key, a hash that is not 64 lowercase hex digits, a time not in `toISOString()` form…).
  * - BLOB, FORMAT_PACKED: the same object in about a third of the bytes (~110 against ~335 for an operator's event):
- *   byte 0 the format; bytes 1–32 `prev_hash` and 33–64 `hash`; then `organization_id`, `correlation_id`, `causation_id`, `actor`,
- *   `occurred_at`, `schema_version`, each a tag byte and its value (TAG_*). A value is packed only in a form that
- *   reads back as the same JSON text, else the row keeps its JSON.
+ *   byte 0 the format; bytes 1–32 `prev_hash` and 33–64 `hash`; then the caller's fields (CALLER_METADATA_KEYS),
+ *   each a tag byte and its value (TAG_*). A value is packed only in a form that reads back as the same JSON text,
+ *   else the row keeps its JSON.
  *
  * Any other format byte is refused with a clear error (a newer build's format).
  */
 
-/** The metadata keys in the order appends write them (stripChain, then the chain links). */
-const KEYS = [
-  'organization_id',
-  'correlation_id',
-  'causation_id',
-  'actor',
-  'occurred_at',
-  'schema_version',
-  'prev_hash',
-  'hash',
-] as const;
+import { CALLER_METADATA_KEYS } from '../hash-chain';
+
 /** The keys packed as tagged values, after the two hashes. */
-const FIELDS = KEYS.slice(0, 6);
+const FIELDS = CALLER_METADATA_KEYS;
+/** The metadata keys in the order appends write them: the caller's, then the stream chain's links. */
+const KEYS: readonly string[] = [...FIELDS, 'prev_hash', 'hash'];
 
 const FORMAT_PACKED = 1;
 const HASH_BYTES = 32;
