@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import { fieldValueSql } from '../../src/infrastructure/read-store/sqlite/sqlite-filter';
 import { SqliteReadStore } from '../../src/infrastructure/read-store/sqlite/sqlite-read-store';
 import { openSqlite, type SqliteDatabase } from '../../src/infrastructure/sqlite/sqlite-connection';
 import { makeTempDir } from '../support/temp-dir';
@@ -94,44 +93,6 @@ describe('SqliteReadStore specifics', () => {
     const columns = old.prepare(`SELECT name FROM pragma_table_xinfo('read_documents')`).pluck().all();
     expect(columns).toContain('packed');
     old.close();
-  });
-
-  it('uses the expression indexes for indexed filters, sorts and counts', async () => {
-    await store.ensureCollection('items', ['organization_id', 'rank']);
-    const plan = (sql: string, ...params: unknown[]) =>
-      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>)
-        .map((r) => r.detail)
-        .join(' | ');
-    const org = fieldValueSql('organization_id');
-    const rank = fieldValueSql('rank');
-    const filtered = plan(
-      `SELECT doc FROM read_documents WHERE collection = ? AND ${org} = ? ORDER BY id`,
-      'items',
-      'o',
-    );
-    expect(filtered).toMatch(
-      /USING INDEX read_documents_by_organization_id_\w+ \(collection=\? AND <expr>=\?\)/,
-    );
-    const count = plan(
-      `SELECT COUNT(*) FROM read_documents WHERE collection = ? AND ${org} = ?`,
-      'items',
-      'o',
-    );
-    expect(count).toMatch(/USING COVERING INDEX read_documents_by_organization_id_/);
-    const sorted = plan(
-      `SELECT doc FROM read_documents WHERE collection = ? ORDER BY ${rank} DESC, id ASC LIMIT 24`,
-      'items',
-    );
-    expect(sorted).toMatch(/USING INDEX read_documents_by_rank_/);
-    const ranged = plan(
-      `SELECT doc FROM read_documents WHERE collection = ? AND ${rank} > ? AND ${rank} < '' ORDER BY ${rank}, id`,
-      'items',
-      1,
-    );
-    expect(ranged).toMatch(
-      /USING INDEX read_documents_by_rank_\w+ \(collection=\? AND <expr>>\? AND <expr><\?\)/,
-    );
-    expect(ranged).not.toMatch(/TEMP B-TREE/);
   });
 });
 

@@ -3,14 +3,13 @@
  * file at once, so every write is one short statement or one BEGIN IMMEDIATE transaction (which waits for the
  * write lock up to the connection's busy_timeout instead of failing on a stale read snapshot).
  *
- * Tables: read_documents (one row per document, stored as JSONB — read it with json(doc) — with expression
- * indexes per indexed field, shared by all collections and led by `collection`; see sqlite-filter.ts; a
+ * Tables: read_documents (one row per document, stored as JSONB — read it with json(doc) — with a partial
+ * expression index per collection and indexed field, see collection-sql.ts and sqlite-filter.ts; a
  * collection's packed fields in the `packed` column, see packed-fields.ts),
  * projection_checkpoints, leases, id_sequences, window_counters. JSONB (SQLite >= 3.45) makes json_extract on rows that no index
  * covers about twice as fast as JSON text.
  * better-sqlite3 is synchronous: the async methods just wrap synchronous calls.
  */
-import { createHash } from 'node:crypto';
 import { Clock, SystemClock } from '../../../common/clock';
 import type { SqliteDatabase, SqliteStatement } from '../../sqlite/sqlite-connection';
 import { WriteLock } from '../../sqlite/write-lock';
@@ -36,12 +35,12 @@ import {
   assertPosition,
   assertTtl,
   assertWriteOps,
-  effectiveSort,
   parseFindOptions,
   toStoredJson,
 } from '../read-store-query';
-import { fieldValueSql, filterSql, LOWER_FN, orderBySql, type SqlParam } from './sqlite-filter';
+import { LOWER_FN, type SqlParam } from './sqlite-filter';
 import { assertNotPacked, packDocument, unpackDocument } from './packed-fields';
+import { collectionIndex, collectionStatementsSql, findSql, SHARED_INDEX_PREFIX } from './collection-sql';
 import { ReadDocumentsPlannerStats } from './sqlite-planner-stats';
 
 const SCHEMA = `
@@ -99,6 +98,7 @@ export interface SqliteReadStoreOptions {
 export class SqliteReadStore implements ReadStore {
   private readonly clock: Clock;
   private readonly findCache = new Map<string, SqliteStatement>();
+  private readonly byCollection = new Map<string, CollectionStatements>();
   private readonly s: ReturnType<SqliteReadStore['prepareAll']>;
   private readonly tx: ReturnType<SqliteReadStore['makeTransactions']>;
   private readonly stats: ReadDocumentsPlannerStats;
@@ -134,13 +134,13 @@ export class SqliteReadStore implements ReadStore {
         if (current !== expected) return false;
         for (const op of ops) {
           if (op.op === 'put') s.put.run(op.collection, op.id, op.json, op.packed);
-          else s.delete.run(op.collection, op.id);
+          else this.collection(op.collection).delete.run(op.id);
         }
         s.putCheckpoint.run(next.projection, next.position, next.version, next.updated_at);
         return true;
       }),
       reset: this.db.transaction((projection: string, collections: string[]): void => {
-        for (const collection of collections) s.deleteCollection.run(collection);
+        for (const collection of collections) this.collection(collection).deleteCollection.run();
         s.deleteCheckpoint.run(projection);
       }),
       /** Run with .deferred(): a page and its total come from the same snapshot. */
@@ -160,23 +160,10 @@ export class SqliteReadStore implements ReadStore {
     const p = <P extends unknown[], R = unknown>(sql: string): Stmt<P, R> => this.db.prepare<P, R>(sql);
     const checkpointColumns = 'projection, position, version, updated_at';
     return {
-      get: p<[string, string], DocRow>(
-        'SELECT json(doc) AS doc, packed FROM read_documents WHERE collection = ? AND id = ?',
-      ),
-      getMany: p<[string, string], DocRow & { id: string }>(
-        `SELECT id, json(doc) AS doc, packed FROM read_documents
-         WHERE collection = ? AND id IN (SELECT value FROM json_each(?))`,
-      ),
-      getManyUnpacked: p<[string, string], DocRow & { id: string }>(
-        `SELECT id, json(doc) AS doc, NULL AS packed FROM read_documents
-         WHERE collection = ? AND id IN (SELECT value FROM json_each(?))`,
-      ),
       put: p<[string, string, string, Buffer | null]>(
         `INSERT INTO read_documents (collection, id, doc, packed) VALUES (?, ?, jsonb(?), ?)
          ON CONFLICT (collection, id) DO UPDATE SET doc = excluded.doc, packed = excluded.packed`,
       ),
-      delete: p<[string, string]>('DELETE FROM read_documents WHERE collection = ? AND id = ?'),
-      deleteCollection: p<[string]>('DELETE FROM read_documents WHERE collection = ?'),
       getCheckpoint: p<[string], Checkpoint>(
         `SELECT ${checkpointColumns} FROM projection_checkpoints WHERE projection = ?`,
       ),
@@ -228,20 +215,30 @@ export class SqliteReadStore implements ReadStore {
     let created = false;
     for (const field of new Set(indexedFields)) {
       if (field === 'id') continue; // the primary key (collection, id)
-      // One index per field name for all collections, led by `collection`. The name hashes the expression:
-      // SQL identifiers are case-insensitive while JSON keys are not, and a changed expression gets a new index.
-      const value = fieldValueSql(field);
-      const name = `read_documents_by_${field}_${createHash('sha256').update(value).digest('hex').slice(0, 10)}`;
-      if (this.s.indexExists.get(name)) continue;
-      this.db.exec(`CREATE INDEX IF NOT EXISTS ${name} ON read_documents (collection, ${value}, id)`);
+      const index = collectionIndex(collection, field);
+      if (this.s.indexExists.get(index.name)) continue;
+      this.db.exec(index.sql);
       created = true;
     }
+    if (this.dropSharedIndexes()) created = true;
     if (created) this.stats.refresh();
+  }
+
+  /** Drops the indexes shared by all collections (layout 1, collection-sql.ts); true when any was there. */
+  private dropSharedIndexes(): boolean {
+    const shared = this.db
+      .prepare<[string], { name: string }>(
+        `SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'read_documents'
+         AND substr(name, 1, ${SHARED_INDEX_PREFIX.length}) = ?`,
+      )
+      .all(SHARED_INDEX_PREFIX);
+    for (const { name } of shared) this.db.exec(`DROP INDEX IF EXISTS "${name.replace(/"/g, '""')}"`);
+    return shared.length > 0;
   }
 
   async get<T extends ReadDocument = ReadDocument>(collection: string, id: string): Promise<T | null> {
     assertCollectionName(collection);
-    const row = this.s.get.get(collection, id);
+    const row = this.collection(collection).get.get(id);
     return row ? unpackDocument<T>(row.doc, row.packed) : null;
   }
 
@@ -254,8 +251,9 @@ export class SqliteReadStore implements ReadStore {
     assertGetManyIds(ids);
     const found = new Map<string, T>();
     if (ids.length === 0) return found;
-    const statement = options.packed === false ? this.s.getManyUnpacked : this.s.getMany;
-    for (const row of statement.all(collection, JSON.stringify([...new Set(ids)]))) {
+    const statements = this.collection(collection);
+    const statement = options.packed === false ? statements.getManyUnpacked : statements.getMany;
+    for (const row of statement.all(JSON.stringify([...new Set(ids)]))) {
       found.set(row.id, unpackDocument<T>(row.doc, row.packed));
     }
     return found;
@@ -268,12 +266,9 @@ export class SqliteReadStore implements ReadStore {
     assertCollectionName(collection);
     const parsed = parseFindOptions(options);
     assertNotPacked(this.packedFields.get(collection), parsed);
-    const where = filterSql(parsed.filter);
-    const base = `FROM read_documents WHERE collection = ? AND ${where.sql}`;
-    const params: SqlParam[] = [collection, ...where.params];
-    const pageSql = `SELECT json(doc) AS doc, packed ${base} ORDER BY ${orderBySql(effectiveSort(parsed))} LIMIT ? OFFSET ?`;
+    const { pageSql, countSql, params } = findSql(collection, parsed);
     const page = this.cached<DocRow>(pageSql);
-    const count = this.cached<{ n: number }>(`SELECT COUNT(*) AS n ${base}`);
+    const count = this.cached<{ n: number }>(countSql);
     const { docs, total } = this.tx.read.deferred(page, count, params, parsed.limit, parsed.offset);
     return { items: docs.map((row) => unpackDocument<T>(row.doc, row.packed)), total };
   }
@@ -361,6 +356,23 @@ export class SqliteReadStore implements ReadStore {
   /** The connection is shared (event store, search index): its owner closes it. */
   async close(): Promise<void> {}
 
+  /** The statements of `collection`'s rows (collection-sql.ts: the collection is a literal), prepared once. */
+  private collection(collection: string): CollectionStatements {
+    let statements = this.byCollection.get(collection);
+    if (statements === undefined) {
+      const sql = collectionStatementsSql(collection);
+      statements = {
+        get: this.db.prepare<[string], DocRow>(sql.get),
+        getMany: this.db.prepare<[string], DocRow & { id: string }>(sql.getMany),
+        getManyUnpacked: this.db.prepare<[string], DocRow & { id: string }>(sql.getManyUnpacked),
+        delete: this.db.prepare<[string]>(sql.delete),
+        deleteCollection: this.db.prepare<[]>(sql.deleteCollection),
+      };
+      this.byCollection.set(collection, statements);
+    }
+    return statements;
+  }
+
   private cached<R>(sql: string): Stmt<SqlParam[], R> {
     let stmt: SqliteStatement | undefined = this.findCache.get(sql);
     if (stmt === undefined) {
@@ -373,6 +385,14 @@ export class SqliteReadStore implements ReadStore {
     }
     return stmt as Stmt<SqlParam[], R>;
   }
+}
+
+interface CollectionStatements {
+  get: Stmt<[string], DocRow>;
+  getMany: Stmt<[string], DocRow & { id: string }>;
+  getManyUnpacked: Stmt<[string], DocRow & { id: string }>;
+  delete: Stmt<[string]>;
+  deleteCollection: Stmt<[]>;
 }
 
 type PreparedOp =
