@@ -1,6 +1,6 @@
 import type { SubjectErased } from '../events/erasure/erasure.events';
 import { Inject, Injectable } from '@nestjs/common';
-import { NotFoundError } from '../common/errors';
+import { NotFoundError, StoredEventUnreadableError } from '../common/errors';
 import {
   SEALED_EVENT_STORE,
   type EventStore,
@@ -185,8 +185,15 @@ export class StreamAuditor {
       for (const event of page) {
         if (event.position > head) break pages;
         events += 1;
-        const pruned = isPrunedTrace(event);
-        const next = nextInChain(streams.get(event.stream) ?? null, event, event.position, pruned);
+        let pruned = false;
+        let next: StreamHead | ChainBreak;
+        try {
+          pruned = isPrunedTrace(event);
+          next = nextInChain(streams.get(event.stream) ?? null, event, event.position, pruned);
+        } catch (error) {
+          if (!(error instanceof StoredEventUnreadableError)) throw error;
+          next = unreadableBreak(error);
+        }
         if ('reason' in next) {
           first_break = { ...next, position: event.position };
           break pages;
@@ -322,5 +329,19 @@ function erasedSubject(event: RecordedEvent): ErasedSubject {
     reason: data.reason,
     erased_at: data.erased_at,
     position: event.position,
+  };
+}
+
+/** A row no reader can decode, as the break it is: its content cannot be hashed, so its chain cannot hold. */
+function unreadableBreak(error: StoredEventUnreadableError): ChainBreak {
+  const { stream, revision, event_id, position } = error.place;
+  const cause = String(error.details[0]?.message ?? '');
+  return {
+    stream,
+    revision,
+    event_id,
+    position,
+    reason: 'unreadable',
+    unreadable: { part: error.part, cause },
   };
 }

@@ -152,7 +152,34 @@ export class ServiceUnavailableError extends AppError {
 /** 500: a bug or an unexpected state; the message is safe to show, details are not leaked. */
 export class InternalError extends AppError {
   readonly status = 500;
-  constructor(message = 'internal error') {
-    super('internal_error', message);
+  constructor(message = 'internal error', code = 'internal_error', details: ErrorDetail[] = []) {
+    super(code, message, details);
+  }
+}
+
+/** Where a stored event is, by its columns (what can still be read of a row whose content cannot). */
+export interface StoredEventPlace {
+  position: number;
+  stream: string;
+  revision: number;
+  event_id: string;
+}
+
+/**
+ * 500: a stored event's row cannot be decoded (an unknown format, a cut or padded encoding, invalid JSON): the
+ * storage was edited or damaged. Reading it fails with this, naming the row, never with a bare internal error;
+ * `audit:verify` reports it as a break (`unreadable`).
+ */
+export class StoredEventUnreadableError extends InternalError {
+  constructor(
+    readonly place: StoredEventPlace,
+    readonly part: 'data' | 'metadata',
+    cause: string,
+  ) {
+    super(
+      `the stored event at position ${place.position} cannot be read (its ${part}: ${cause}): run \`cairn audit:verify\``,
+      'stored_event_unreadable',
+      [{ message: cause, part, position: place.position }],
+    );
   }
 }

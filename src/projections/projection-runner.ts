@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { StoredEventUnreadableError } from '../common/errors';
 import type { EventStore, RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import type { ReadStore } from '../infrastructure/read-store/read-store.port';
 import type { SearchIndex } from '../infrastructure/search/search-index.port';
@@ -35,6 +36,8 @@ export class ProjectionRunner {
   private readonly sleeper = new WakeableSleep();
   private readonly progress = new EventEmitter();
   private readonly renewedAt = new Map<string, number>();
+  /** Projections whose last step stopped at an event that cannot be decoded (cleared by the next good step). */
+  private readonly blocked = new Map<string, StoredEventUnreadableError>();
   /** Batches of events, shared by the projections reading the same positions. */
   private readonly batches: SharedBatches;
   /**
@@ -125,11 +128,19 @@ export class ProjectionRunner {
     };
   }
 
-  /** Resolves true once every named projection (default: all) has applied `position`; false after the timeout. */
-  async waitFor(position: number, timeoutMs: number, names?: readonly string[]): Promise<boolean> {
+  /**
+   * Resolves true once every named projection (default: all) has applied `position`; false after the timeout.
+   * `failFast`: rejects with the error of a named projection this process found blocked on an unreadable event.
+   */
+  async waitFor(
+    position: number,
+    timeoutMs: number,
+    names?: readonly string[],
+    failFast = false,
+  ): Promise<boolean> {
     const wanted = names ?? this.projections.map((p) => p.name);
     return this.lagging.waiting(async () => {
-      if (!(await this.waitUntil(position, timeoutMs, wanted))) return false;
+      if (!(await this.waitUntil(position, timeoutMs, wanted, failFast))) return false;
       // Writes of full batches (or a bulk load) applied before anyone waited may not be searchable yet.
       for (const name of wanted) {
         if (this.visibility.pending(name)) {
@@ -140,12 +151,20 @@ export class ProjectionRunner {
     });
   }
 
-  private async waitUntil(position: number, timeoutMs: number, wanted: readonly string[]): Promise<boolean> {
+  /** `failFast`: throws the error of a wanted projection this process's loop found blocked, instead of waiting. */
+  private async waitUntil(
+    position: number,
+    timeoutMs: number,
+    wanted: readonly string[],
+    failFast = false,
+  ): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
     let delay = 2;
     for (;;) {
       let behind = false;
       for (const name of wanted) {
+        const blocked = failFast ? this.blocked.get(name) : undefined;
+        if (blocked) throw blocked;
         const checkpoint = await this.readStore.getCheckpoint(name);
         if (this.appliedPosition(name, checkpoint?.position ?? 0) < position) behind = true;
       }
@@ -184,7 +203,10 @@ export class ProjectionRunner {
       // steps (MongoDB: outside a transaction), which a step must not interleave with.
       await this.exclusive(projection, () => this.reset(projection));
       const head = await this.eventStore.headPosition();
-      if (!(await this.waitFor(head, timeoutMs, [projection.name]))) {
+      // An event no projection can decode stops the rebuild with its error (the row named) instead of waiting out
+      // the timeout; only this process's loop can tell (a server holding the lease retries, and logs it).
+      this.blocked.delete(projection.name);
+      if (!(await this.waitFor(head, timeoutMs, [projection.name], true))) {
         throw new Error(
           `rebuild of ${projection.name} did not reach position ${head} within ${timeoutMs} ms`,
         );
@@ -234,12 +256,15 @@ export class ProjectionRunner {
         }
         const progressed = await this.exclusive(projection, () => this.step(projection));
         failures = 0;
+        this.blocked.delete(projection.name);
         if (!progressed) {
           await this.exclusive(projection, () => this.flushDeferred(projection, CHECKPOINT_DEFER_MS));
           await this.sleeper.sleep(this.poll);
         }
       } catch (error) {
         failures += 1;
+        // Retried like any failure (a repaired row, a restored file), but a rebuild waiting for it stops at once.
+        if (error instanceof StoredEventUnreadableError) this.blocked.set(projection.name, error);
         this.options.onError?.(projection.name, error);
         await this.sleeper.sleep(Math.min(100 * 2 ** failures, 5000));
       }

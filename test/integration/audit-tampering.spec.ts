@@ -130,6 +130,54 @@ describe('audit:verify against tampering (invariant 8)', () => {
     });
   });
 
+  it.each([
+    ['data with an unknown format byte', 'data', () => Buffer.from([9, 1, 2, 3])],
+    ['data: a compressed payload cut short', 'data', (stored: Buffer | string) => cut(stored)],
+    ['data: JSON text that does not parse', 'data', () => '{"name": "Mallory"'],
+    ['metadata: packed, cut short', 'metadata', (stored: Buffer | string) => cut(stored)],
+    ['metadata: JSON text that does not parse', 'metadata', () => '{"actor": '],
+  ] as const)(
+    'a row no reader can decode (%s): hash_chain_broken (unreadable) naming it; reading it names it too',
+    async (_kind, column, damage) => {
+      let position = 0;
+      const dir = tampered((_sql, db) => {
+        // The memory item's created event: compressed data, packed metadata, events before and after it.
+        const row = db
+          .prepare<[], { position: number; stored: Buffer | string }>(
+            `SELECT position, ${column} AS stored FROM events WHERE type = 'MemoryItemCreated'`,
+          )
+          .get()!;
+        position = row.position;
+        db.prepare(`UPDATE events SET ${column} = ? WHERE position = ?`).run(damage(row.stored), position);
+      });
+      const res = await cairn(dir, 'audit:verify');
+      expect(res.code).toBe(1);
+      expect(res.json.error).toMatchObject({
+        code: 'hash_chain_broken',
+        details: [
+          {
+            stream: 'memory-item-1',
+            revision: 0,
+            position,
+            reason: 'unreadable',
+            unreadable: { part: column, cause: expect.any(String) },
+          },
+        ],
+      });
+      const read = await cairn(dir, 'audit:stream', 'memory-item-1');
+      expect(read.code).toBe(1);
+      expect(read.json.error).toMatchObject({
+        code: 'stored_event_unreadable',
+        details: [{ part: column, position }],
+      });
+      expect(read.json.error.message).toContain(`position ${position}`);
+      // A rebuild stops at the row with the same error (it used to retry until its timeout).
+      const rebuilt = await cairn(dir, 'projections:rebuild', 'memory');
+      expect(rebuilt.code).toBe(1);
+      expect(rebuilt.json.error).toMatchObject({ code: 'stored_event_unreadable', details: [{ position }] });
+    },
+  );
+
   it('reordered events: hash_chain_broken', async () => {
     const res = await verifyAfter((sql) => {
       sql("UPDATE events SET revision = -1 WHERE stream = 'connector-1' AND revision = 0");
@@ -557,3 +605,9 @@ describe('audit:verify against tampering (invariant 8)', () => {
     expect(res.json.error.code).toBe('validation_failed');
   });
 });
+
+/** A stored value with its last third cut off (a compressed payload or packed metadata no longer decodes). */
+function cut(stored: Buffer | string): Buffer {
+  if (!Buffer.isBuffer(stored)) throw new Error('expected a stored BLOB');
+  return stored.subarray(0, Math.floor((stored.length * 2) / 3));
+}

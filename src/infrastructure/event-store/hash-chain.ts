@@ -101,9 +101,12 @@ export interface ChainBreak {
   event_id: string;
   /**
    * revision_gap: the revision is not the stream's next one (a gap, a duplicate, a negative or moved event);
-   * pruned_without_record: a pruned recall trace that no retention event lists (pruned-traces.ts).
+   * pruned_without_record: a pruned recall trace that no retention event lists (pruned-traces.ts);
+   * unreadable: its stored row cannot be decoded (StoredEventUnreadableError), so its hash cannot be recomputed.
    */
-  reason: 'hash_mismatch' | 'prev_hash_mismatch' | 'revision_gap' | 'pruned_without_record';
+  reason: 'hash_mismatch' | 'prev_hash_mismatch' | 'revision_gap' | 'pruned_without_record' | 'unreadable';
+  /** What could not be decoded (unreadable). */
+  unreadable?: { part: 'data' | 'metadata'; cause: string };
   /** The revision the stream's next event must have (revision_gap). */
   expected_revision?: number;
   /** Where the event is in the global order (breaks found in the log pass). */

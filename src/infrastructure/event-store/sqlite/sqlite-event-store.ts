@@ -20,6 +20,7 @@ import type {
   SubscribeOptions,
   Subscription,
 } from '../event-store.port';
+import { StoredEventUnreadableError } from '../../../common/errors';
 import { AppendTooLargeError, appendSize, DEFAULT_MAX_APPEND_BYTES } from '../append-too-large.error';
 import { chainBatch, GENESIS_HASH, type ChainedEvent } from '../hash-chain';
 import { linkHash } from '../log-chain';
@@ -375,7 +376,8 @@ function withLink(
  * its type never pays for its payload, and a batch kept for several projections holds the stored bytes only.
  * `data` is an own enumerable property like the others (spreads, JSON and equality see it); assigning it replaces
  * the parsed value. The metadata is unpacked at once (every reader of events reads it; kept packed, each event would
- * hold three more buffers until then: a 100k-chunk rebuild peaked ~40 MB higher).
+ * hold three more buffers until then: a 100k-chunk rebuild peaked ~40 MB higher). A part that cannot be decoded
+ * throws StoredEventUnreadableError, naming the row, where it is read.
  */
 function toRecorded(row: Row): RecordedEvent {
   const stored = row[5];
@@ -386,13 +388,42 @@ function toRecorded(row: Row): RecordedEvent {
     revision: row[3],
     position: row[0],
     type: row[4],
-    metadata: withLink(decodeMetadata(row[6]) as unknown as RecordedEvent['metadata'], row[7], row[8]),
   } as RecordedEvent;
+  try {
+    event.metadata = withLink(decodeMetadata(row[6]) as unknown as RecordedEvent['metadata'], row[7], row[8]);
+  } catch (error) {
+    // The other events of the page stay readable; this one fails where it is read, naming its row.
+    const unreadable = unreadableError(event, 'metadata', error);
+    Object.defineProperty(event, 'metadata', {
+      enumerable: true,
+      configurable: true,
+      get: () => {
+        throw unreadable;
+      },
+    });
+  }
   Object.defineProperty(event, 'data', {
     enumerable: true,
     configurable: true,
-    get: () => (data ??= JSON.parse(decodePayload(stored)) as RecordedEvent['data']),
+    get: () => {
+      if (data !== undefined) return data;
+      try {
+        return (data = JSON.parse(decodePayload(stored)) as RecordedEvent['data']);
+      } catch (error) {
+        throw unreadableError(event, 'data', error);
+      }
+    },
     set: (value: RecordedEvent['data']) => (data = value),
   });
   return event;
+}
+
+function unreadableError(
+  event: Pick<RecordedEvent, 'position' | 'stream' | 'revision' | 'event_id'>,
+  part: 'data' | 'metadata',
+  error: unknown,
+): StoredEventUnreadableError {
+  const { position, stream, revision, event_id } = event;
+  const cause = error instanceof Error ? error.message : String(error);
+  return new StoredEventUnreadableError({ position, stream, revision, event_id }, part, cause);
 }
