@@ -208,7 +208,7 @@ describe('SQLite search index: an index of an earlier layout', () => {
     const reindex = jest.spyOn(DocumentWriter.prototype, 'reindexAll');
     expect(await collapsed(new SqliteSearchIndex(db))).toEqual(expected);
     expect(reindex).toHaveBeenCalledTimes(1);
-    expect(db.prepare(`SELECT value FROM search_index_meta WHERE key = 'version'`).pluck().get()).toBe('8.1');
+    expect(db.prepare(`SELECT value FROM search_index_meta WHERE key = 'version'`).pluck().get()).toBe('9.1');
     // Opened with the same field: nothing indexed again. With another (or none): indexed again, collapse refused.
     new SqliteSearchIndex(db);
     expect(reindex).toHaveBeenCalledTimes(1);

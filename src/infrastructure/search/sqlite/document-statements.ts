@@ -33,7 +33,7 @@ export interface OrgRow {
 
 const ORG_COLUMNS = 'org_key, documents, title_tokens, body_tokens, next_doc_no, posted_doc_no, generation';
 const COLUMNS =
-  'organization_id, title, body, fields, version, deleted, org_key, doc_no, title_length, body_length, row_hash';
+  'organization_id, title, body, fields, version, deleted, org_key, doc_no, title_length, body_length, row_hash, collapse_key';
 
 /**
  * `collapseField`: the field whose value each document's slot keeps for collapsing (document-lengths.ts), or
@@ -43,21 +43,17 @@ export function prepareStatements(db: SqliteDatabase, collapseField: string | un
   const rowColumns =
     'doc_rowid, organization_id, title, body AS stored_body, version, deleted, doc_no, title_length, body_length, row_hash';
   return {
-    /** A document's collapse value from its fields, or from their JSON text as stored (-1: none). */
-    keyOf: (fields: string | Readonly<Record<string, FilterValue>>): number => {
-      if (collapseField === undefined) return -1;
-      const parsed =
-        typeof fields === 'string' ? (JSON.parse(fields) as Record<string, FilterValue>) : fields;
-      return collapseValue(parsed, collapseField);
-    },
+    /** A document's collapse value from its fields (-1: none). */
+    keyOf: (fields: Readonly<Record<string, FilterValue>>): number =>
+      collapseField === undefined ? -1 : collapseValue(fields, collapseField),
     row: db.prepare<[string], StoredRow>(`SELECT ${rowColumns} FROM ${DOCS} WHERE id = ?`),
-    insert: db.prepare(
-      `INSERT INTO ${DOCS} (id, ${COLUMNS}) VALUES (?, ?, ?, ?, jsonb(?), ?, ?, ?, ?, ?, ?, ?)`,
-    ),
+    insert: db.prepare(`INSERT INTO ${DOCS} (id, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     update: db.prepare(
-      `UPDATE ${DOCS} SET (${COLUMNS}) = (?, ?, ?, jsonb(?), ?, ?, ?, ?, ?, ?, ?) WHERE doc_rowid = ?`,
+      `UPDATE ${DOCS} SET (${COLUMNS}) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) WHERE doc_rowid = ?`,
     ),
-    touch: db.prepare(`UPDATE ${DOCS} SET fields = jsonb(?), version = ?, row_hash = ? WHERE doc_rowid = ?`),
+    touch: db.prepare(
+      `UPDATE ${DOCS} SET fields = ?, version = ?, row_hash = ?, collapse_key = ? WHERE doc_rowid = ?`,
+    ),
     org: db.prepare<[string], OrgRow>(`SELECT ${ORG_COLUMNS} FROM ${ORGS} WHERE organization_id = ?`),
     orgByKey: db.prepare<[number], OrgRow>(`SELECT ${ORG_COLUMNS} FROM ${ORGS} WHERE org_key = ?`),
     unposted: db.prepare<[], OrgRow>(`SELECT ${ORG_COLUMNS} FROM ${ORGS} WHERE posted_doc_no < next_doc_no`),
@@ -73,7 +69,7 @@ export function prepareStatements(db: SqliteDatabase, collapseField: string | un
       [number, number],
       { doc_no: number; title: string; stored_body: Buffer | string; fields: string }
     >(
-      `SELECT doc_no, title, body AS stored_body, json(fields) AS fields FROM ${DOCS} WHERE org_key = ? AND deleted = 0 AND doc_no >= ? ORDER BY doc_no`,
+      `SELECT doc_no, title, body AS stored_body, fields FROM ${DOCS} WHERE org_key = ? AND deleted = 0 AND doc_no >= ? ORDER BY doc_no`,
     ),
     postings: db.prepare<[number, string, number], { data: Buffer }>(
       `SELECT data FROM ${POSTINGS} WHERE org_key = ? AND term = ? AND part = ?`,
@@ -87,7 +83,7 @@ export function prepareStatements(db: SqliteDatabase, collapseField: string | un
     ),
     putLengths: db.prepare(`INSERT OR REPLACE INTO ${LENGTHS} (org_key, part, data) VALUES (?, ?, ?)`),
     livePage: db.prepare<[number, number], StoredRow & { id: string; fields: string }>(
-      `SELECT ${rowColumns}, id, json(fields) AS fields FROM ${DOCS} WHERE deleted = 0 AND doc_rowid > ? ORDER BY doc_rowid LIMIT ?`,
+      `SELECT ${rowColumns}, id, fields FROM ${DOCS} WHERE deleted = 0 AND doc_rowid > ? ORDER BY doc_rowid LIMIT ?`,
     ),
   };
 }

@@ -25,6 +25,7 @@
 import type { SearchDocument, SearchWrite } from '../search-index.port';
 import { packBody, unpackBody } from './body-codec';
 import { prepareStatements, type OrgRow, type Statements } from './document-statements';
+import { decodeFields, encodeFields } from './field-codec';
 import { firstAtOrAbove, repair, writePostings } from './posting-writes';
 import type { LengthChanges } from './document-lengths';
 import { PARTITION_SIZE, partitionOf, type TermChanges } from './postings';
@@ -155,14 +156,17 @@ export class DocumentWriter {
   private upsertOne(batch: Batch, d: SearchDocument): void {
     const row = this.statements.row.get(d.id);
     if (row !== undefined && row.version > d.version) return;
+    // The row hash covers the fields as JSON; the row stores them encoded (field-codec.ts).
     const fields = JSON.stringify(d.fields);
+    const stored = encodeFields(d.fields);
+    const key = this.statements.keyOf(d.fields);
     const live = row !== undefined && row.deleted === 0;
     const storedBody = live ? unpackBody(row.stored_body) : '';
     if (live && row.organization_id === d.organization_id && row.title === d.title && storedBody === d.body) {
       // No posting changes, but a new row hash (fields, version), hence a new generation: caches of looked-up
       // rows (their fields) are per generation.
-      const hash = batch.touch(row, storedBody, d.id, d.version, fields, this.statements.keyOf(d.fields));
-      this.statements.touch.run(fields, d.version, hash, row.doc_rowid);
+      const hash = batch.touch(row, storedBody, d.id, d.version, fields, key);
+      this.statements.touch.run(stored, d.version, hash, collapseKey(key), row.doc_rowid);
       return;
     }
     let docNo: number | null = null;
@@ -170,16 +174,36 @@ export class DocumentWriter {
       batch.unindex(row, storedBody);
       if (row.organization_id === d.organization_id) docNo = row.doc_no;
     }
-    const key = this.statements.keyOf(d.fields);
     const indexed = batch.index(d.organization_id, docNo, d.id, d.version, d.title, d.body, fields, key);
-    const values = [d.organization_id, d.title, packBody(d.body), fields, d.version, 0, ...indexed] as const;
+    const values = [
+      d.organization_id,
+      d.title,
+      packBody(d.body),
+      stored,
+      d.version,
+      0,
+      ...indexed,
+      collapseKey(key),
+    ] as const;
     if (row === undefined) this.statements.insert.run(d.id, ...values);
     else this.statements.update.run(...values, row.doc_rowid);
   }
 
   private deleteOne(batch: Batch, item: { id: string; version: number }): void {
     const row = this.statements.row.get(item.id);
-    const tombstone = ['', packBody(''), '{}', item.version, 1, null, null, 0, 0, null] as const;
+    const tombstone = [
+      '',
+      packBody(''),
+      encodeFields({}),
+      item.version,
+      1,
+      null,
+      null,
+      0,
+      0,
+      null,
+      null,
+    ] as const;
     if (row === undefined) {
       this.statements.insert.run(item.id, '', ...tombstone);
       return;
@@ -196,19 +220,30 @@ export class DocumentWriter {
       const rows = this.statements.livePage.all(after, REINDEX_PAGE);
       const batch = new Batch(this.statements);
       for (const row of rows) {
-        const { organization_id, id, title, stored_body, fields, version } = row;
+        const { organization_id, id, title, stored_body, version } = row;
+        const fields = decodeFields(row.fields);
         const key = this.statements.keyOf(fields);
         const body = unpackBody(stored_body);
-        const indexed = batch.index(organization_id, null, id, version, title, body, fields, key);
+        const indexed = batch.index(
+          organization_id,
+          null,
+          id,
+          version,
+          title,
+          body,
+          JSON.stringify(fields),
+          key,
+        );
         this.statements.update.run(
           organization_id,
           title,
           // A layout before 8 stored the body as text: re-indexing packs it (body-codec.ts).
           typeof stored_body === 'string' ? packBody(stored_body) : stored_body,
-          fields,
+          row.fields,
           version,
           0,
           ...indexed,
+          collapseKey(key),
           row.doc_rowid,
         );
       }
@@ -217,4 +252,9 @@ export class DocumentWriter {
       after = rows[rows.length - 1].doc_rowid;
     }
   }
+}
+
+/** The collapse_key column of a collapse value (-1, none: NULL, so the collapse index skips it). */
+function collapseKey(key: number): number | null {
+  return key < 0 ? null : key;
 }

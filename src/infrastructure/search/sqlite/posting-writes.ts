@@ -2,6 +2,7 @@
  * Stores posting and length changes of one organization (document-writer.ts), and indexes again from their stored
  * text documents whose deferred postings were never stored.
  */
+import { decodeFields } from './field-codec';
 import { unpackBody } from './body-codec';
 import { analyzeDocument, type DocumentTerms } from './analyzer';
 import { type LengthChanges, lengthChangesByPartition, mergeLengths } from './document-lengths';
@@ -77,7 +78,7 @@ export function repair(s: Statements, org: OrgRow): void {
       lengths,
       doc.doc_no,
       analyzeDocument(doc.title, unpackBody(doc.stored_body)),
-      s.keyOf(doc.fields),
+      s.keyOf(decodeFields(doc.fields)),
     );
   }
   writePostings(s, org.org_key, org.posted_doc_no, changes, lengths);

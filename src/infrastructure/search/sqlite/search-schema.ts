@@ -14,19 +14,21 @@
  *   postings.ts; `search_index_lengths`: the documents' title and body lengths, one BLOB per (organization,
  *   partition), see document-lengths.ts. Both are WITHOUT ROWID tables on that key, so their rows do not depend
  *   on the order they were first written in.
- * - `fields` is stored as JSONB (compact); lookups read it back as JSON text, parsed once per cached row. `body`
- *   holds the body packed (raw DEFLATE, body-codec.ts; a tombstone's is empty).
+ * - `fields` holds the filter fields encoded (field-codec.ts), decoded once per cached row; `collapse_key` the
+ *   value of the collapse field (NULL: none, or a tombstone). `body` holds the body packed (raw DEFLATE,
+ *   body-codec.ts; a tombstone's is empty).
  * - `search_index_meta`: the layout and analyzer versions the postings were built with.
  *
  * Every value is derived from the writes, in their order (document rowids and numbers are handed out in the
  * order documents first appear), never from the time or chance: replaying the same events writes the same rows.
  *
  * - `search_index_documents_collapse`: with a collapse field (SearchQuery.collapse), an index of the live documents
- *   by organization and that field's value, for a collapsed hit's members; the field is recorded in the meta table.
+ *   by organization and `collapse_key`, for a collapsed hit's members; the field is recorded in the meta table.
  *
  * Any other layout or analyzer version (1: an FTS5 table kept by triggers, no meta table; 2 and 3: random
  * generations, postings rowids in the order written; 4: postings by hash bucket, 14 bytes each; 5: no
- * `posted_doc_no`; 6: 6-byte slots without collapse values; 7: bodies as text, not packed by body-codec.ts), or
+ * `posted_doc_no`; 6: 6-byte slots without collapse values; 7: bodies as text, not packed by body-codec.ts; 8:
+ * fields as JSONB, collapsed by an expression on them), or
  * another collapse field, keeps its documents: the
  * postings are dropped and rebuilt from the documents table when the index is opened (one IMMEDIATE transaction,
  * so one process does it; about as long as indexing the documents anew), the documents numbered in rowid order.
@@ -34,7 +36,10 @@
  */
 import type { SqliteDatabase } from '../../sqlite/sqlite-connection';
 import { emptyGeneration } from './generation-hash';
-import { requireFieldKey } from './search-input';
+import { encodeFields, type Fields } from './field-codec';
+
+/** The SQL function that re-encodes an earlier layout's fields (migrateDocuments). */
+const ENCODE_FIELDS_FN = 'cairn_encode_search_fields';
 
 export const DOCS = 'search_index_documents';
 export const ORGS = 'search_index_organizations';
@@ -43,7 +48,7 @@ export const LENGTHS = 'search_index_lengths';
 const META = 'search_index_meta';
 
 /** Bump when the tables change; bump ANALYZER_VERSION when analysis (hence every posting) changes. */
-const LAYOUT_VERSION = 8;
+const LAYOUT_VERSION = 9;
 const ANALYZER_VERSION = 1;
 const VERSION = `${LAYOUT_VERSION}.${ANALYZER_VERSION}`;
 
@@ -55,7 +60,8 @@ const DOCUMENT_COLUMNS = `
   doc_no INTEGER,
   title_length INTEGER NOT NULL DEFAULT 0,
   body_length INTEGER NOT NULL DEFAULT 0,
-  row_hash BLOB`;
+  row_hash BLOB,
+  collapse_key INTEGER`;
 
 const INDEX_TABLES = `
 CREATE TABLE IF NOT EXISTS ${META} (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -92,7 +98,7 @@ CREATE TABLE IF NOT EXISTS ${DOCS} (
   organization_id TEXT NOT NULL,
   title TEXT NOT NULL,
   body BLOB NOT NULL,
-  fields BLOB NOT NULL,
+  fields TEXT NOT NULL,
   version INTEGER NOT NULL,
   deleted INTEGER NOT NULL DEFAULT 0,
   ${DOCUMENT_COLUMNS}
@@ -134,12 +140,6 @@ function isNewer(stored: string): boolean {
   return layout > LAYOUT_VERSION || (layout === LAYOUT_VERSION && analyzer > ANALYZER_VERSION);
 }
 
-/** The SQL of a live document's collapse value (the expression the collapse index is on). */
-export function collapseExpression(field: string): string {
-  requireFieldKey(field);
-  return `fields ->> '$.${field}'`;
-}
-
 function storedCollapseField(db: SqliteDatabase): string {
   return (
     db.prepare<[], { value: string }>(`SELECT value FROM ${META} WHERE key = 'collapse_field'`).get()
@@ -154,7 +154,7 @@ function recordVersion(db: SqliteDatabase, collapseField: string | undefined): v
   );
   if (collapseField !== undefined) {
     db.exec(
-      `CREATE INDEX IF NOT EXISTS ${DOCS}_collapse ON ${DOCS} (org_key, ${collapseExpression(collapseField)}) WHERE deleted = 0`,
+      `CREATE INDEX IF NOT EXISTS ${DOCS}_collapse ON ${DOCS} (org_key, collapse_key) WHERE deleted = 0`,
     );
   }
 }
@@ -172,8 +172,15 @@ function migrateDocuments(db: SqliteDatabase): void {
     const name = definition.trim().split(/\s+/)[0];
     if (!columns.has(name)) db.exec(`ALTER TABLE ${DOCS} ADD COLUMN ${definition.trim()}`);
   }
+  // Fields of an earlier layout (a JSON object, as text or JSONB) encoded as this one stores them (an array: stored
+  // by this layout already, kept); reindexing computes the rest.
+  db.function(ENCODE_FIELDS_FN, { deterministic: true }, (stored: unknown, json: unknown) =>
+    typeof stored === 'string' && stored.startsWith('[')
+      ? stored
+      : encodeFields(JSON.parse(String(json)) as Fields),
+  );
   db.exec(`UPDATE ${DOCS} SET org_key = NULL, doc_no = NULL, title_length = 0, body_length = 0,
-    row_hash = NULL, fields = jsonb(fields)`);
+    row_hash = NULL, collapse_key = NULL, fields = ${ENCODE_FIELDS_FN}(fields, json(fields))`);
 }
 
 /**

@@ -15,9 +15,9 @@
  * - Writes (document-writer.ts) run in short IMMEDIATE transactions (several processes share the file) of at
  *   most WRITE_BATCH documents, yielding to the event loop between batches.
  */
+import { decodeFields } from './field-codec';
 import type { SqliteDatabase, SqliteTransaction } from '../../sqlite/sqlite-connection';
 import {
-  type FilterValue,
   SEARCH_COLLAPSE_FIELD,
   type SearchDocument,
   type SearchHit,
@@ -41,15 +41,7 @@ import { MaxScoreRanker, type RankedDoc, RankedMatches, SCORED_POSTINGS } from '
 import { scorePostings } from './dense-sums';
 import { termWeighting } from './bm25';
 import { readTermBlocks, type ScoredPostings, type TermBlocks } from './term-blocks';
-import {
-  collapseExpression,
-  DOCS,
-  ensureSearchSchema,
-  LENGTHS,
-  ORGS,
-  POSTINGS,
-  recreateSearchSchema,
-} from './search-schema';
+import { DOCS, ensureSearchSchema, LENGTHS, ORGS, POSTINGS, recreateSearchSchema } from './search-schema';
 import { type NormalizedQuery, normalizeQuery, validateDeletes, validateDocuments } from './search-input';
 
 /** Documents per write transaction: a batch rewrites the posting rows of the terms and partitions it touches. */
@@ -85,17 +77,20 @@ function postedGeneration(org: OrgRow): string {
   return `${org.generation}/${org.posted_doc_no}`;
 }
 
-function parseFields(json: string): Record<string, FilterValue> {
-  return JSON.parse(json) as Record<string, FilterValue>;
-}
-
 function toDocument(row: DocumentRow): SearchDocument {
   const { id, organization_id, title, version } = row;
-  return { id, organization_id, title, body: unpackBody(row.body), fields: parseFields(row.fields), version };
+  return {
+    id,
+    organization_id,
+    title,
+    body: unpackBody(row.body),
+    fields: decodeFields(row.fields),
+    version,
+  };
 }
 
 function prepareStatements(db: SqliteDatabase, collapseField: string | undefined) {
-  const columns = 'id, organization_id, title, body, json(fields) AS fields, version';
+  const columns = 'id, organization_id, title, body, fields, version';
   return {
     organization: db.prepare<[string], OrgRow>(
       `SELECT org_key, documents, title_tokens, body_tokens, next_doc_no, posted_doc_no, generation FROM ${ORGS} WHERE organization_id = ?`,
@@ -115,7 +110,7 @@ function prepareStatements(db: SqliteDatabase, collapseField: string | undefined
       `SELECT ${columns} FROM ${DOCS} WHERE id > ? AND deleted = 0 ORDER BY id LIMIT ?`,
     ),
     lookUp: db.prepare<[number, string], FoundRow>(
-      `SELECT doc_no, id, title, json(fields) AS fields FROM ${DOCS} WHERE org_key = ? AND deleted = 0 ` +
+      `SELECT doc_no, id, title, fields FROM ${DOCS} WHERE org_key = ? AND deleted = 0 ` +
         `AND doc_no IN (SELECT value FROM json_each(?))`,
     ),
     // Every live document of some collapse values (the collapse index).
@@ -123,8 +118,8 @@ function prepareStatements(db: SqliteDatabase, collapseField: string | undefined
       collapseField === undefined
         ? undefined
         : db.prepare<[number, string], FoundRow & { value: number }>(
-            `SELECT doc_no, id, title, json(fields) AS fields, ${collapseExpression(collapseField)} AS value FROM ${DOCS} WHERE org_key = ? AND deleted = 0 ` +
-              `AND ${collapseExpression(collapseField)} IN (SELECT value FROM json_each(?))`,
+            `SELECT doc_no, id, title, fields, collapse_key AS value FROM ${DOCS} WHERE org_key = ? AND deleted = 0 ` +
+              `AND collapse_key IN (SELECT value FROM json_each(?))`,
           ),
     countAll: db.prepare<[], { n: number }>(`SELECT coalesce(sum(documents), 0) AS n FROM ${ORGS}`),
     countOrganization: db.prepare<[string], { n: number }>(
@@ -245,7 +240,7 @@ export class SqliteSearchIndex implements SearchIndex {
         statement.all(org.org_key, JSON.stringify(missing)).map((row) => ({
           docNo: row.doc_no,
           value: row.value,
-          row: { id: row.id, title: row.title, fields: Object.freeze(parseFields(row.fields)) },
+          row: { id: row.id, title: row.title, fields: Object.freeze(decodeFields(row.fields)) },
         })),
       (kept) => {
         for (const member of kept.rows) this.rows.add(rows, member.docNo, member.row);
@@ -264,7 +259,7 @@ export class SqliteSearchIndex implements SearchIndex {
     const fetched = new Map<number, CachedRow>();
     for (const row of this.statements.lookUp.all(org.org_key, JSON.stringify(missing))) {
       // Frozen: hits share the cached fields, so no caller can change what the next query sees.
-      const fields = Object.freeze(parseFields(row.fields));
+      const fields = Object.freeze(decodeFields(row.fields));
       fetched.set(row.doc_no, { id: row.id, title: row.title, fields });
     }
     for (const [docNo, row] of fetched) this.rows.add(cached, docNo, row);
