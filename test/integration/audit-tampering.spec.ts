@@ -6,6 +6,7 @@ import { openSqlite, type SqliteDatabase } from '../../src/infrastructure/sqlite
 import { cairn } from '../support/cli';
 import {
   dropUniqueRevisions,
+  editData,
   editMetadata,
   forgeChatbotEvent,
   linksInMetadata,
@@ -99,8 +100,8 @@ describe('audit:verify against tampering (invariant 8)', () => {
   });
 
   it('an edited event: hash_chain_broken', async () => {
-    const res = await verifyAfter((sql) =>
-      sql("UPDATE events SET data = json_set(data, '$.name', 'Mallory') WHERE stream = 'chatbot-1'"),
+    const res = await verifyAfter((_sql, db) =>
+      editData(db, 'stream = ?', ['chatbot-1'], { name: 'Mallory' }),
     );
     expect(res.code).toBe(1);
     expect(res.json.error).toMatchObject({
@@ -235,11 +236,9 @@ describe('audit:verify against tampering (invariant 8)', () => {
   });
 
   it("the issue's edit: revision 0 renumbered to -1, then another event's data edited: hash_chain_broken, anchors or projections:rebuild notwithstanding", async () => {
-    const dir = tampered((sql) => {
+    const dir = tampered((sql, db) => {
       sql("UPDATE events SET revision = -1 WHERE stream = 'chatbot-1' AND revision = 0");
-      sql(
-        "UPDATE events SET data = json_set(data, '$.note', 'Mallory') WHERE stream = 'chatbot-1' AND revision = 1",
-      );
+      editData(db, 'stream = ? AND revision = 1', ['chatbot-1'], { note: 'Mallory' });
     });
     const broken = {
       code: 'hash_chain_broken',
@@ -412,10 +411,8 @@ describe('audit:verify against tampering (invariant 8)', () => {
   });
 
   it("an event's data edited with its stream's hashes recomputed: log_chain_broken (log_hash_mismatch)", async () => {
-    const res = await verifyAfter((sql, db) => {
-      sql(
-        "UPDATE events SET data = json_set(data, '$.name', 'Mallory') WHERE stream = 'chatbot-1' AND revision = 0",
-      );
+    const res = await verifyAfter((_sql, db) => {
+      editData(db, 'stream = ? AND revision = 0', ['chatbot-1'], { name: 'Mallory' });
       // The stream chain alone recomputed: every hash of chatbot-1, none of the log's links.
       const links = db.prepare('SELECT position, global_prev_hash, global_hash FROM events').all() as Array<{
         position: number;
@@ -436,10 +433,8 @@ describe('audit:verify against tampering (invariant 8)', () => {
   });
 
   it('an event edited before the anchor with every stream hash and log link recomputed: caught only against the anchor', async () => {
-    const rewrite: Tamper = (sql, db) => {
-      sql(
-        "UPDATE events SET data = json_set(data, '$.name', 'Mallory') WHERE stream = 'chatbot-1' AND revision = 0",
-      );
+    const rewrite: Tamper = (_sql, db) => {
+      editData(db, 'stream = ? AND revision = 0', ['chatbot-1'], { name: 'Mallory' });
       rechain(db);
     };
     const withAnchor = await verifyAfter(rewrite, '--anchor', JSON.stringify(anchor));
@@ -571,11 +566,9 @@ describe('audit:verify against tampering (invariant 8)', () => {
     });
 
     it('an edited event: hash_chain_broken', async () => {
-      const res = await verifyAfter((sql, db) => {
+      const res = await verifyAfter((_sql, db) => {
         linksInMetadata(db);
-        sql(
-          "UPDATE events SET data = json_set(data, '$.name', 'Mallory') WHERE stream = 'chatbot-1' AND revision = 0",
-        );
+        editData(db, 'stream = ? AND revision = 0', ['chatbot-1'], { name: 'Mallory' });
       });
       expect(res.code).toBe(1);
       expect(res.json.error).toMatchObject({

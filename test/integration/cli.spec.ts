@@ -1,3 +1,4 @@
+import { editData } from '../support/sqlite-tampering';
 import { openSqlite } from '../../src/infrastructure/sqlite/sqlite-connection';
 import { cairn } from '../support/cli';
 import { http, startTestApp } from '../support/test-app';
@@ -174,9 +175,7 @@ describe('operator CLI (real processes, embedded store, no server)', () => {
     });
 
     const db = openSqlite({ path: `${temp.dir}/cairn.sqlite` });
-    db.prepare(
-      "UPDATE events SET data = json_set(data, '$.name', 'Mallory Dental') WHERE stream = 'organization-1' AND revision = 0",
-    ).run();
+    editData(db, 'stream = ? AND revision = 0', ['organization-1'], { name: 'Mallory Dental' });
     db.close();
     const broken = await run('audit:verify');
     expect(broken.code).toBe(1);

@@ -4,7 +4,7 @@ import { EsdbEventStore } from '../../../src/infrastructure/event-store/esdb/esd
 import { SqliteEventStore } from '../../../src/infrastructure/event-store/sqlite/sqlite-event-store';
 import { openSqlite, type SqliteDatabase } from '../../../src/infrastructure/sqlite/sqlite-connection';
 import { EsdbClientStub } from '../../support/esdb-client-stub';
-import { rechain } from '../../support/sqlite-tampering';
+import { editData, rechain } from '../../support/sqlite-tampering';
 
 const event = (type: string): NewEvent => ({
   type,
@@ -229,7 +229,7 @@ describe('anchored stream heads', () => {
     });
 
     it("an anchored head's content edited, everything recomputed: stream_rewritten", async () => {
-      db.prepare("UPDATE events SET data = json_set(data, '$.note', 'X') WHERE stream = 'c'").run();
+      editData(db, 'stream = ?', ['c'], { note: 'X' });
       rechain(db);
       expect((await auditor().verify(undefined, anchor)).anchor).toMatchObject({
         holds: false,

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { verifyChain } from '../../../src/infrastructure/event-store/hash-chain';
 import {
   COMPRESS_FROM_BYTES,
@@ -7,6 +9,7 @@ import {
   decodePayload,
   encodePayload,
 } from '../../../src/infrastructure/event-store/sqlite/event-payload';
+import { PAYLOAD_DICTIONARY_V1 } from '../../../src/infrastructure/event-store/sqlite/payload-dictionary';
 import { SqliteEventStore } from '../../../src/infrastructure/event-store/sqlite/sqlite-event-store';
 import { openSqlite } from '../../../src/infrastructure/sqlite/sqlite-connection';
 import { makeTempDir } from '../../support/temp-dir';
@@ -36,6 +39,31 @@ describe('event payloads (embedded event store)', () => {
     expect(Buffer.isBuffer(stored)).toBe(true);
     expect((stored as Buffer).length).toBeLessThan(Buffer.byteLength(large) / 4);
     expect(decodePayload(stored)).toBe(large);
+  });
+
+  it('stores small events compressed with the fixed dictionary, and reads format 1 (no dictionary) as before', () => {
+    // Pinned: rows of format 2 are read with exactly these bytes (payload-dictionary.ts: never edit).
+    expect(createHash('sha256').update(PAYLOAD_DICTIONARY_V1).digest('hex')).toBe(
+      '9518e542b604334654666a8eccb4fdb7d39ddde043d0b1b5705d211c44dedd96',
+    );
+    const claimed = JSON.stringify({
+      organization_id: 1,
+      document_key: 'file:beir-scifact/corpus.jsonl#5836',
+      memory_item_id: 2,
+      memory_source_id: 2,
+    });
+    const stored = encodePayload(claimed, compressFrom('MemoryDocumentClaimed')) as Buffer;
+    expect(stored[0]).toBe(2);
+    expect(stored.length).toBeLessThanOrEqual(60);
+    expect(Buffer.byteLength(claimed)).toBeGreaterThan(110);
+    expect(decodePayload(stored)).toBe(claimed);
+    // Without the dictionary the same bytes do not inflate to the same JSON.
+    expect(() => inflateRawSync(stored.subarray(1)).toString('utf8')).toThrow();
+    // Format 1, as the previous build stored it: plain raw DEFLATE.
+    const large = JSON.stringify(largeData());
+    const format1 = Buffer.concat([Buffer.from([1]), deflateRawSync(Buffer.from(large, 'utf8'))]);
+    expect(decodePayload(format1)).toBe(large);
+    expect(() => decodePayload(Buffer.concat([format1, Buffer.from('X')]))).toThrow(/1 bytes after its end/);
   });
 
   it('refuses a payload format it does not know, and bytes hidden after the compressed data, saying so', () => {
@@ -68,7 +96,7 @@ describe('event payloads (embedded event store)', () => {
     }
   });
 
-  it('compresses a recall trace from 2 KiB on and any other event from 512 characters on, as stored', async () => {
+  it('compresses a recall trace from 2 KiB on and any other event from 48 characters on, as stored', async () => {
     expect(compressFrom('RecallTraceRecorded')).toBe(COMPRESS_FROM_BYTES);
     expect(compressFrom('MemoryItemCreated')).toBe(COMPRESS_OTHERS_FROM_BYTES);
     const temp = makeTempDir('cairn-payload-');
