@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { ValidationFailedError, type ErrorDetail } from '../common/errors';
+import { MAX_APPEND_BYTES_CEILING } from '../infrastructure/event-store/append-too-large.error';
 import { EVENTSTORE_URL_PROTOCOLS } from '../infrastructure/event-store/esdb/connection-string';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -318,7 +319,7 @@ export function loadConfig(env: Env = process.env): CairnConfig {
     traceRetentionDays: integer(env, 'CAIRN_TRACE_RETENTION_DAYS', 30, 0, 36_500, errors),
     logLevel: oneOf(env, 'CAIRN_LOG_LEVEL', LOG_LEVELS, 'info', errors),
     searchTitleBoost: decimal(env, 'CAIRN_SEARCH_TITLE_BOOST', DEFAULT_SEARCH_TITLE_BOOST, 0, 10, errors),
-    maxAppendBytes: integer(env, 'CAIRN_MAX_APPEND_BYTES', MIB, MIB, 64 * MIB, errors),
+    maxAppendBytes: integer(env, 'CAIRN_MAX_APPEND_BYTES', MIB, MIB, MAX_APPEND_BYTES_CEILING, errors),
     corsOrigins: origins(env, 'CAIRN_CORS_ORIGINS', errors),
     vectorQuantization: oneOf(
       env,

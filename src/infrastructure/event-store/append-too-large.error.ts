@@ -6,6 +6,8 @@
 
 /** KurrentDB's default MaxAppendSize. */
 export const DEFAULT_MAX_APPEND_BYTES = 1024 * 1024;
+/** The most CAIRN_MAX_APPEND_BYTES may be: no stored event's data is larger. */
+export const MAX_APPEND_BYTES_CEILING = 64 * 1024 * 1024;
 
 /** The append's events together are larger than the store accepts in one append. */
 export class AppendTooLargeError extends Error {

@@ -66,6 +66,20 @@ describe('event payloads (embedded event store)', () => {
     expect(() => decodePayload(Buffer.concat([format1, Buffer.from('X')]))).toThrow(/1 bytes after its end/);
   });
 
+  it('refuses a stored payload that inflates past the largest append (a decompression bomb), without inflating it all', () => {
+    // 80 MiB of one byte deflate to ~80 KB; no append may exceed 64 MiB (CAIRN_MAX_APPEND_BYTES' ceiling).
+    const bomb = deflateRawSync(Buffer.alloc(80 * 1024 * 1024, 0x20), { dictionary: PAYLOAD_DICTIONARY_V1 });
+    expect(bomb.length).toBeLessThan(100_000);
+    const before = process.memoryUsage().arrayBuffers;
+    expect(() => decodePayload(Buffer.concat([Buffer.from([2]), bomb]))).toThrow(
+      /larger than|maxOutputLength|buffer/i,
+    );
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(70 * 1024 * 1024);
+    // Up to the ceiling it reads (a legitimately large event).
+    const large = `"${'y'.repeat(2 * 1024 * 1024)}"`;
+    expect(decodePayload(encodePayload(large, 0))).toBe(large);
+  });
+
   it('refuses a payload format it does not know, and bytes hidden after the compressed data, saying so', () => {
     expect(() => decodePayload(Buffer.from([9, 1, 2]))).toThrow(/format 9.*newer Cairn/);
     const stored = encodePayload(JSON.stringify(largeData())) as Buffer;

@@ -14,6 +14,7 @@
 import { deflateRawSync, inflateRawSync, constants } from 'node:zlib';
 import { PRUNABLE_TYPE } from '../pruned-traces';
 import { PAYLOAD_DICTIONARY_V1 } from './payload-dictionary';
+import { MAX_APPEND_BYTES_CEILING } from '../append-too-large.error';
 
 /**
  * A search's recall trace shorter than this (UTF-16 units, a lower bound of its bytes) is stored as text. Compressing
@@ -70,7 +71,13 @@ export function decodePayload(stored: string | Buffer): string {
   // zlib stops at the end of the DEFLATE stream: bytes hidden after it would be stored but never read. With `info`
   // zlib returns the engine too (its bytesWritten: input consumed); @types/node types only the plain Buffer form.
   const dictionary = format === FORMAT_DEFLATE_DICTIONARY ? { dictionary: PAYLOAD_DICTIONARY_V1 } : {};
-  const { buffer, engine } = inflateRawSync(compressed, { info: true, ...dictionary }) as unknown as {
+  // No event's data is larger than an append may be: a row inflating past it was edited (a decompression bomb would
+  // otherwise take the reader's memory); zlib stops there with an error.
+  const { buffer, engine } = inflateRawSync(compressed, {
+    info: true,
+    maxOutputLength: MAX_APPEND_BYTES_CEILING,
+    ...dictionary,
+  }) as unknown as {
     buffer: Buffer;
     engine: { bytesWritten: number };
   };
