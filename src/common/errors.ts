@@ -183,3 +183,16 @@ export class StoredEventUnreadableError extends InternalError {
     );
   }
 }
+
+/** A projection failed the same step again and again: what a waiting rebuild stops with. */
+export class ProjectionFailedError extends InternalError {
+  constructor(projection: string, failures: number, cause: unknown) {
+    const message = cause instanceof Error ? cause.message : String(cause);
+    super(
+      `projection ${projection} failed ${failures} times in a row: ${message} (run \`cairn audit:verify\`: an edited ` +
+        'event can make a projection fail)',
+      'projection_failed',
+      [{ message, projection }],
+    );
+  }
+}

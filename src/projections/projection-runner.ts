@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { StoredEventUnreadableError } from '../common/errors';
+import { ProjectionFailedError, StoredEventUnreadableError } from '../common/errors';
 import type { EventStore, RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import type { ReadStore } from '../infrastructure/read-store/read-store.port';
 import type { SearchIndex } from '../infrastructure/search/search-index.port';
@@ -10,6 +10,9 @@ import { SearchVisibility } from './search-visibility';
 import { SharedBatches } from './shared-batches';
 import { WakeableSleep } from './wakeable-sleep';
 import type { ProjectionRunnerOptions, ProjectionStatus } from './projection-runner-types';
+
+/** Failures in a row after which a waiting rebuild stops with the last one (with the backoff, ~20 s of retrying). */
+const REBUILD_GIVES_UP_AFTER = 8;
 
 export type { ProjectionRunnerOptions, ProjectionStatus } from './projection-runner-types';
 
@@ -37,7 +40,7 @@ export class ProjectionRunner {
   private readonly progress = new EventEmitter();
   private readonly renewedAt = new Map<string, number>();
   /** Projections whose last step stopped at an event that cannot be decoded (cleared by the next good step). */
-  private readonly blocked = new Map<string, StoredEventUnreadableError>();
+  private readonly blocked = new Map<string, StoredEventUnreadableError | ProjectionFailedError>();
   /** Batches of events, shared by the projections reading the same positions. */
   private readonly batches: SharedBatches;
   /**
@@ -263,8 +266,12 @@ export class ProjectionRunner {
         }
       } catch (error) {
         failures += 1;
-        // Retried like any failure (a repaired row, a restored file), but a rebuild waiting for it stops at once.
+        // Retried like any failure (a repaired row, a restored file), but a rebuild waiting for it stops: at once
+        // for a row no reader can decode, after REBUILD_GIVES_UP_AFTER failures in a row for anything else (an
+        // edited event a projection cannot apply would otherwise keep it retrying until the rebuild's timeout).
         if (error instanceof StoredEventUnreadableError) this.blocked.set(projection.name, error);
+        else if (failures >= REBUILD_GIVES_UP_AFTER)
+          this.blocked.set(projection.name, new ProjectionFailedError(projection.name, failures, error));
         this.options.onError?.(projection.name, error);
         await this.sleeper.sleep(Math.min(100 * 2 ** failures, 5000));
       }

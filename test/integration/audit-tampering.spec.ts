@@ -135,7 +135,15 @@ describe('audit:verify against tampering (invariant 8)', () => {
     ['data with an unknown format byte', 'data', () => Buffer.from([9, 1, 2, 3])],
     ['data: a compressed payload cut short', 'data', (stored: Buffer | string) => cut(stored)],
     ['data: JSON text that does not parse', 'data', () => '{"name": "Mallory"'],
+    ['data: JSON nested 10,000 deep', 'data', () => `{"x":${'['.repeat(10_000)}${']'.repeat(10_000)}}`],
+    ['data: JSON that is not an object', 'data', () => 'null'],
+    ['data: a compressed list', 'data', () => encodePayload('[1]', 0)],
     ['metadata: packed, cut short', 'metadata', (stored: Buffer | string) => cut(stored)],
+    [
+      'metadata: JSON nested 20,000 deep',
+      'metadata',
+      () => `{"actor":${'['.repeat(20_000)}${']'.repeat(20_000)}}`,
+    ],
     ['metadata: JSON text that does not parse', 'metadata', () => '{"actor": '],
   ] as const)(
     'a row no reader can decode (%s): hash_chain_broken (unreadable) naming it; reading it names it too',
@@ -178,6 +186,26 @@ describe('audit:verify against tampering (invariant 8)', () => {
       expect(rebuilt.json.error).toMatchObject({ code: 'stored_event_unreadable', details: [{ position }] });
     },
   );
+
+  it('an event a projection cannot apply (a memory item emptied to {}): projections:rebuild stops with projection_failed', async () => {
+    const dir = tampered((_sql, db) => {
+      db.prepare("UPDATE events SET data = '{}' WHERE type = 'MemoryItemCreated'").run();
+    });
+    const rebuilt = await cairn(dir, 'projections:rebuild', 'memory');
+    expect(rebuilt.code).toBe(1);
+    expect(rebuilt.json.error).toMatchObject({
+      code: 'projection_failed',
+      details: [{ projection: 'memory', message: expect.any(String) }],
+    });
+    expect(rebuilt.json.error.message).toMatch(
+      /^projection memory failed \d+ times in a row: .*audit:verify/,
+    );
+    const verified = await cairn(dir, 'audit:verify');
+    expect(verified.json.error).toMatchObject({
+      code: 'hash_chain_broken',
+      details: [{ stream: 'memory-item-1', revision: 0, reason: 'hash_mismatch' }],
+    });
+  });
 
   it('reordered events: hash_chain_broken', async () => {
     const res = await verifyAfter((sql) => {

@@ -88,3 +88,28 @@ export function decodePayload(stored: string | Buffer): string {
   }
   return buffer.toString('utf8');
 }
+
+/**
+ * How deep stored event data may nest. Requests are bounded at 32 levels (http/body-bounds.ts) and events wrap
+ * them in a few more; a row nested thousands deep (an edited one) would overflow the stack of whatever serializes
+ * it next (the hash, a JSON response), so it is refused when read.
+ */
+export const MAX_STORED_NESTING = 256;
+
+/** Whether `json` nests arrays and objects deeper than `limit` (a scan of its text: no recursion, no parse). */
+export function nestsDeeperThan(json: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}

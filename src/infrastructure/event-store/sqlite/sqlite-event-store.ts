@@ -32,7 +32,13 @@ import { PollingSubscription } from './sqlite-subscription';
 import type { WalFlusher } from '../../sqlite/wal-flusher';
 import { WriteLock } from '../../sqlite/write-lock';
 import { prepareEventStatements, STREAMS_PAGE, type Row, type Statements } from './sqlite-event-statements';
-import { compressFrom, decodePayload, encodePayload } from './event-payload';
+import {
+  compressFrom,
+  decodePayload,
+  encodePayload,
+  MAX_STORED_NESTING,
+  nestsDeeperThan,
+} from './event-payload';
 import { decodeMetadata, encodeMetadata } from './event-metadata';
 
 /**
@@ -390,7 +396,11 @@ function toRecorded(row: Row): RecordedEvent {
     type: row[4],
   } as RecordedEvent;
   try {
-    event.metadata = withLink(decodeMetadata(row[6]) as unknown as RecordedEvent['metadata'], row[7], row[8]);
+    const storedMetadata = row[6];
+    if (typeof storedMetadata === 'string' && nestsDeeperThan(storedMetadata, MAX_STORED_NESTING))
+      throw new Error(`nested deeper than ${MAX_STORED_NESTING} levels`);
+    const metadata = decodeMetadata(storedMetadata) as unknown as RecordedEvent['metadata'];
+    event.metadata = withLink(metadata, row[7], row[8]);
   } catch (error) {
     // The other events of the page stay readable; this one fails where it is read, naming its row.
     const unreadable = unreadableError(event, 'metadata', error);
@@ -408,7 +418,14 @@ function toRecorded(row: Row): RecordedEvent {
     get: () => {
       if (data !== undefined) return data;
       try {
-        return (data = JSON.parse(decodePayload(stored)) as RecordedEvent['data']);
+        const json = decodePayload(stored);
+        if (nestsDeeperThan(json, MAX_STORED_NESTING))
+          throw new Error(`nested deeper than ${MAX_STORED_NESTING} levels`);
+        const parsed: unknown = JSON.parse(json);
+        // Every event's data is an object (appends refuse anything else): no reader has to expect null or a list.
+        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+          throw new Error('not a JSON object');
+        return (data = parsed as RecordedEvent['data']);
       } catch (error) {
         throw unreadableError(event, 'data', error);
       }
