@@ -7,7 +7,7 @@ import {
   type RecordedEvent,
 } from '../infrastructure/event-store/event-store.port';
 import { nextInChain, type ChainBreak, type StreamHead } from '../infrastructure/event-store/hash-chain';
-import { isPrunedTrace, prunedPositions } from '../infrastructure/event-store/pruned-traces';
+import { isPrunedTrace, listedStubs, stubHash } from '../infrastructure/event-store/pruned-traces';
 import { LogChainVerifier, type LogChainBreak, type LogHead } from '../infrastructure/event-store/log-chain';
 import {
   compareHeads,
@@ -177,8 +177,11 @@ export class StreamAuditor {
     let first_break: ChainBreak | null = null;
     let anchored: { global_hash: string | undefined } | null = null;
     let after = 0;
-    /** Pruned recall traces no retention event has listed yet (one must, later in the log). */
-    const unlisted = new Map<number, ChainBreak>();
+    /**
+     * Pruned recall traces no retention event has listed yet (one must, later in the log, with the hash their row
+     * has with their stub as it is), and whether a listing named one with another stub hash.
+     */
+    const unlisted = new Map<number, { at: ChainBreak; stub_hash: string; mismatched: boolean }>();
     const erased: ErasedSubject[] = [];
     pages: for (;;) {
       const page = await this.store.readAll({ after_position: after, max_count: PAGE });
@@ -200,9 +203,18 @@ export class StreamAuditor {
         }
         if (pruned) {
           const { stream, revision, event_id, position } = event;
-          unlisted.set(position, { stream, revision, event_id, position, reason: 'pruned_without_record' });
+          const at: ChainBreak = { stream, revision, event_id, position, reason: 'pruned_without_record' };
+          unlisted.set(position, { at, stub_hash: stubHash(event, event.data), mismatched: false });
         }
-        for (const position of prunedPositions(event) ?? []) unlisted.delete(position);
+        for (const listed of listedStubs(event) ?? []) {
+          const stub = unlisted.get(listed.position);
+          if (stub === undefined) continue;
+          // A listing before stub hashes existed lists positions only; a later listing (a run after one that
+          // stopped before writing its stubs) may hold the stub as written.
+          if (listed.stub_hash === null || listed.stub_hash === stub.stub_hash)
+            unlisted.delete(listed.position);
+          else stub.mismatched = true;
+        }
         streams.set(event.stream, next);
         if (anchor && event.position <= anchor.position) atAnchor.set(event.stream, next);
         last_position = event.position;
@@ -215,7 +227,9 @@ export class StreamAuditor {
       after = page[page.length - 1].position;
       if (events % (PAGE * 10) === 0) onProgress?.(`verified ${events} events`);
     }
-    if (first_break === null && unlisted.size > 0) first_break = unlisted.values().next().value ?? null;
+    const stray = unlisted.values().next().value;
+    if (first_break === null && stray !== undefined)
+      first_break = stray.mismatched ? { ...stray.at, reason: 'pruned_stub_edited' } : stray.at;
     const { first_break: log_break, head: logHead, unlinked } = verifier.result();
     return {
       streams,

@@ -18,6 +18,7 @@ import {
   isPrunedTraceData,
   RETENTION_EVENT,
   RETENTION_STREAM,
+  stubHash,
   type PrunedTraceStub,
   type TracesPrunedData,
 } from '../infrastructure/event-store/pruned-traces';
@@ -73,9 +74,12 @@ export class TraceRetention {
       }
       if (due.length > 0) {
         const now = this.clock.nowIso();
+        const stubs = due.map((row) => ({ row, stub: stubOf(row, now) }));
         const listed: TracesPrunedData = {
           recorded_before: result.recorded_before,
           positions: due.map((row) => row.position),
+          // What each row will hash to with its stub: the audit holds every stub to it.
+          stub_hashes: stubs.map(({ row, stub }) => stubHash(row, { ...stub })),
         };
         await this.store.append(
           RETENTION_STREAM,
@@ -98,7 +102,7 @@ export class TraceRetention {
         result.retention_events += 1;
         result.pruned += await replaceTraceData.call(
           this.store,
-          due.map((row) => ({ position: row.position, data: { ...stubOf(row, now) } })),
+          stubs.map(({ row, stub }) => ({ position: row.position, data: { ...stub } })),
         );
       }
       this.scannedTo = after;

@@ -1,5 +1,7 @@
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
-import { openSqlite } from '../../src/infrastructure/sqlite/sqlite-connection';
+import { openSqlite, type SqliteDatabase } from '../../src/infrastructure/sqlite/sqlite-connection';
+import { editData, editMetadata } from '../support/sqlite-tampering';
 import { cairn } from '../support/cli';
 import { MAIN_JS, startServerProcess, stopAllServers, type ServerProcess } from '../support/server-process';
 import { makeTempDir } from '../support/temp-dir';
@@ -104,6 +106,48 @@ describe('recall-trace retention (traces:prune) keeps audit:verify passing', () 
     });
     await server.stop();
   });
+
+  it.each([
+    [
+      'its connector',
+      (db: SqliteDatabase, stream: string) => editData(db, 'stream = ?', [stream], { connector_id: 2 }),
+    ],
+    [
+      'its organization',
+      (db: SqliteDatabase, stream: string) => editData(db, 'stream = ?', [stream], { organization_id: 2 }),
+    ],
+    [
+      'a key added',
+      (db: SqliteDatabase, stream: string) => editData(db, 'stream = ?', [stream], { query: 'forged' }),
+    ],
+    [
+      'its purpose',
+      (db: SqliteDatabase, stream: string) => editData(db, 'stream = ?', [stream], { purpose: 'reply' }),
+    ],
+    [
+      'its metadata (actor)',
+      (db: SqliteDatabase, stream: string) => editMetadata(db, stream, 0, { actor: 'connector:2' }),
+    ],
+  ] as const)(
+    'a listed stub edited (%s): hash_chain_broken (pruned_stub_edited), naming the trace',
+    async (_kind, edit) => {
+      const copy = makeTempDir();
+      try {
+        cpSync(data, copy.dir, { recursive: true });
+        const db = openSqlite({ path: join(copy.dir, 'cairn.sqlite'), mmapBytes: 0 });
+        edit(db, 'recall-trace-2');
+        db.close();
+        const res = await cairn(copy.dir, 'audit:verify');
+        expect(res.code).toBe(1);
+        expect(res.json.error).toMatchObject({
+          code: 'hash_chain_broken',
+          details: [{ stream: 'recall-trace-2', revision: 0, reason: 'pruned_stub_edited' }],
+        });
+      } finally {
+        copy.cleanup();
+      }
+    },
+  );
 
   it('a stub no retention event lists, or a stub where no search trace was, fails audit:verify', async () => {
     const file = join(data, 'cairn.sqlite');

@@ -102,9 +102,16 @@ export interface ChainBreak {
   /**
    * revision_gap: the revision is not the stream's next one (a gap, a duplicate, a negative or moved event);
    * pruned_without_record: a pruned recall trace that no retention event lists (pruned-traces.ts);
+   * pruned_stub_edited: a pruned trace whose stub is not the one its retention event listed (stub_hashes);
    * unreadable: its stored row cannot be decoded (StoredEventUnreadableError), so its hash cannot be recomputed.
    */
-  reason: 'hash_mismatch' | 'prev_hash_mismatch' | 'revision_gap' | 'pruned_without_record' | 'unreadable';
+  reason:
+    | 'hash_mismatch'
+    | 'prev_hash_mismatch'
+    | 'revision_gap'
+    | 'pruned_without_record'
+    | 'pruned_stub_edited'
+    | 'unreadable';
   /** What could not be decoded (unreadable). */
   unreadable?: { part: 'data' | 'metadata'; cause: string };
   /** The revision the stream's next event must have (revision_gap). */

@@ -6,6 +6,7 @@
  * event of the retention stream, later in the log, lists its position. docs/audit.md "Recall-trace retention".
  */
 import type { EventData } from './event-store.port';
+import { hashEvent, type ChainableEvent } from './hash-chain';
 
 export const PRUNABLE_TYPE = 'RecallTraceRecorded';
 export const RETENTION_STREAM = 'trace-retention';
@@ -28,6 +29,17 @@ export interface TracesPrunedData {
   recorded_before: string;
   /** The log positions of the pruned traces (each a recall trace's first event, earlier in the log). */
   positions: number[];
+  /**
+   * For each position, the hash its row has with its stub as its data (stubHash()): what the audit holds the stub
+   * to, since the row's stored hash is the pruned content's. Absent in listings written before it existed.
+   */
+  stub_hashes?: string[];
+}
+
+/** A listed position and the stub hash listed with it (null: a listing without stub hashes). */
+export interface ListedStub {
+  position: number;
+  stub_hash: string | null;
 }
 
 interface EventShape {
@@ -52,9 +64,27 @@ export function isPrunedTraceData(data: object): boolean {
   return (data as { pruned?: unknown }).pruned === true;
 }
 
-/** The positions a retention event covers, or null when the event is not one. */
-export function prunedPositions(event: EventShape): number[] | null {
+/** The positions a retention event covers with their listed stub hashes, or null when the event is not one. */
+export function listedStubs(event: EventShape): ListedStub[] | null {
   if (event.stream !== RETENTION_STREAM || event.type !== RETENTION_EVENT) return null;
-  const positions = (event.data as Partial<TracesPrunedData>).positions;
-  return Array.isArray(positions) ? positions.filter((p): p is number => Number.isSafeInteger(p)) : [];
+  const { positions, stub_hashes } = event.data as Partial<TracesPrunedData>;
+  if (!Array.isArray(positions)) return [];
+  const hashes = Array.isArray(stub_hashes) ? stub_hashes : null;
+  const listed: ListedStub[] = [];
+  positions.forEach((position, i) => {
+    if (!Number.isSafeInteger(position)) return;
+    const hash = hashes === null ? null : hashes[i];
+    // A listing with hashes holds every stub to one: a missing or malformed one matches no stub.
+    listed.push({ position, stub_hash: hashes === null ? null : typeof hash === 'string' ? hash : '' });
+  });
+  return listed;
+}
+
+/**
+ * The hash of a trace's row with `stub` as its data (its event id, stream, revision, type, metadata and stream link
+ * as they are): retention lists it, the audit recomputes it from the row it finds.
+ */
+export function stubHash(row: ChainableEvent, stub: EventData): string {
+  const { event_id, stream, revision, type, metadata } = row;
+  return hashEvent({ event_id, stream, revision, type, data: stub, metadata, prev_hash: metadata.prev_hash });
 }
