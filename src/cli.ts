@@ -1,4 +1,7 @@
 import 'reflect-metadata';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CommandFactory } from 'nest-commander';
 import { CliModule } from './cli/cli.module';
 import { StderrLogger, writeFailure } from './cli/cli-output';
@@ -49,7 +52,7 @@ async function main(argv: string[]): Promise<void> {
   if (/^(client-page:|demo$)/.test(argv[2])) {
     process.stderr.write(`cairn: public URL ${publicUrl.url} (from ${publicUrl.source})\n`);
   }
-  const config = { ...loaded, publicUrl: publicUrl.url };
+  const config = { ...loaded, publicUrl: publicUrl.url, dataDir: helpDataDir(argv) ?? loaded.dataDir };
   // No memory map of the SQLite file: a command reading all of it (projections:rebuild, audit:verify,
   // memory:ingest) would keep every page it read resident (a 100k-chunk rebuild: ~780 MB of file pages).
   await CommandFactory.run(CliModule.forRoot({ config, storeOptions: { sqliteMmapBytes: 0 } }), {
@@ -71,6 +74,18 @@ async function main(argv: string[]): Promise<void> {
         writeFailure(new ValidationFailedError(message.trim().replace(/^error: /, ''), [], 'usage_error')),
     },
   });
+}
+
+/**
+ * For `--help` (alone or after a command): a scratch data directory, removed at exit. Commander answers it only
+ * once the module, stores included, is up: in the configured directory that created `./data/cairn.sqlite`
+ * wherever someone asked for help.
+ */
+function helpDataDir(argv: string[]): string | null {
+  if (!argv.slice(2).some((arg) => arg === '--help' || arg === '-h')) return null;
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-help-'));
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }
 
 main(process.argv).catch((error: unknown) => writeFailure(error));

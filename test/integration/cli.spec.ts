@@ -1,3 +1,6 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { editData } from '../support/sqlite-tampering';
 import { openSqlite } from '../../src/infrastructure/sqlite/sqlite-connection';
 import { cairn } from '../support/cli';
@@ -27,6 +30,23 @@ describe('operator CLI (real processes, embedded store, no server)', () => {
     expect(listed).toEqual(
       expect.arrayContaining(['serve', 'mcp', 'org:create', 'memory:ingest', 'audit:verify']),
     );
+  });
+
+  it('--help (alone or after a command) leaves the data directory untouched, and no scratch behind', async () => {
+    const fresh = makeTempDir();
+    const scratch = () => readdirSync(tmpdir()).filter((name) => name.startsWith('cairn-help-'));
+    const before = scratch();
+    try {
+      const data = join(fresh.dir, 'data');
+      for (const args of [['--help'], ['org:create', '--help'], ['audit:verify', '-h']]) {
+        const res = await cairn(data, ...args);
+        expect(res.code).toBe(0);
+      }
+      expect(existsSync(data)).toBe(false);
+      expect(scratch()).toEqual(before);
+    } finally {
+      fresh.cleanup();
+    }
   });
 
   it('failures exit non-zero with the JSON error shape', async () => {
