@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
@@ -8,6 +9,8 @@ import {
   compressFrom,
   decodePayload,
   encodePayload,
+  MAX_STORED_NESTING,
+  nestsDeeperThan,
 } from '../../../src/infrastructure/event-store/sqlite/event-payload';
 import { PAYLOAD_DICTIONARY_V1 } from '../../../src/infrastructure/event-store/sqlite/payload-dictionary';
 import { SqliteEventStore } from '../../../src/infrastructure/event-store/sqlite/sqlite-event-store';
@@ -78,6 +81,54 @@ describe('event payloads (embedded event store)', () => {
     // Up to the ceiling it reads (a legitimately large event).
     const large = `"${'y'.repeat(2 * 1024 * 1024)}"`;
     expect(decodePayload(encodePayload(large, 0))).toBe(large);
+  });
+
+  it('measures nesting as a character-by-character scan would, strings with quotes and brackets skipped', () => {
+    const naive = (json: string, limit: number): boolean => {
+      let depth = 0;
+      let inString = false;
+      for (let i = 0; i < json.length; i++) {
+        const c = json[i];
+        if (inString) {
+          if (c === '\\') i++;
+          else if (c === '"') inString = false;
+        } else if (c === '"') inString = true;
+        else if (c === '{' || c === '[') {
+          if (++depth > limit) return true;
+        } else if (c === '}' || c === ']') depth--;
+      }
+      return false;
+    };
+    const tricky = fc.constantFrom('"a\\"[{"', '"\\\\"', '"x[[[{"', '"}]"', 'null', '1');
+    const nested = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        tricky,
+        fc.array(tie('node'), { maxLength: 3 }).map((items) => `[${items.join(',')}]`),
+        fc
+          .array(
+            fc.tuple(
+              tricky.filter((t) => t.startsWith('"')),
+              tie('node'),
+            ),
+            { maxLength: 3 },
+          )
+          .map((members) => `{${members.map(([k, v]) => `${k}:${v}`).join(',')}}`),
+      ),
+    })).node;
+    fc.assert(
+      fc.property(
+        fc.oneof(nested, fc.json({ depthSize: 'medium' })),
+        fc.integer({ min: 0, max: 8 }),
+        (json, limit) => {
+          JSON.parse(json);
+          expect(nestsDeeperThan(json, limit)).toBe(naive(json, limit));
+        },
+      ),
+      { numRuns: 3_000 },
+    );
+    expect(nestsDeeperThan(`{"x":${'['.repeat(300)}${']'.repeat(300)}}`, MAX_STORED_NESTING)).toBe(true);
+    expect(nestsDeeperThan(`{"x":"${'['.repeat(300)}"}`, MAX_STORED_NESTING)).toBe(false);
   });
 
   it('refuses a payload format it does not know, and bytes hidden after the compressed data, saying so', () => {

@@ -96,20 +96,32 @@ export function decodePayload(stored: string | Buffer): string {
  */
 export const MAX_STORED_NESTING = 256;
 
-/** Whether `json` nests arrays and objects deeper than `limit` (a scan of its text: no recursion, no parse). */
+/**
+ * Whether `json` nests arrays and objects deeper than `limit`: a scan of its text (no recursion, no parse) that
+ * jumps over strings with indexOf, so a payload that is mostly one long string (sealed text) costs little. A text
+ * of `limit` characters or fewer cannot nest deeper.
+ */
 export function nestsDeeperThan(json: string, limit: number): boolean {
+  if (json.length <= limit) return false;
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < json.length; i++) {
     const c = json.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c)
-        i++; // a backslash escapes the next character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
+    if (c === 0x22) {
+      i = closingQuote(json, i);
+      if (i < 0) return false; // unterminated: JSON.parse refuses it
+    } else if (c === 0x7b || c === 0x5b) {
       if (++depth > limit) return true;
     } else if (c === 0x7d || c === 0x5d) depth--;
   }
   return false;
+}
+
+/** The index of the quote closing the string opened at `open` (one not escaped by a backslash), or -1. */
+function closingQuote(json: string, open: number): number {
+  for (let at = json.indexOf('"', open + 1); at >= 0; at = json.indexOf('"', at + 1)) {
+    let backslashes = 0;
+    while (json.charCodeAt(at - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return at;
+  }
+  return -1;
 }
