@@ -349,13 +349,12 @@ function erasedSubject(event: RecordedEvent): ErasedSubject {
 /** A row no reader can decode, as the break it is: its content cannot be hashed, so its chain cannot hold. */
 function unreadableBreak(error: StoredEventUnreadableError): ChainBreak {
   const { stream, revision, event_id, position } = error.place;
-  const cause = String(error.details[0]?.message ?? '');
   return {
     stream,
     revision,
     event_id,
     position,
     reason: 'unreadable',
-    unreadable: { part: error.part, cause },
+    unreadable: { part: error.part, cause: error.reason },
   };
 }

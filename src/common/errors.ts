@@ -174,12 +174,13 @@ export class StoredEventUnreadableError extends InternalError {
   constructor(
     readonly place: StoredEventPlace,
     readonly part: 'data' | 'metadata',
-    cause: string,
+    /** What failed to decode (the decoder's message). */
+    readonly reason: string,
   ) {
     super(
-      `the stored event at position ${place.position} cannot be read (its ${part}: ${cause}): run \`cairn audit:verify\``,
+      `the stored event at position ${place.position} cannot be read (its ${part}: ${reason}): run \`cairn audit:verify\``,
       'stored_event_unreadable',
-      [{ message: cause, part, position: place.position }],
+      [{ message: reason, part, position: place.position }],
     );
   }
 }

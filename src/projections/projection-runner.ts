@@ -39,7 +39,10 @@ export class ProjectionRunner {
   private readonly sleeper = new WakeableSleep();
   private readonly progress = new EventEmitter();
   private readonly renewedAt = new Map<string, number>();
-  /** Projections whose last step stopped at an event that cannot be decoded (cleared by the next good step). */
+  /**
+   * Projections a waiting rebuild gives up on: stopped at an event that cannot be decoded, or failed
+   * REBUILD_GIVES_UP_AFTER times in a row (cleared by the next good step).
+   */
   private readonly blocked = new Map<string, StoredEventUnreadableError | ProjectionFailedError>();
   /** Batches of events, shared by the projections reading the same positions. */
   private readonly batches: SharedBatches;
@@ -133,7 +136,7 @@ export class ProjectionRunner {
 
   /**
    * Resolves true once every named projection (default: all) has applied `position`; false after the timeout.
-   * `failFast`: rejects with the error of a named projection this process found blocked on an unreadable event.
+   * `failFast`: rejects with the error of a named projection this process's loop gave up on (this.blocked).
    */
   async waitFor(
     position: number,
@@ -206,8 +209,8 @@ export class ProjectionRunner {
       // steps (MongoDB: outside a transaction), which a step must not interleave with.
       await this.exclusive(projection, () => this.reset(projection));
       const head = await this.eventStore.headPosition();
-      // An event no projection can decode stops the rebuild with its error (the row named) instead of waiting out
-      // the timeout; only this process's loop can tell (a server holding the lease retries, and logs it).
+      // A blocked projection stops the rebuild with its error (an undecodable row named) instead of waiting out the
+      // timeout; only this process's loop can tell (a server holding the lease retries, and logs it).
       this.blocked.delete(projection.name);
       if (!(await this.waitFor(head, timeoutMs, [projection.name], true))) {
         throw new Error(

@@ -69,12 +69,12 @@ export function listedStubs(event: EventShape): ListedStub[] | null {
   if (event.stream !== RETENTION_STREAM || event.type !== RETENTION_EVENT) return null;
   const { positions, stub_hashes } = event.data as Partial<TracesPrunedData>;
   if (!Array.isArray(positions)) return [];
-  const hashes = Array.isArray(stub_hashes) ? stub_hashes : null;
+  const hashes: unknown[] | null = Array.isArray(stub_hashes) ? stub_hashes : null;
   const listed: ListedStub[] = [];
   positions.forEach((position, i) => {
     if (!Number.isSafeInteger(position)) return;
-    const hash = hashes === null ? null : hashes[i];
-    // A listing with hashes holds every stub to one: a missing or malformed one matches no stub.
+    // A listing with hashes holds every stub to one: a missing or malformed one ('') matches no stub.
+    const hash = hashes?.[i];
     listed.push({ position, stub_hash: hashes === null ? null : typeof hash === 'string' ? hash : '' });
   });
   return listed;

@@ -112,7 +112,8 @@ describe('pruned recall traces against their listing', () => {
     const report = await verify();
     expect(report.first_break).toMatchObject({ stream: 'recall-trace-2', reason: 'pruned_stub_edited' });
     // Listed with a malformed hash list: no stub matches it.
-    const other = new SqliteEventStore(openSqlite({ path: ':memory:' }));
+    const otherDb = openSqlite({ path: ':memory:' });
+    const other = new SqliteEventStore(otherDb);
     await other.append('recall-trace-1', [trace(1)], 'no_stream');
     await other.append(
       RETENTION_STREAM,
@@ -124,5 +125,6 @@ describe('pruned recall traces against their listing', () => {
       reason: 'pruned_stub_edited',
     });
     await other.close();
+    otherDb.close();
   });
 });

@@ -14,6 +14,7 @@
  */
 
 import { CALLER_METADATA_KEYS } from '../hash-chain';
+import { assertNesting } from './event-payload';
 
 /** The keys packed as tagged values, after the two hashes. */
 const FIELDS = CALLER_METADATA_KEYS;
@@ -51,7 +52,10 @@ export function encodeMetadata(metadata: object): string | Buffer {
 
 /** The metadata object of a stored `metadata` value. */
 export function decodeMetadata(stored: string | Buffer): Record<string, unknown> {
-  if (typeof stored === 'string') return JSON.parse(stored) as Record<string, unknown>;
+  if (typeof stored === 'string') {
+    assertNesting(stored);
+    return JSON.parse(stored) as Record<string, unknown>;
+  }
   if (stored.length < HEADER_BYTES || stored[0] !== FORMAT_PACKED) {
     throw new Error(
       `an event's metadata is stored in format ${stored[0] ?? 'none'}, which this build cannot read (a newer Cairn wrote it, or the row was edited)`,

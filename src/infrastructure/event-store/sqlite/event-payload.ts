@@ -5,8 +5,8 @@
  * bytes, so the chain verifies the same whichever way an event was stored, and an edited payload fails it.
  *
  * - TEXT: the JSON (every event written before compression existed, and small ones).
- * - BLOB: one format byte, then the payload. FORMAT_DEFLATE (1, written until layout 9 of the search index's
- *   build): the UTF-8 JSON, raw DEFLATE (RFC 1951). FORMAT_DEFLATE_DICTIONARY (2, written now): the same with the
+ * - BLOB: one format byte, then the payload. FORMAT_DEFLATE (1, written by earlier builds): the UTF-8 JSON, raw
+ *   DEFLATE (RFC 1951). FORMAT_DEFLATE_DICTIONARY (2, written now): the same with the
  *   preset dictionary PAYLOAD_DICTIONARY_V1 (payload-dictionary.ts), so that small events compress too (on BEIR
  *   SciFact a claimed document's or a registered source's ~124 bytes become ~50, a memory item's ~1,196 ~1,017).
  *   Any other format byte is refused with a clear error (a newer build's format).
@@ -95,6 +95,23 @@ export function decodePayload(stored: string | Buffer): string {
  * it next (the hash, a JSON response), so it is refused when read.
  */
 export const MAX_STORED_NESTING = 256;
+
+/** An event's data from its stored value: a JSON object, nested at most MAX_STORED_NESTING deep; else throws. */
+export function parsePayload(stored: string | Buffer): Record<string, unknown> {
+  const json = decodePayload(stored);
+  assertNesting(json);
+  const parsed: unknown = JSON.parse(json);
+  // Every event's data is an object (appends refuse anything else): no reader has to expect null or a list.
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new Error('not a JSON object');
+  return parsed as Record<string, unknown>;
+}
+
+/** Throws when stored JSON text nests deeper than MAX_STORED_NESTING. */
+export function assertNesting(json: string): void {
+  if (nestsDeeperThan(json, MAX_STORED_NESTING))
+    throw new Error(`nested deeper than ${MAX_STORED_NESTING} levels`);
+}
 
 /**
  * Whether `json` nests arrays and objects deeper than `limit`: a scan of its text (no recursion, no parse) that

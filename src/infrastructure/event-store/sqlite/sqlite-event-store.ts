@@ -32,13 +32,7 @@ import { PollingSubscription } from './sqlite-subscription';
 import type { WalFlusher } from '../../sqlite/wal-flusher';
 import { WriteLock } from '../../sqlite/write-lock';
 import { prepareEventStatements, STREAMS_PAGE, type Row, type Statements } from './sqlite-event-statements';
-import {
-  compressFrom,
-  decodePayload,
-  encodePayload,
-  MAX_STORED_NESTING,
-  nestsDeeperThan,
-} from './event-payload';
+import { compressFrom, encodePayload, parsePayload } from './event-payload';
 import { decodeMetadata, encodeMetadata } from './event-metadata';
 
 /**
@@ -396,10 +390,7 @@ function toRecorded(row: Row): RecordedEvent {
     type: row[4],
   } as RecordedEvent;
   try {
-    const storedMetadata = row[6];
-    if (typeof storedMetadata === 'string' && nestsDeeperThan(storedMetadata, MAX_STORED_NESTING))
-      throw new Error(`nested deeper than ${MAX_STORED_NESTING} levels`);
-    const metadata = decodeMetadata(storedMetadata) as unknown as RecordedEvent['metadata'];
+    const metadata = decodeMetadata(row[6]) as unknown as RecordedEvent['metadata'];
     event.metadata = withLink(metadata, row[7], row[8]);
   } catch (error) {
     // The other events of the page stay readable; this one fails where it is read, naming its row.
@@ -418,14 +409,7 @@ function toRecorded(row: Row): RecordedEvent {
     get: () => {
       if (data !== undefined) return data;
       try {
-        const json = decodePayload(stored);
-        if (nestsDeeperThan(json, MAX_STORED_NESTING))
-          throw new Error(`nested deeper than ${MAX_STORED_NESTING} levels`);
-        const parsed: unknown = JSON.parse(json);
-        // Every event's data is an object (appends refuse anything else): no reader has to expect null or a list.
-        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-          throw new Error('not a JSON object');
-        return (data = parsed as RecordedEvent['data']);
+        return (data = parsePayload(stored) as RecordedEvent['data']);
       } catch (error) {
         throw unreadableError(event, 'data', error);
       }
