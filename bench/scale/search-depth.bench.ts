@@ -11,6 +11,7 @@ import { RegisterOrganizationCommand } from '../../src/commands/organizations/re
 import type { RegisterOrganizationResult } from '../../src/commands/organizations/register-organization.command';
 import { operatorContext } from '../../src/commands/shared/command-context';
 import { startBenchServer } from '../bench-server';
+import { profileArgs, profileDir, summarizeProfiles } from '../cpu-profile';
 import { startServerProcess } from '../server-process';
 import type { BenchRow } from '../table';
 import { depthRows, interleavedDepth } from './depth';
@@ -38,7 +39,13 @@ export async function benchSearchDepth(dir: string): Promise<BenchRow[]> {
   } finally {
     await server.app.close();
   }
-  const cairn = await startServerProcess(dataDir, { CAIRN_HTTP_WORKERS: String(HTTP_WORKERS) });
+  // With CAIRN_BENCH_PROFILE_DIR the server runs under --cpu-prof and its busiest functions are printed.
+  const profiles = profileDir('search-depth');
+  const cairn = await startServerProcess(
+    dataDir,
+    { CAIRN_HTTP_WORKERS: String(HTTP_WORKERS) },
+    profileArgs(profiles),
+  );
   try {
     const latencies = await interleavedDepth(
       cairn.baseUrl,
@@ -50,5 +57,9 @@ export async function benchSearchDepth(dir: string): Promise<BenchRow[]> {
     return depthRows('SciFact test queries, 8.6k chunks', latencies);
   } finally {
     await cairn.stop();
+    if (profiles !== null)
+      process.stderr.write(
+        `search-depth: where the searches spent their time\n${summarizeProfiles(profiles)}\n`,
+      );
   }
 }

@@ -39,15 +39,28 @@ export class McpToolbox {
     private readonly rateLimiter: ConnectorRateLimiter,
   ) {}
 
-  /** A server for one authenticated connector (one per HTTP request: the token is checked on every request). */
+  /**
+   * A server for one authenticated connector (one per HTTP request: the token is checked on every request).
+   *
+   * Its tool calls run one at a time, each after a turn of the event loop. A JSON-RPC batch (up to the SDK's 100
+   * messages) reaches the handlers all at once, and a search's index work is synchronous: run together, a batch of
+   * 100 costly searches held the event loop for 10 s (every other request of the process, `/health` included,
+   * waited that long). Queued, other requests are served between two calls.
+   */
   server(connector: ConnectorPrincipal, requestId?: string): Server {
     const server = new Server({ name: 'cairn', version: '0.1.0' }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, () => ({
       tools: this.toolsFor(connector).map((tool) => this.listing(tool)),
     }));
-    server.setRequestHandler(CallToolRequestSchema, (request) =>
-      this.call(connector, request.params.name, request.params.arguments ?? {}, requestId),
-    );
+    let previous: Promise<unknown> = Promise.resolve();
+    server.setRequestHandler(CallToolRequestSchema, (request) => {
+      const turn = previous
+        .then(nextTurnOfEventLoop)
+        .then(() => this.call(connector, request.params.name, request.params.arguments ?? {}, requestId));
+      // call() answers errors as tool results; nothing here rejects, but the queue must not stop if it did.
+      previous = turn.catch(() => undefined);
+      return turn;
+    });
     return server;
   }
 
@@ -138,6 +151,11 @@ export class McpToolbox {
     }
     return validated;
   }
+}
+
+/** Resolves in the event loop's next check phase: I/O waiting since (other requests) is polled before it. */
+function nextTurnOfEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** One object schema from several (properties and required lists joined; closed). */

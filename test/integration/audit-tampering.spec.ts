@@ -145,6 +145,9 @@ describe('audit:verify against tampering (invariant 8)', () => {
       () => `{"actor":${'['.repeat(20_000)}${']'.repeat(20_000)}}`,
     ],
     ['metadata: JSON text that does not parse', 'metadata', () => '{"actor": '],
+    ['metadata: JSON null', 'metadata', () => 'null'],
+    ['metadata: a JSON string', 'metadata', () => '"x"'],
+    ['metadata: a JSON list', 'metadata', () => '[]'],
   ] as const)(
     'a row no reader can decode (%s): hash_chain_broken (unreadable) naming it; reading it names it too',
     async (_kind, column, damage) => {
@@ -173,6 +176,10 @@ describe('audit:verify against tampering (invariant 8)', () => {
           },
         ],
       });
+      // Said in the store's words, not a JavaScript engine's (a TypeError from reading a property of null).
+      expect(res.json.error.details[0].unreadable.cause).not.toMatch(
+        /Cannot (read|set) properties|is not (a function|iterable)/,
+      );
       const read = await cairn(dir, 'audit:stream', 'memory-item-1');
       expect(read.code).toBe(1);
       expect(read.json.error).toMatchObject({

@@ -54,7 +54,12 @@ export function encodeMetadata(metadata: object): string | Buffer {
 export function decodeMetadata(stored: string | Buffer): Record<string, unknown> {
   if (typeof stored === 'string') {
     assertNesting(stored);
-    return JSON.parse(stored) as Record<string, unknown>;
+    const parsed: unknown = JSON.parse(stored);
+    // Every event's metadata is an object: null, a string or a list (an edited row) is refused here, in these
+    // words, rather than by whichever reader next sets or reads a key of it.
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new Error("an event's metadata is not a JSON object");
+    return parsed as Record<string, unknown>;
   }
   if (stored.length < HEADER_BYTES || stored[0] !== FORMAT_PACKED) {
     throw new Error(
