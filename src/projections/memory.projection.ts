@@ -125,7 +125,8 @@ export const memoryProjection: Projection = {
     { name: MEMORY_SOURCES, indexes: ['organization_id'] },
     {
       name: MEMORY_ITEMS,
-      indexes: ['organization_id', 'memory_source_id', 'lifecycle_status'],
+      // owner_client_key: a connector's own items (a tool_private search is restricted to them, own-private-items.ts).
+      indexes: ['organization_id', 'memory_source_id', 'lifecycle_status', 'owner_client_key'],
       packed: ['chunks'],
     },
     { name: MEMORY_CORPUS, indexes: [] },

@@ -84,6 +84,54 @@ describe('memory save, proposals and usage (spec §4.3–4.5, §2.3, §2.4)', ()
     expect(res.status).toBe(404);
   });
 
+  it('a tool_private search asks the index for the connector’s own items only, and sees a note saved since', async () => {
+    const mine = await post('save', one, {
+      kind: 'note',
+      title: 'Private numbat',
+      content: 'numbat private plan',
+      visibility: 'tool_private',
+    });
+    const shared = await post('save', one, {
+      kind: 'decision',
+      title: 'Shared numbat',
+      content: 'numbat shared decision',
+      visibility: 'organization_internal',
+    });
+    const searched = jest.spyOn(t.stores.searchIndex, 'search');
+    try {
+      const asked = () => searched.mock.calls.map(([query]) => query.collapse?.values);
+      // Filtered after ranking, a connector without private items had every matching chunk of the organization
+      // ranked and read to be dropped (a blind attack: 26× a normal search on SciFact, growing with the corpus).
+      expect(ids(await post('search', two, { query: 'numbat', visibility: 'tool_private' }))).toEqual([]);
+      expect(asked()).toEqual([[]]);
+      searched.mockClear();
+      expect(ids(await post('search', one, { query: 'numbat', visibility: 'tool_private' }))).toEqual([
+        mine.body.memory_item_id,
+      ]);
+      const [values] = asked();
+      expect(values).toContain(mine.body.memory_item_id);
+      expect(values).not.toContain(shared.body.memory_item_id);
+      expect(values).toEqual([...(values ?? [])].sort((a, b) => a - b));
+      // A note saved after that search is searched by the next one (the list is kept per corpus revision).
+      const later = await post('save', one, {
+        kind: 'note',
+        title: 'Later numbat',
+        content: 'numbat later note',
+        visibility: 'tool_private',
+      });
+      expect(ids(await post('search', one, { query: 'numbat', visibility: 'tool_private' })).sort()).toEqual(
+        [mine.body.memory_item_id, later.body.memory_item_id].sort(),
+      );
+      // Other visibilities are not restricted: the filters decide.
+      searched.mockClear();
+      await post('search', one, { query: 'numbat' });
+      await post('search', one, { query: 'numbat', visibility: 'organization_internal' });
+      expect(asked()).toEqual([undefined, undefined]);
+    } finally {
+      searched.mockRestore();
+    }
+  });
+
   it('idempotency_key replays the first save; other content under the same key is 409', async () => {
     const body = {
       kind: 'work_log',

@@ -26,6 +26,7 @@ import { fuseRankings, type RelevanceMethod } from './rank-fusion';
 import { MAX_USAGE_MULTIPLIER, usageMultiplier } from './usage-ranking';
 import { VectorCandidates } from './vector-candidates';
 import { fillResultMembers, type LexicalAsk } from './result-members';
+import { OwnPrivateItems } from './own-private-items';
 
 /** A chunk the vector index found. */
 type SemanticHit = Awaited<ReturnType<VectorCandidates['search']>>[number];
@@ -100,6 +101,7 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
   /** Items without their text, per organization, valid for one corpus `index_revision`. */
   private readonly items = new RevisionCache<MemoryItemFields>();
   private readonly usage: UsageCache;
+  private readonly ownPrivate: OwnPrivateItems;
 
   constructor(
     @Inject(SEARCH_INDEX) private readonly index: SearchIndex,
@@ -109,6 +111,7 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
     @Inject(CONFIG) private readonly config: Pick<CairnConfig, 'searchTitleBoost'>,
   ) {
     this.usage = new UsageCache(readStore);
+    this.ownPrivate = new OwnPrivateItems(readStore);
   }
 
   async execute(query: SearchMemoryQuery): Promise<SearchMemoryResult> {
@@ -144,13 +147,19 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
     // Fused with embeddings, most lexical candidates only lend their rank: their matching chunks are read for the
     // results alone (fillResultMembers), not for limit × 10 items.
     const membersLater = this.vectors.enabled;
+    // Only the connector's own items can pass a tool_private search: the index reads and scores theirs alone.
+    const values = query.visibility === 'tool_private' ? await this.ownPrivateItems(query) : null;
     for (;;) {
       wanted = Math.min(MAX_CANDIDATES, wanted);
       const hits = await this.index.search({
         ...lexical,
         limit: wanted,
         // One hit per item (its best chunk) with its matching chunks.
-        collapse: { field: SEARCH_COLLAPSE_FIELD, max_members: membersLater ? 1 : CHUNKS_PER_RESULT },
+        collapse: {
+          field: SEARCH_COLLAPSE_FIELD,
+          max_members: membersLater ? 1 : CHUNKS_PER_RESULT,
+          ...(values === null ? {} : { values }),
+        },
       });
       semantic ??= await semanticPending;
       const ranked = await this.rank(query, hits, semantic);
@@ -270,6 +279,20 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
       for (const result of top) result.excerpt = (result.best?.highlights[0] ?? '').replace(/[«»]/g, '');
     }
     return { items: top.map(({ best: _best, ...result }) => result), index_revision: indexRevision };
+  }
+
+  /**
+   * The connector's active tool_private items (OwnPrivateItems), at the corpus revision searched; null when it has
+   * more than a search can be restricted to (the filters then drop the others after ranking).
+   */
+  private async ownPrivateItems({ connector }: SearchMemoryQuery): Promise<number[] | null> {
+    const organization = String(connector.organization_id);
+    const corpus = await this.readStore.get<MemoryCorpusDocument>(MEMORY_CORPUS, organization);
+    return this.ownPrivate.of(
+      connector.organization_id,
+      connector.client_key,
+      corpus?.index_revision ?? 'idx_empty',
+    );
   }
 
   /** With embeddings on: the query's nearest chunks (none when off), asked once per search. */
