@@ -125,8 +125,10 @@ export const memoryProjection: Projection = {
     { name: MEMORY_SOURCES, indexes: ['organization_id'] },
     {
       name: MEMORY_ITEMS,
-      // owner_client_key: a connector's own items (a tool_private search is restricted to them, own-private-items.ts).
+      // owner_client_key: a connector's own items (a tool_private search is restricted to them, own-private-items.ts);
+      // null for every ingested document, so indexed where set.
       indexes: ['organization_id', 'memory_source_id', 'lifecycle_status', 'owner_client_key'],
+      sparse: ['owner_client_key'],
       packed: ['chunks'],
     },
     { name: MEMORY_CORPUS, indexes: [] },

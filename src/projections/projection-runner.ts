@@ -88,6 +88,7 @@ export class ProjectionRunner {
       for (const collection of projection.collections) {
         await this.readStore.ensureCollection(collection.name, collection.indexes, {
           packed: collection.packed,
+          sparse: collection.sparse,
         });
       }
     }

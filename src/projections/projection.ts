@@ -19,6 +19,8 @@ export interface CollectionSpec {
   indexes: string[];
   /** Top-level bulk-text fields the store may keep compressed (ReadStore CollectionOptions.packed). */
   packed?: string[];
+  /** Indexed fields mostly null, indexed where not null (ReadStore CollectionOptions.sparse). */
+  sparse?: string[];
 }
 
 /**

@@ -225,3 +225,13 @@ export function assertPackedFields(fields: readonly string[], indexed: readonly 
   }
   return [...new Set(fields)];
 }
+
+/** Checks CollectionOptions.sparse: field names among the indexed ones; returns them as a set. */
+export function assertSparseFields(fields: readonly string[], indexed: readonly string[]): Set<string> {
+  if (!Array.isArray(fields)) throw new TypeError('sparse must be an array of field names');
+  for (const field of fields) {
+    assertFieldName(field);
+    if (!indexed.includes(field)) throw new RangeError(`sparse field ${field} is not an indexed field`);
+  }
+  return new Set(fields);
+}

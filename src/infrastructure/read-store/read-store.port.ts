@@ -83,6 +83,12 @@ export interface CollectionOptions {
    * neither filtered nor sorted on; `getMany(…, { packed: false })` may leave them out. Not `id` or an indexed field.
    */
   packed?: string[];
+  /**
+   * Indexed fields that most documents hold as null (a memory item's `owner_client_key`): an adapter may index only
+   * the documents whose value is not null (the embedded store does; MongoDB indexes them all). A find by equality
+   * to a value uses such an index; one for null does not.
+   */
+  sparse?: string[];
 }
 
 export interface GetManyOptions {

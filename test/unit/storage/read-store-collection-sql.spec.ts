@@ -147,6 +147,45 @@ describe('SqliteReadStore: one partial index per collection and field, collectio
     ]);
   });
 
+  it('a sparse field is indexed where not null: finds by a value use it, finds by null still find', async () => {
+    await store.ensureCollection('items', ['organization_id', 'owner'], { sparse: ['owner'] });
+    const docs = Array.from({ length: 40 }, (_, n) => ({
+      id: String(n),
+      organization_id: 'o',
+      owner: n % 10 === 0 ? `k${n % 20}` : null,
+    }));
+    await store.commit(
+      'p',
+      0,
+      { position: 1, version: 1 },
+      docs.map((doc) => ({ op: 'put', collection: 'items', doc })),
+    );
+    const index = collectionIndex('items', 'owner', true);
+    expect(index.sql).toContain('IS NOT NULL');
+    expect(index.name).not.toBe(collectionIndex('items', 'owner').name);
+    // Only the 4 documents with an owner are in it.
+    db.exec('ANALYZE');
+    const stat = db.prepare('SELECT stat FROM sqlite_stat1 WHERE idx = ?').get(index.name) as {
+      stat: string;
+    };
+    expect(stat.stat.split(' ')[0]).toBe('4');
+    const { pageSql, params } = findSql('items', parseFindOptions({ filter: { owner: 'k0' } }));
+    const plan = (
+      db.prepare(`EXPLAIN QUERY PLAN ${pageSql}`).all(...params, 10, 0) as Array<{ detail: string }>
+    )
+      .map((row) => row.detail)
+      .join(' | ');
+    expect(plan).toContain(`USING INDEX ${index.name}`);
+    expect((await store.find('items', { filter: { owner: 'k0' } })).items.map((d) => d.id)).toEqual([
+      '0',
+      '20',
+    ]);
+    expect((await store.find('items', { filter: { owner: null }, limit: 100 })).total).toBe(36);
+    await expect(store.ensureCollection('items', ['organization_id'], { sparse: ['owner'] })).rejects.toThrow(
+      RangeError,
+    );
+  });
+
   it('names a collection in SQL only when its name is safe to quote', () => {
     expect(collectionSql('memory_items')).toBe("collection = 'memory_items'");
     for (const name of ["x' OR 1=1 --", '', 'a'.repeat(101), 'a b'])

@@ -39,6 +39,7 @@ import {
   assertFieldName,
   assertNonEmptyString,
   assertPackedFields,
+  assertSparseFields,
   assertPosition,
   assertWriteOps,
   effectiveSort,
@@ -128,6 +129,8 @@ export class MongoReadStore implements ReadStore {
     const coll = this.documents(collection);
     for (const field of indexedFields) assertFieldName(field);
     assertPackedFields(options.packed ?? [], indexedFields);
+    // Sparse fields are indexed like the others here (CollectionOptions.sparse: an adapter may).
+    assertSparseFields(options.sparse ?? [], indexedFields);
     try {
       await this.db.createCollection(coll.collectionName);
     } catch (error) {

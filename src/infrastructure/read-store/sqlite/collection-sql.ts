@@ -30,13 +30,19 @@ export function collectionSql(collection: string): string {
 }
 
 /**
- * The index of `field` in `collection`. The name hashes the collection and the expression: SQL identifiers are
- * case-insensitive while collection names and JSON keys are not, and a changed expression gets a new index.
+ * The index of `field` in `collection`; `sparse`: of the documents whose value is not null only (a find by `field =
+ * value` implies that, so SQLite still uses it). The name hashes the collection, the expression and that condition:
+ * SQL identifiers are case-insensitive while collection names and JSON keys are not, and a changed expression gets
+ * a new index.
  */
-export function collectionIndex(collection: string, field: string): { name: string; sql: string } {
+export function collectionIndex(
+  collection: string,
+  field: string,
+  sparse = false,
+): { name: string; sql: string } {
   assertFieldName(field);
-  const where = collectionSql(collection);
   const value = fieldValueSql(field);
+  const where = sparse ? `${collectionSql(collection)} AND ${value} IS NOT NULL` : collectionSql(collection);
   const hash = createHash('sha256').update(`${where}\n${value}`).digest('hex').slice(0, 10);
   const name = `read_documents_in_${collection.replace(/-/g, '_')}_by_${field}_${hash}`;
   return {

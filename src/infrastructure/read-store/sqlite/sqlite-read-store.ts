@@ -32,6 +32,7 @@ import {
   assertIdCount,
   assertNonEmptyString,
   assertPackedFields,
+  assertSparseFields,
   assertPosition,
   assertTtl,
   assertWriteOps,
@@ -213,9 +214,10 @@ export class SqliteReadStore implements ReadStore {
     if (packed.length > 0) this.packedFields.set(collection, packed);
     else this.packedFields.delete(collection);
     let created = false;
+    const sparse = assertSparseFields(options.sparse ?? [], indexedFields);
     for (const field of new Set(indexedFields)) {
       if (field === 'id') continue; // the primary key (collection, id)
-      const index = collectionIndex(collection, field);
+      const index = collectionIndex(collection, field, sparse.has(field));
       if (this.s.indexExists.get(index.name)) continue;
       this.db.exec(index.sql);
       created = true;
