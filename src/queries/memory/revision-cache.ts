@@ -9,16 +9,17 @@ const MAX_ENTRIES_PER_ORGANIZATION = 50_000;
  *
  * - Items: the corpus `index_revision` (any item created, revised or archived).
  * - Usage counts: the organization's usage revision (any count changed).
+ * - A connector's own tool_private items, by client key: the corpus `index_revision` (own-private-items.ts).
  */
-export class RevisionCache<V> {
-  private readonly organizations = new Map<number, { revision: string; entries: Map<number, V | null> }>();
+export class RevisionCache<V, K = number> {
+  private readonly organizations = new Map<number, { revision: string; entries: Map<K, V | null> }>();
 
   /** The cache for this organization at this revision (emptied when the revision moved, or when full). */
-  at(organizationId: number, revision: string): Map<number, V | null> {
+  at(organizationId: number, revision: string): Map<K, V | null> {
     const current = this.organizations.get(organizationId);
     if (current && current.revision === revision && current.entries.size < MAX_ENTRIES_PER_ORGANIZATION)
       return current.entries;
-    const fresh = { revision, entries: new Map<number, V | null>() };
+    const fresh = { revision, entries: new Map<K, V | null>() };
     this.organizations.set(organizationId, fresh);
     return fresh.entries;
   }

@@ -14,7 +14,7 @@
  */
 
 import { CALLER_METADATA_KEYS } from '../hash-chain';
-import { assertNesting } from './event-payload';
+import { parseStoredObject } from './event-payload';
 
 /** The keys packed as tagged values, after the two hashes. */
 const FIELDS = CALLER_METADATA_KEYS;
@@ -52,15 +52,8 @@ export function encodeMetadata(metadata: object): string | Buffer {
 
 /** The metadata object of a stored `metadata` value. */
 export function decodeMetadata(stored: string | Buffer): Record<string, unknown> {
-  if (typeof stored === 'string') {
-    assertNesting(stored);
-    const parsed: unknown = JSON.parse(stored);
-    // Every event's metadata is an object: null, a string or a list (an edited row) is refused here, in these
-    // words, rather than by whichever reader next sets or reads a key of it.
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-      throw new Error("an event's metadata is not a JSON object");
-    return parsed as Record<string, unknown>;
-  }
+  // null, a string or a list (an edited row) is refused here, in these words, not by the next reader of a key.
+  if (typeof stored === 'string') return parseStoredObject(stored, "an event's metadata");
   if (stored.length < HEADER_BYTES || stored[0] !== FORMAT_PACKED) {
     throw new Error(
       `an event's metadata is stored in format ${stored[0] ?? 'none'}, which this build cannot read (a newer Cairn wrote it, or the row was edited)`,

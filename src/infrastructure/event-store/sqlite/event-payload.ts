@@ -98,12 +98,18 @@ export const MAX_STORED_NESTING = 256;
 
 /** An event's data from its stored value: a JSON object, nested at most MAX_STORED_NESTING deep; else throws. */
 export function parsePayload(stored: string | Buffer): Record<string, unknown> {
-  const json = decodePayload(stored);
+  return parseStoredObject(decodePayload(stored), "an event's data");
+}
+
+/**
+ * Stored JSON text that must be an object (an event's data or metadata: appends write nothing else), nested at most
+ * MAX_STORED_NESTING deep; else throws, naming `what`, so no reader has to expect null, a string or a list.
+ */
+export function parseStoredObject(json: string, what: string): Record<string, unknown> {
   assertNesting(json);
   const parsed: unknown = JSON.parse(json);
-  // Every event's data is an object (appends refuse anything else): no reader has to expect null or a list.
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    throw new Error('not a JSON object');
+    throw new Error(`${what} is not a JSON object`);
   return parsed as Record<string, unknown>;
 }
 
