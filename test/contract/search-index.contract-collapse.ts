@@ -119,6 +119,56 @@ export function describeCollapseContract({
       expect(await restricted([])).toEqual([]);
     });
 
+    it('leaves out excluded collapse values, as a filter leaving them out would', async () => {
+      const excluding = (excluded: number[], query: Partial<SearchQuery> = {}) =>
+        collapsed({
+          ...query,
+          collapse: { field: 'memory_item_id', max_members: 100, excluded_values: new Set(excluded) },
+        });
+      const filtered = (kept: Array<number | null>, query: Partial<SearchQuery> = {}) =>
+        collapsed({ ...query, filters: { ...query.filters, memory_item_id: kept } });
+      expect(await excluding([1, 3])).toEqual(await filtered([2, null]));
+      expect((await excluding([1, 3])).map((hit) => hit.id).sort()).toEqual(['i2a', 'n1']);
+      expect(await excluding([2], { limit: 2 })).toEqual(await filtered([1, 3, null], { limit: 2 }));
+      expect(await excluding([])).toEqual(await collapsed({}));
+      // Many items ranking above the rest, all excluded: the limit is filled past them.
+      const many = Array.from({ length: 60 }, (_, item) =>
+        ['a', 'b'].map((part) => chunk(`h${item}${part}`, 100 + item, 'moraine moraine moraine moraine')),
+      ).flat();
+      await current().upsert(many);
+      const manyIds = Array.from({ length: 60 }, (_, item) => 100 + item);
+      expect(await excluding(manyIds, { limit: 3 })).toEqual(await filtered([1, 2, 3, null], { limit: 3 }));
+      // With collapse values too: the values not excluded.
+      const restricted = await collapsed({
+        collapse: {
+          field: 'memory_item_id',
+          max_members: 100,
+          values: [1, 2, 3, 100],
+          excluded_values: new Set([2, 100]),
+        },
+      });
+      expect(restricted).toEqual(await filtered([1, 3]));
+    });
+
+    it('refuses invalid excluded collapse values', async () => {
+      const search = (excluded: unknown) =>
+        current().search({
+          organization_id: org(),
+          text: 'moraine',
+          collapse: {
+            field: 'memory_item_id',
+            max_members: 10,
+            excluded_values: excluded as ReadonlySet<number>,
+          },
+        });
+      await expect(search([1])).rejects.toThrow(TypeError);
+      await expect(search(new Set([-1]))).rejects.toThrow(TypeError);
+      await expect(search(new Set([1.5]))).rejects.toThrow(TypeError);
+      await expect(search(new Set(['1']))).rejects.toThrow(TypeError);
+      await expect(search(new Set(Array.from({ length: 65_537 }, (_, n) => n)))).rejects.toThrow(TypeError);
+      await expect(search(new Set(Array.from({ length: 65_536 }, (_, n) => n)))).resolves.toBeDefined();
+    });
+
     it('refuses invalid collapse values', async () => {
       const search = (values: unknown) =>
         current().search({

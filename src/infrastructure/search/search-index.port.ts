@@ -44,8 +44,18 @@ export interface SearchQuery {
    *
    * `values` (at most 1,000 non-negative integers) restricts the search to those values' documents, as a filter on
    * the field would (members of items already chosen: an embedded index reads and scores only their documents).
+   *
+   * `excluded_values` (at most MAX_EXCLUDED_VALUES non-negative integers) leaves those values' documents out, as a
+   * filter failing on them would: an embedded index skips them while ranking, without reading them (other
+   * connectors' private items, which a search's filters would otherwise read and drop after ranking). A set the
+   * caller keeps and passes again costs an embedded index no copy; it must not change while a search has it.
    */
-  collapse?: { field: string; max_members: number; values?: number[] };
+  collapse?: {
+    field: string;
+    max_members: number;
+    values?: number[];
+    excluded_values?: ReadonlySet<number>;
+  };
 }
 
 /**
@@ -53,6 +63,12 @@ export interface SearchQuery {
  * document's value of it, so every process opening one file must agree on it (search-schema.ts).
  */
 export const SEARCH_COLLAPSE_FIELD = 'memory_item_id';
+
+/**
+ * The most values SearchQuery.collapse.excluded_values holds: Elasticsearch's default `index.max_terms_count` (a
+ * `terms` query takes no more).
+ */
+export const MAX_EXCLUDED_VALUES = 65_536;
 
 /** A matching document of a collapsed hit's value (SearchQuery.collapse). */
 export interface SearchMember {

@@ -26,6 +26,7 @@ import { fuseRankings, type RelevanceMethod } from './rank-fusion';
 import { MAX_USAGE_MULTIPLIER, usageMultiplier } from './usage-ranking';
 import { VectorCandidates } from './vector-candidates';
 import { fillResultMembers, type LexicalAsk } from './result-members';
+import { OthersPrivateItems } from './others-private-items';
 import { OwnPrivateItems } from './own-private-items';
 
 /** A chunk the vector index found. */
@@ -102,6 +103,7 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
   private readonly items = new RevisionCache<MemoryItemFields>();
   private readonly usage: UsageCache;
   private readonly ownPrivate: OwnPrivateItems;
+  private readonly othersPrivate: OthersPrivateItems;
 
   constructor(
     @Inject(SEARCH_INDEX) private readonly index: SearchIndex,
@@ -112,6 +114,7 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
   ) {
     this.usage = new UsageCache(readStore);
     this.ownPrivate = new OwnPrivateItems(readStore);
+    this.othersPrivate = new OthersPrivateItems(readStore);
   }
 
   async execute(query: SearchMemoryQuery): Promise<SearchMemoryResult> {
@@ -147,8 +150,7 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
     // Fused with embeddings, most lexical candidates only lend their rank: their matching chunks are read for the
     // results alone (fillResultMembers), not for limit × 10 items.
     const membersLater = this.vectors.enabled;
-    // Only the connector's own items can pass a tool_private search: the index reads and scores theirs alone.
-    const values = query.visibility === 'tool_private' ? await this.ownPrivateItems(query) : null;
+    const restriction = await this.restriction(query);
     for (;;) {
       wanted = Math.min(MAX_CANDIDATES, wanted);
       const hits = await this.index.search({
@@ -158,7 +160,7 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
         collapse: {
           field: SEARCH_COLLAPSE_FIELD,
           max_members: membersLater ? 1 : CHUNKS_PER_RESULT,
-          ...(values === null ? {} : { values }),
+          ...restriction,
         },
       });
       semantic ??= await semanticPending;
@@ -282,17 +284,29 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
   }
 
   /**
-   * The connector's active tool_private items (OwnPrivateItems), at the corpus revision searched; null when it has
-   * more than a search can be restricted to (the filters then drop the others after ranking).
+   * What the index may skip without reading, at the corpus revision searched (the filters still decide): a
+   * tool_private search is restricted to the connector's own active items (OwnPrivateItems; unrestricted when it
+   * has more than a search can be restricted to), any other search excludes the private items it may not see
+   * (OthersPrivateItems).
    */
-  private async ownPrivateItems({ connector }: SearchMemoryQuery): Promise<number[] | null> {
+  private async restriction({
+    connector,
+    visibility,
+  }: SearchMemoryQuery): Promise<{ values?: number[]; excluded_values?: ReadonlySet<number> }> {
     const organization = String(connector.organization_id);
     const corpus = await this.readStore.get<MemoryCorpusDocument>(MEMORY_CORPUS, organization);
-    return this.ownPrivate.of(
+    const revision = corpus?.index_revision ?? 'idx_empty';
+    if (visibility === 'tool_private') {
+      const values = await this.ownPrivate.of(connector.organization_id, connector.client_key, revision);
+      return values === null ? {} : { values };
+    }
+    const excluded = await this.othersPrivate.of(
       connector.organization_id,
-      connector.client_key,
-      corpus?.index_revision ?? 'idx_empty',
+      visibility === 'organization_internal' ? null : connector.client_key,
+      revision,
+      this.clock.nowMs(),
     );
+    return excluded === undefined ? {} : { excluded_values: excluded };
   }
 
   /** With embeddings on: the query's nearest chunks (none when off), asked once per search. */

@@ -7,10 +7,11 @@ function model(
   keys: Float64Array,
   excluded: Set<number>,
   k: number,
+  excludedKeys: Set<number> = new Set(),
 ): Array<{ docNo: number; score: number }> {
   const best = new Map<number, { docNo: number; score: number }>();
   for (const { doc, score } of offers) {
-    if (!(score > 0) || excluded.has(doc)) continue;
+    if (!(score > 0) || excluded.has(doc) || excludedKeys.has(keys[doc])) continue;
     const value = keys[doc] >= 0 ? keys[doc] : -(doc + 1);
     const kept = best.get(value);
     if (kept === undefined || score > kept.score || (score === kept.score && doc < kept.docNo))
@@ -29,12 +30,14 @@ describe('CollapsingHeap', () => {
           maxLength: 120,
         }),
         fc.array(fc.nat(59), { maxLength: 10 }),
-        (k, values, offers, excludedDocs) => {
+        fc.array(fc.integer({ min: 0, max: 6 }), { maxLength: 3 }),
+        (k, values, offers, excludedDocs, excludedValues) => {
           const keys = Float64Array.from({ length: 60 }, (_, doc) => values[doc % values.length]);
           const excluded = new Set(excludedDocs);
-          const heap = new CollapsingHeap(k, keys, excluded);
+          const excludedKeys = new Set(excludedValues);
+          const heap = new CollapsingHeap(k, keys, excluded, excludedKeys);
           for (const { doc, score } of offers) heap.offer(score, doc);
-          expect(heap.drain()).toEqual(model(offers, keys, excluded, k));
+          expect(heap.drain()).toEqual(model(offers, keys, excluded, k, excludedKeys));
         },
       ),
       { numRuns: 2000 },

@@ -55,6 +55,11 @@ const QUERIES: SearchQuery[] = [
     text: 'refunds',
     collapse: { field: 'memory_item_id', max_members: 3, values: [41, 7, 41] },
   },
+  {
+    organization_id: 'org-1',
+    text: 'refunds',
+    collapse: { field: 'memory_item_id', max_members: 3, excluded_values: new Set([9, 3]) },
+  },
 ];
 
 function composeElasticsearchMajor(): number {
@@ -161,7 +166,7 @@ describe('Elasticsearch adapter: the requests it sends', () => {
     ]);
     const searches = recorder.find('/_search').map((r) => r.body as JsonObject);
     const collapsing = searches.filter((body) => body.collapse !== undefined);
-    expect(collapsing).toHaveLength(2);
+    expect(collapsing).toHaveLength(3);
     expect(collapsing[0].collapse).toEqual({
       field: 'collapse_key',
       inner_hits: {
@@ -176,14 +181,26 @@ describe('Elasticsearch adapter: the requests it sends', () => {
 
   it('restricts a search to collapse values by their keys (members of chosen items)', () => {
     const searches = recorder.find('/_search').map((r) => r.body as JsonObject);
-    const restricted = searches[searches.length - 1] as {
+    const restricted = searches[searches.length - 2] as {
       query: { bool: { filter: JsonObject[] } };
       collapse: { inner_hits: { size: number } };
     };
     expect(restricted.query.bool.filter).toContainEqual({ terms: { collapse_key: ['41', '7'] } });
     expect(restricted.collapse.inner_hits.size).toBe(3);
-    // No other search is restricted.
-    const unrestricted = searches.slice(0, -1).map((body) => JSON.stringify(body));
-    expect(unrestricted.filter((body) => body.includes('"terms":{"collapse_key"'))).toEqual([]);
+    // No other search is restricted (filtered on collapse keys).
+    const others = searches.filter((body) => body !== restricted) as Array<{
+      query: { bool: { filter: JsonObject[] } };
+    }>;
+    expect(others.filter((body) => JSON.stringify(body.query.bool.filter).includes('collapse_key'))).toEqual(
+      [],
+    );
+  });
+
+  it('leaves excluded collapse values out by their keys (must_not), and nothing out otherwise', () => {
+    const searches = recorder.find('/_search').map((r) => r.body as { query: { bool: JsonObject } });
+    const excluding = searches[searches.length - 1];
+    expect(excluding.query.bool.must_not).toEqual([{ terms: { collapse_key: ['9', '3'] } }]);
+    expect(JSON.stringify(excluding.query.bool.filter)).not.toContain('collapse_key');
+    expect(searches.slice(0, -1).filter((body) => body.query.bool.must_not !== undefined)).toEqual([]);
   });
 });

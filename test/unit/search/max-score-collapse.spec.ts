@@ -4,7 +4,7 @@ import { seededRandom } from '../../../bench/synthetic-text';
 import { bruteForce, corpus, ranker } from './ranking-corpus';
 
 describe('MaxScore ranking, collapsed', () => {
-  it('collapsed: the best match of each of the k best values, excluded documents left out, exactly', () => {
+  it('collapsed: the best match of each of the k best values, excluded documents and values left out, exactly', () => {
     fc.assert(
       fc.property(
         fc.integer(),
@@ -35,10 +35,14 @@ describe('MaxScore ranking, collapsed', () => {
           }
           const excluded = new Set<number>();
           for (let doc = 0; doc < size; doc++) if (random() < exclude) excluded.add(doc);
+          // Excluded values (SearchQuery.collapse.excluded_values): none, or some of the values in use.
+          const excludedKeys = new Set<number>();
+          if (random() < 0.7)
+            for (const key of keys) if (key >= 0 && random() < exclude) excludedKeys.add(key);
           const weights = densities.map(() => 1 + Math.floor(random() * 3));
           const seen = new Set<number>();
           const expected = bruteForce(c, weights, w)
-            .filter(({ docNo }) => !excluded.has(docNo))
+            .filter(({ docNo }) => !excluded.has(docNo) && !excludedKeys.has(keys[docNo]))
             .filter(({ docNo }) => {
               const value = keys[docNo] >= 0 ? keys[docNo] : -(docNo + 1);
               if (seen.has(value)) return false;
@@ -51,9 +55,9 @@ describe('MaxScore ranking, collapsed', () => {
             [Infinity, undefined],
             [Infinity, w],
           ] as Array<[number, number | undefined]>) {
-            expect(ranker(c, weights, w, dense, scoredFor).top(k, Infinity, -1, { keys, excluded })).toEqual(
-              expected,
-            );
+            expect(
+              ranker(c, weights, w, dense, scoredFor).top(k, Infinity, -1, { keys, excluded, excludedKeys }),
+            ).toEqual(expected);
           }
         },
       ),

@@ -244,6 +244,10 @@ export class ElasticSearchIndex implements SearchIndex {
     // Restricted to collapse values: their keys (a document without a value has a `doc:` key, never listed).
     if (q.collapse?.values !== undefined)
       filter.push({ terms: { collapse_key: q.collapse.values.map(String) } });
+    // Excluded collapse values: their documents are out, as a failing filter would leave them.
+    const excluded = q.collapse?.excluded;
+    const mustNot: Query[] =
+      excluded === undefined ? [] : [{ terms: { collapse_key: [...excluded].map(String) } }];
     const response = await this.client.search<StoredDocument>({
       index: this.index,
       size: q.limit,
@@ -252,6 +256,7 @@ export class ElasticSearchIndex implements SearchIndex {
       query: {
         bool: {
           filter,
+          ...(mustNot.length === 0 ? {} : { must_not: mustNot }),
           // The words the shared analysis kept, not the raw text: plain words only, never syntax.
           must: [textQuery(q.words.join(' '), q.titleBoost)],
         },

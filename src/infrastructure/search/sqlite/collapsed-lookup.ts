@@ -56,7 +56,11 @@ export function lookUpCollapsed(read: CollapsedRows, org: OrgRow, ranking: Ranki
   const passes = fieldMatcher(query.filters, query.anyOf);
   const excluded = new Set<number>();
   for (let want = query.limit; ; want = Math.min(want * GROWTH, MAX_VALUES)) {
-    const slice = ranker.top(want, Infinity, -1, { keys, excluded });
+    const slice = ranker.top(want, Infinity, -1, {
+      keys,
+      excluded,
+      ...(query.collapse?.excluded === undefined ? {} : { excludedKeys: query.collapse.excluded }),
+    });
     const rows = read.rowsFor(org, slice);
     const fails = (i: number) => {
       const row = rows[i];

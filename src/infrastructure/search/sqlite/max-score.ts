@@ -55,6 +55,14 @@ export interface Collapse {
   keys: Float64Array;
   /** Documents left out. */
   excluded: ReadonlySet<number>;
+  /** Values whose documents are left out (SearchQuery.collapse.excluded_values). */
+  excludedKeys?: ReadonlySet<number>;
+}
+
+/** Whether a document is left out of a collapsed ranking (the heap turns the same ones away). */
+function excludedBy({ keys, excluded, excludedKeys }: Collapse): (doc: number) => boolean {
+  if (excludedKeys === undefined) return (doc) => excluded.has(doc);
+  return (doc) => excluded.has(doc) || (keys[doc] >= 0 && excludedKeys.has(keys[doc]));
 }
 
 /** A query's terms over one organization's snapshot; `top()` ranks them, as often as asked. */
@@ -116,7 +124,7 @@ export class MaxScoreRanker {
   /**
    * The `k` best matches (score > 0) ranked after (lastScore, lastDoc), best first: score descending, then
    * document number. (Infinity, −1) ranks after nothing. With `collapse`: the best match of each of the `k` best
-   * values, documents in `collapse.excluded` left out.
+   * values, documents in `collapse.excluded` and of values in `collapse.excludedKeys` left out.
    */
   top(k: number, lastScore = Infinity, lastDoc = -1, collapse?: Collapse): RankedDoc[] {
     const { cursors, prefix, queryIndex, current } = this;
@@ -131,7 +139,7 @@ export class MaxScoreRanker {
     const heap: MatchHeap =
       collapse === undefined
         ? new WorstFirstHeap(capacity)
-        : new CollapsingHeap(capacity, collapse.keys, collapse.excluded);
+        : new CollapsingHeap(capacity, collapse.keys, collapse.excluded, collapse.excludedKeys);
     if (postings <= this.densePostings) return this.denseTop(heap, postings, lastScore, lastDoc);
     for (const cursor of cursors) cursor.reset();
     this.boundOf.fill(-1);
@@ -139,10 +147,16 @@ export class MaxScoreRanker {
     let theta = heap.floor;
     // Terms essential..n−1 are the essential ones.
     let essential = 0;
+    const leftOut = collapse === undefined ? null : excludedBy(collapse);
     for (;;) {
       let doc = END;
       for (let j = essential; j < n; j++) if (cursors[j].doc < doc) doc = cursors[j].doc;
       if (doc === END) break;
+      if (leftOut !== null && leftOut(doc)) {
+        // Never scored: the heap would turn it away.
+        for (let j = essential; j < n; j++) if (cursors[j].doc === doc) cursors[j].next();
+        continue;
+      }
       if (essential > 0) {
         // What the document can reach: the essential terms it is in, each at its block's highest, and the rest.
         let bound = prefix[essential - 1];

@@ -2,7 +2,13 @@
  * Validation and normalization of SearchIndex inputs, shared by every adapter so they accept and reject the same
  * things: documents, deletes and queries (limit, title boost, filters). Pure functions, no engine.
  */
-import type { FilterValue, SearchDocument, SearchFilter, SearchQuery } from '../search-index.port';
+import {
+  MAX_EXCLUDED_VALUES,
+  type FilterValue,
+  type SearchDocument,
+  type SearchFilter,
+  type SearchQuery,
+} from '../search-index.port';
 import { analyzeQuery, type QueryTerm } from './query-terms';
 
 export const DEFAULT_LIMIT = 10;
@@ -38,7 +44,8 @@ export interface NormalizedQuery {
   /** Undefined: no alternative constraint. Otherwise a disjunction of conjunctions (empty: matches nothing). */
   anyOf: FieldCondition[][] | undefined;
   /** One hit per value of this field, with at most `maxMembers` members (SearchQuery.collapse); or undefined. */
-  collapse: { field: string; maxMembers: number; values?: number[] } | undefined;
+  collapse:
+    { field: string; maxMembers: number; values?: number[]; excluded?: ReadonlySet<number> } | undefined;
 }
 
 /**
@@ -70,7 +77,9 @@ function toCollapse(
       `collapse by ${collapse.field}: this index keeps the values of ${collapseField ?? 'no field'} only`,
     );
   }
-  if (collapse.values === undefined) return { field: collapse.field, maxMembers };
+  const excluded = toExcluded(collapse.excluded_values);
+  const restricted = excluded === undefined ? {} : { excluded };
+  if (collapse.values === undefined) return { field: collapse.field, maxMembers, ...restricted };
   const values: unknown = collapse.values;
   if (
     !Array.isArray(values) ||
@@ -79,7 +88,32 @@ function toCollapse(
   ) {
     throw new TypeError(`collapse.values must be at most ${MAX_LIMIT} non-negative integers`);
   }
-  return { field: collapse.field, maxMembers, values: [...new Set(values as number[])] };
+  const kept = [...new Set(values as number[])];
+  // Both: the values not excluded (an excluded value's documents are out, whichever list names it).
+  return {
+    field: collapse.field,
+    maxMembers,
+    values: excluded === undefined ? kept : kept.filter((value) => !excluded.has(value)),
+    ...restricted,
+  };
+}
+
+/** SearchQuery.collapse.excluded_values checked (undefined or empty: none); the caller's set itself, not a copy. */
+function toExcluded(excluded: unknown): ReadonlySet<number> | undefined {
+  if (excluded === undefined) return undefined;
+  if (!(excluded instanceof Set) || excluded.size > MAX_EXCLUDED_VALUES) {
+    throw new TypeError(
+      `collapse.excluded_values must be a Set of at most ${MAX_EXCLUDED_VALUES} non-negative integers`,
+    );
+  }
+  for (const value of excluded as Set<unknown>) {
+    if (!(typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)) {
+      throw new TypeError(
+        `collapse.excluded_values must be a Set of at most ${MAX_EXCLUDED_VALUES} non-negative integers`,
+      );
+    }
+  }
+  return excluded.size === 0 ? undefined : (excluded as ReadonlySet<number>);
 }
 
 function isFilterValue(value: unknown): value is FilterValue {

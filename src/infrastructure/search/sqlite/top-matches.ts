@@ -106,8 +106,9 @@ function before(s1: number, d1: number, s2: number, d2: number): boolean {
 /**
  * A bounded heap of the best match per collapse value (SearchQuery.collapse): `keys[doc]` is a document's value
  * (-1: none, the document is its own). A value's entry is its best document offered; a worse document of a value
- * already kept is turned away, a better one takes its entry. Documents in `excluded` are turned away. The root is
- * the worst kept, so `floor` bounds every value kept (a match under it can neither enter nor improve any).
+ * already kept is turned away, a better one takes its entry. Documents in `excluded`, and those of a value in
+ * `excludedKeys`, are turned away. The root is the worst kept, so `floor` bounds every value kept (a match under
+ * it can neither enter nor improve any).
  */
 export class CollapsingHeap implements MatchHeap {
   private readonly scores: Float64Array;
@@ -121,6 +122,7 @@ export class CollapsingHeap implements MatchHeap {
     capacity: number,
     private readonly keys: Float64Array,
     private readonly excluded: ReadonlySet<number> = new Set(),
+    private readonly excludedKeys?: ReadonlySet<number>,
   ) {
     this.scores = new Float64Array(capacity);
     this.docs = new Int32Array(capacity);
@@ -134,6 +136,7 @@ export class CollapsingHeap implements MatchHeap {
   offer(score: number, doc: number): void {
     if (!(score >= this.floor) || this.excluded.has(doc)) return;
     const key = this.keys[doc];
+    if (key >= 0 && this.excludedKeys?.has(key) === true) return;
     const value = key >= 0 ? key : -(doc + 1);
     const i = this.at.get(value);
     if (i !== undefined) {
