@@ -195,8 +195,8 @@ describe('SQLite search index: an index of an earlier layout', () => {
       data: Buffer;
     }>;
     for (const { org_key, part, data } of slots) {
-      const old = Buffer.alloc((data.length / 14) * 6);
-      for (let i = 0; i < data.length / 14; i++) data.copy(old, i * 6, i * 14, i * 14 + 6);
+      const old = Buffer.alloc((data.length / 22) * 6);
+      for (let i = 0; i < data.length / 22; i++) data.copy(old, i * 6, i * 22, i * 22 + 6);
       db.prepare('UPDATE search_index_lengths SET data = ? WHERE org_key = ? AND part = ?').run(
         old,
         org_key,
@@ -208,7 +208,9 @@ describe('SQLite search index: an index of an earlier layout', () => {
     const reindex = jest.spyOn(DocumentWriter.prototype, 'reindexAll');
     expect(await collapsed(new SqliteSearchIndex(db))).toEqual(expected);
     expect(reindex).toHaveBeenCalledTimes(1);
-    expect(db.prepare(`SELECT value FROM search_index_meta WHERE key = 'version'`).pluck().get()).toBe('9.1');
+    expect(db.prepare(`SELECT value FROM search_index_meta WHERE key = 'version'`).pluck().get()).toBe(
+      '10.1',
+    );
     // Opened with the same field: nothing indexed again. With another (or none): indexed again, collapse refused.
     new SqliteSearchIndex(db);
     expect(reindex).toHaveBeenCalledTimes(1);

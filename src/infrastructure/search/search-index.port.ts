@@ -65,6 +65,13 @@ export interface SearchQuery {
 export const SEARCH_COLLAPSE_FIELD = 'memory_item_id';
 
 /**
+ * The numeric field an embedded index keeps in memory for every document (a memory chunk's expiry, as epoch ms):
+ * a query's `filters` conditions on it are checked while ranking, so documents failing them (expired items) are
+ * never scored nor read. Changing it needs a new layout of the embedded index (search-schema.ts).
+ */
+export const SEARCH_EXPIRY_FIELD = 'expires_at_ms';
+
+/**
  * The most values SearchQuery.collapse.excluded_values holds: Elasticsearch's default `index.max_terms_count` (a
  * `terms` query takes no more).
  */

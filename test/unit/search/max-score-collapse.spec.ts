@@ -39,10 +39,14 @@ describe('MaxScore ranking, collapsed', () => {
           const excludedKeys = new Set<number>();
           if (random() < 0.7)
             for (const key of keys) if (key >= 0 && random() < exclude) excludedKeys.add(key);
+          // Documents every ranking skips (MaxScoreRanker.skip: expired ones), or none.
+          const skipped = new Set<number>();
+          if (random() < 0.5) for (let doc = 0; doc < size; doc++) if (random() < exclude) skipped.add(doc);
           const weights = densities.map(() => 1 + Math.floor(random() * 3));
           const seen = new Set<number>();
           const expected = bruteForce(c, weights, w)
             .filter(({ docNo }) => !excluded.has(docNo) && !excludedKeys.has(keys[docNo]))
+            .filter(({ docNo }) => !skipped.has(docNo))
             .filter(({ docNo }) => {
               const value = keys[docNo] >= 0 ? keys[docNo] : -(docNo + 1);
               if (seen.has(value)) return false;
@@ -55,9 +59,9 @@ describe('MaxScore ranking, collapsed', () => {
             [Infinity, undefined],
             [Infinity, w],
           ] as Array<[number, number | undefined]>) {
-            expect(
-              ranker(c, weights, w, dense, scoredFor).top(k, Infinity, -1, { keys, excluded, excludedKeys }),
-            ).toEqual(expected);
+            const ranking = ranker(c, weights, w, dense, scoredFor);
+            if (skipped.size > 0) ranking.skip = (doc) => skipped.has(doc);
+            expect(ranking.top(k, Infinity, -1, { keys, excluded, excludedKeys })).toEqual(expected);
           }
         },
       ),

@@ -153,6 +153,7 @@ describe('MaxScore ranking over blocks', () => {
       title: new Uint16Array(size),
       body: new Uint32Array(size).fill(20),
       keys: new Float64Array(size).fill(-1),
+      expiry: new Float64Array(size).fill(NaN),
     };
     const stats = { documents: size, titleTokens: 0, bodyTokens: 20 * size };
     const best = [6, 8, 9].map((b) => b * BLOCK_SIZE + 17);
@@ -177,6 +178,7 @@ describe('MaxScore ranking over blocks', () => {
       title: new Uint16Array(size),
       body: new Uint32Array(size).fill(10),
       keys: new Float64Array(size).fill(-1),
+      expiry: new Float64Array(size).fill(NaN),
     };
     const c: Corpus = {
       lengths,

@@ -44,6 +44,7 @@ export function corpus(random: () => number, size: number, densities: number[]):
     title: new Uint16Array(size),
     body: new Uint32Array(size),
     keys: new Float64Array(size).fill(-1),
+    expiry: new Float64Array(size).fill(NaN),
   };
   let titleTokens = 0;
   let bodyTokens = 0;

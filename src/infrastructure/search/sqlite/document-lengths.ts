@@ -1,13 +1,16 @@
 /**
  * Document lengths of the embedded search index, stored once per document (not in every posting): one BLOB per
- * (organization, partition of PARTITION_SIZE document numbers), 14 bytes a slot in document-number order —
- * u16 title length, u32 body length, f64 collapse value plus one (0: none; search-input.ts collapseValue()),
- * little-endian — up to the partition's highest slot written. A removed document's slot is zero. Scoring reads
- * an organization's lengths as typed arrays (DocumentLengths), and collapsing reads the values.
+ * (organization, partition of PARTITION_SIZE document numbers), 22 bytes a slot in document-number order —
+ * u16 title length, u32 body length, f64 collapse value plus one (0: none; search-input.ts collapseValue()), f64
+ * value of SEARCH_EXPIRY_FIELD (NaN: none, or not a number; search-input.ts expiryValue()), little-endian — up
+ * to the partition's highest slot written. A removed document's slot is zero but for a NaN expiry (a slot never
+ * written is all zero: no posting names its document). Scoring reads
+ * an organization's lengths as typed arrays (DocumentLengths), collapsing reads the values, and ranking the
+ * expiries (conditions on that field checked before a document is scored).
  */
 import { PARTITION_SIZE, partitionOf } from './postings';
 
-const SLOT_BYTES = 14;
+const SLOT_BYTES = 22;
 const U16_MAX = 0xffff;
 const U32_MAX = 0xffffffff;
 
@@ -17,13 +20,15 @@ export interface DocumentLengths {
   body: Uint32Array;
   /** Each document's collapse value (SearchQuery.collapse), -1 for none. */
   keys: Float64Array;
+  /** Each document's SEARCH_EXPIRY_FIELD value, NaN for none (or not a number). */
+  expiry: Float64Array;
 }
 
 /** A removed document's slot. */
-export const REMOVED: Slot = [0, 0, -1];
+export const REMOVED: Slot = [0, 0, -1, NaN];
 
-/** A document's slot: [title length, body length, collapse value or -1]. */
-export type Slot = [number, number, number];
+/** A document's slot: [title length, body length, collapse value or -1, expiry or NaN]. */
+export type Slot = [number, number, number, number];
 
 /** Pending slot changes: document number → its slot (REMOVED when removed). */
 export type LengthChanges = Map<number, Slot>;
@@ -46,11 +51,12 @@ export function mergeLengths(part: number, stored: Buffer | undefined, changes: 
   for (const docNo of changes.keys()) slots = Math.max(slots, docNo - part * PARTITION_SIZE + 1);
   const out = Buffer.alloc(slots * SLOT_BYTES);
   stored?.copy(out);
-  for (const [docNo, [title, body, key]] of changes) {
+  for (const [docNo, [title, body, key, expiry]] of changes) {
     const at = (docNo - part * PARTITION_SIZE) * SLOT_BYTES;
     out.writeUInt16LE(Math.min(title, U16_MAX), at);
     out.writeUInt32LE(Math.min(body, U32_MAX), at + 2);
     out.writeDoubleLE(key + 1, at + 6);
+    out.writeDoubleLE(expiry, at + 14);
   }
   return out;
 }
@@ -60,6 +66,7 @@ export function readLengths(range: number, rows: Iterable<{ part: number; data: 
   const title = new Uint16Array(range);
   const body = new Uint32Array(range);
   const keys = new Float64Array(range).fill(-1);
+  const expiry = new Float64Array(range).fill(NaN);
   for (const { part, data } of rows) {
     const base = part * PARTITION_SIZE;
     const slots = Math.min(data.length / SLOT_BYTES, range - base);
@@ -69,9 +76,10 @@ export function readLengths(range: number, rows: Iterable<{ part: number; data: 
       title[base + i] = view.getUint16(at, true);
       body[base + i] = view.getUint32(at + 2, true);
       keys[base + i] = view.getFloat64(at + 6, true) - 1;
+      expiry[base + i] = view.getFloat64(at + 14, true);
     }
   }
-  return { title, body, keys };
+  return { title, body, keys, expiry };
 }
 
 const shortest = new WeakMap<DocumentLengths, Map<number, number>>();

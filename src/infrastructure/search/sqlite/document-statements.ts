@@ -5,7 +5,7 @@
 import type { SqliteDatabase } from '../../sqlite/sqlite-connection';
 import type { FilterValue } from '../search-index.port';
 import { DOCS, EMPTY_GENERATION, LENGTHS, ORGS, POSTINGS } from './search-schema';
-import { collapseValue } from './search-input';
+import { collapseValue, expiryValue } from './search-input';
 
 export interface StoredRow {
   doc_rowid: number;
@@ -46,6 +46,11 @@ export function prepareStatements(db: SqliteDatabase, collapseField: string | un
     /** A document's collapse value from its fields (-1: none). */
     keyOf: (fields: Readonly<Record<string, FilterValue>>): number =>
       collapseField === undefined ? -1 : collapseValue(fields, collapseField),
+    /** What a document's slot keeps of its fields: [collapse value (-1: none), expiry (NaN: none)]. */
+    marksOf: (fields: Readonly<Record<string, FilterValue>>): [number, number] => [
+      collapseField === undefined ? -1 : collapseValue(fields, collapseField),
+      expiryValue(fields),
+    ],
     row: db.prepare<[string], StoredRow>(`SELECT ${rowColumns} FROM ${DOCS} WHERE id = ?`),
     insert: db.prepare(`INSERT INTO ${DOCS} (id, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     update: db.prepare(

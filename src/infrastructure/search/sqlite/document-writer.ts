@@ -159,13 +159,14 @@ export class DocumentWriter {
     // The row hash covers the fields as JSON; the row stores them encoded (field-codec.ts).
     const fields = JSON.stringify(d.fields);
     const stored = encodeFields(d.fields);
-    const key = this.statements.keyOf(d.fields);
+    const marks = this.statements.marksOf(d.fields);
+    const [key] = marks;
     const live = row !== undefined && row.deleted === 0;
     const storedBody = live ? unpackBody(row.stored_body) : '';
     if (live && row.organization_id === d.organization_id && row.title === d.title && storedBody === d.body) {
       // No posting changes, but a new row hash (fields, version), hence a new generation: caches of looked-up
       // rows (their fields) are per generation.
-      const hash = batch.touch(row, storedBody, d.id, d.version, fields, key);
+      const hash = batch.touch(row, storedBody, d.id, d.version, fields, marks);
       this.statements.touch.run(stored, d.version, hash, collapseKey(key), row.doc_rowid);
       return;
     }
@@ -174,7 +175,7 @@ export class DocumentWriter {
       batch.unindex(row, storedBody);
       if (row.organization_id === d.organization_id) docNo = row.doc_no;
     }
-    const indexed = batch.index(d.organization_id, docNo, d.id, d.version, d.title, d.body, fields, key);
+    const indexed = batch.index(d.organization_id, docNo, d.id, d.version, d.title, d.body, fields, marks);
     const values = [
       d.organization_id,
       d.title,
@@ -222,7 +223,8 @@ export class DocumentWriter {
       for (const row of rows) {
         const { organization_id, id, title, stored_body, version } = row;
         const fields = decodeFields(row.fields);
-        const key = this.statements.keyOf(fields);
+        const marks = this.statements.marksOf(fields);
+        const [key] = marks;
         const body = unpackBody(stored_body);
         const indexed = batch.index(
           organization_id,
@@ -232,7 +234,7 @@ export class DocumentWriter {
           title,
           body,
           JSON.stringify(fields),
-          key,
+          marks,
         );
         this.statements.update.run(
           organization_id,

@@ -5,7 +5,7 @@
  * Types are kept apart as in JSON: the string "1", the number 1 and the boolean true are three different values;
  * null matches a null or missing field; ranges admit numbers only (`orNull` also null or missing).
  */
-import type { FilterValue } from '../search-index.port';
+import { SEARCH_EXPIRY_FIELD, type FilterValue } from '../search-index.port';
 import type { FieldCondition } from './search-input';
 
 export type FieldMatcher = (fields: Readonly<Record<string, FilterValue>>) => boolean;
@@ -74,4 +74,29 @@ export function fieldMatcher(
   if (anyOf !== undefined)
     required.push(any(anyOf.map((conjunction) => all(conjunction.map(conditionMatcher)))));
   return required.length === 0 ? () => true : all(required);
+}
+
+/**
+ * The documents whose kept SEARCH_EXPIRY_FIELD value (`expiry` by document number, document-lengths.ts; NaN:
+ * unknown) fails a condition of the conjunction `filters` on that field, as a predicate on document numbers; null
+ * when no condition names the field. Only a number is judged, as the row's filter judges it, so a document the
+ * predicate leaves in is still filtered on its row, and one it takes out would have failed there.
+ */
+export function failingExpiry(
+  filters: readonly FieldCondition[],
+  expiry: Float64Array,
+): ((doc: number) => boolean) | null {
+  const matchers = filters
+    .filter((condition) => condition.field === SEARCH_EXPIRY_FIELD)
+    .map(conditionMatcher);
+  if (matchers.length === 0) return null;
+  // One object reused for every document: the matchers read one field of it.
+  const fields: Record<string, FilterValue> = { [SEARCH_EXPIRY_FIELD]: null };
+  return (doc) => {
+    const value = expiry[doc];
+    if (Number.isNaN(value)) return false;
+    fields[SEARCH_EXPIRY_FIELD] = value;
+    for (let i = 0; i < matchers.length; i++) if (!matchers[i](fields)) return true;
+    return false;
+  };
 }

@@ -65,6 +65,15 @@ function excludedBy({ keys, excluded, excludedKeys }: Collapse): (doc: number) =
   return (doc) => excluded.has(doc) || (keys[doc] >= 0 && excludedKeys.has(keys[doc]));
 }
 
+/** Either predicate (null: none). */
+function either(
+  a: ((doc: number) => boolean) | null,
+  b: ((doc: number) => boolean) | null,
+): ((doc: number) => boolean) | null {
+  if (a === null || b === null) return a ?? b;
+  return (doc) => a(doc) || b(doc);
+}
+
 /** A query's terms over one organization's snapshot; `top()` ranks them, as often as asked. */
 export class MaxScoreRanker {
   /** Per term, ordered by bound (weakest first): its cursor, weight, idf and bound. */
@@ -84,6 +93,11 @@ export class MaxScoreRanker {
   private readonly blockBounds: Float64Array;
   private readonly shortest: number;
   private readonly w: number;
+  /**
+   * Documents every ranking leaves out, never scored (those whose kept expiry fails the query's condition on it:
+   * their rows would fail the filters). Null: none.
+   */
+  skip: ((doc: number) => boolean) | null = null;
 
   /** `densePostings`: up to how many postings the dense path ranks (DENSE_POSTINGS). */
   constructor(
@@ -147,7 +161,7 @@ export class MaxScoreRanker {
     let theta = heap.floor;
     // Terms essential..n−1 are the essential ones.
     let essential = 0;
-    const leftOut = collapse === undefined ? null : excludedBy(collapse);
+    const leftOut = either(collapse === undefined ? null : excludedBy(collapse), this.skip);
     for (;;) {
       let doc = END;
       for (let j = essential; j < n; j++) if (cursors[j].doc < doc) doc = cursors[j].doc;
@@ -230,11 +244,13 @@ export class MaxScoreRanker {
       matched = addTerm(blocks, this.weights[j], this.weightings[j], this.lengths, matched);
       this.cursors[j].decodedBlocks += blocks.blockCount;
     }
+    const skip = this.skip;
     for (let m = 0; m < matched; m++) {
       const doc = docs[m];
       const score = sums[doc];
       sums[doc] = 0;
       marks[doc] = 0;
+      if (skip !== null && skip(doc)) continue;
       if (!handedOut(score, doc, lastScore, lastDoc)) heap.offer(score, doc);
     }
     return heap.drain();

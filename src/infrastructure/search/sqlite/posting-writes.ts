@@ -78,27 +78,31 @@ export function repair(s: Statements, org: OrgRow): void {
       lengths,
       doc.doc_no,
       analyzeDocument(doc.title, unpackBody(doc.stored_body)),
-      s.keyOf(decodeFields(doc.fields)),
+      ...s.marksOf(decodeFields(doc.fields)),
     );
   }
   writePostings(s, org.org_key, org.posted_doc_no, changes, lengths);
   s.setPosted.run(org.next_doc_no, org.org_key);
 }
 
-/** Adds an analyzed document's postings and slot (its lengths and collapse value `key`) to pending changes. */
+/**
+ * Adds an analyzed document's postings and slot (its lengths, collapse value `key` and `expiry`) to pending
+ * changes.
+ */
 export function addDocument(
   changes: Map<string, TermChanges>,
   lengths: LengthChanges,
   docNo: number,
   a: DocumentTerms,
   key: number,
+  expiry: number,
 ): void {
   for (const entry of a.entries) {
     let list = changes.get(entry.term);
     if (list === undefined) changes.set(entry.term, (list = []));
     list.push(docNo, entry.titleCount, entry.bodyCount);
   }
-  lengths.set(docNo, [a.titleLength, a.bodyLength, key]);
+  lengths.set(docNo, [a.titleLength, a.bodyLength, key, expiry]);
 }
 
 /** The index of the first change (a multiple of FIELDS_PER_CHANGE) whose document is `docNo` or above. */

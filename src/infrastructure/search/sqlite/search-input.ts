@@ -4,6 +4,7 @@
  */
 import {
   MAX_EXCLUDED_VALUES,
+  SEARCH_EXPIRY_FIELD,
   type FilterValue,
   type SearchDocument,
   type SearchFilter,
@@ -55,6 +56,15 @@ export interface NormalizedQuery {
 export function collapseValue(fields: Readonly<Record<string, FilterValue>>, field: string): number {
   const value = fields[field];
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : -1;
+}
+
+/**
+ * The value a document's slot keeps of SEARCH_EXPIRY_FIELD (document-lengths.ts): the field's value when it is a
+ * finite number, otherwise NaN (null, missing, or another type: only the row's filter can tell).
+ */
+export function expiryValue(fields: Readonly<Record<string, FilterValue>>): number {
+  const value = Object.hasOwn(fields, SEARCH_EXPIRY_FIELD) ? fields[SEARCH_EXPIRY_FIELD] : null;
+  return typeof value === 'number' && Number.isFinite(value) ? value : NaN;
 }
 
 /** `collapseField`: the one field the index can collapse by (undefined: none). */

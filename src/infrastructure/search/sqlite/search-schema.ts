@@ -28,7 +28,7 @@
  * Any other layout or analyzer version (1: an FTS5 table kept by triggers, no meta table; 2 and 3: random
  * generations, postings rowids in the order written; 4: postings by hash bucket, 14 bytes each; 5: no
  * `posted_doc_no`; 6: 6-byte slots without collapse values; 7: bodies as text, not packed by body-codec.ts; 8:
- * fields as JSONB, collapsed by an expression on them), or
+ * fields as JSONB, collapsed by an expression on them; 9: 14-byte slots without expiry), or
  * another collapse field, keeps its documents: the
  * postings are dropped and rebuilt from the documents table when the index is opened (one IMMEDIATE transaction,
  * so one process does it; about as long as indexing the documents anew), the documents numbered in rowid order.
@@ -48,7 +48,7 @@ export const LENGTHS = 'search_index_lengths';
 const META = 'search_index_meta';
 
 /** Bump when the tables change; bump ANALYZER_VERSION when analysis (hence every posting) changes. */
-const LAYOUT_VERSION = 9;
+const LAYOUT_VERSION = 10;
 const ANALYZER_VERSION = 1;
 const VERSION = `${LAYOUT_VERSION}.${ANALYZER_VERSION}`;
 

@@ -33,7 +33,7 @@ import { BodyReader } from './body-reader';
 import { type Found, LazyHighlightHit } from './lazy-highlight-hit';
 import { type CollapsedRows, lookUpCollapsed, lookUpValues, type MemberRow } from './collapsed-lookup';
 import { MemberCache, readMembers } from './member-cache';
-import { fieldMatcher } from './field-matcher';
+import { failingExpiry, fieldMatcher } from './field-matcher';
 import { PostingCache } from './posting-cache';
 import { type CachedRow, RowCache } from './row-cache';
 import { type DocumentLengths, readLengths } from './document-lengths';
@@ -214,6 +214,7 @@ export class SqliteSearchIndex implements SearchIndex {
       scorePostings(blocks, termWeighting(blocks.df, stats, q.titleBoost), lengths);
     const terms = q.terms.map(({ term, weight }) => ({ blocks: this.blocksOf(org, term, score), weight }));
     const ranker = new MaxScoreRanker(terms, lengths, stats, q.titleBoost);
+    ranker.skip = failingExpiry(q.filters, lengths.expiry);
     if (q.collapse?.values !== undefined)
       return lookUpValues(this.collapsedRows, org, { ranker, keys: lengths.keys, query: q });
     if (q.collapse !== undefined)

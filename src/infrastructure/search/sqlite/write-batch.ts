@@ -40,8 +40,8 @@ export class Batch {
   ) {}
 
   /**
-   * Adds a document's postings, its slot (`key`: its collapse value) and its row hash; returns [org_key, doc_no, title_length, body_length, row_hash]
-   * for its row.
+   * Adds a document's postings, its slot (`marks`: its collapse value and expiry) and its row hash; returns
+   * [org_key, doc_no, title_length, body_length, row_hash] for its row.
    */
   index(
     organizationId: string,
@@ -51,14 +51,14 @@ export class Batch {
     title: string,
     body: string,
     fields: string,
-    key: number,
+    [key, expiry]: readonly [number, number],
   ): [number, number, number, number, Buffer] {
     const org = this.org(organizationId);
     const no = docNo ?? org.next_doc_no++;
     const hash = rowHash(no, id, version, title, body, fields);
     org.hash.toggle(hash);
     const a = analyzeDocument(title, body);
-    addDocument(org.changes, org.lengths, no, a, key);
+    addDocument(org.changes, org.lengths, no, a, key, expiry);
     org.documents += 1;
     org.title_tokens += a.titleLength;
     org.body_tokens += a.bodyLength;
@@ -67,15 +67,22 @@ export class Batch {
 
   /**
    * A live document's new version and fields (same postings; `body`: its text): its new row hash, swapped into the
-   * generation, and its slot again (the fields may change its collapse value).
+   * generation, and its slot again (the fields may change its collapse value and expiry).
    */
-  touch(row: StoredRow, body: string, id: string, version: number, fields: string, key: number): Buffer {
+  touch(
+    row: StoredRow,
+    body: string,
+    id: string,
+    version: number,
+    fields: string,
+    [key, expiry]: readonly [number, number],
+  ): Buffer {
     const org = this.org(row.organization_id);
     const docNo = row.doc_no as number;
     const hash = rowHash(docNo, id, version, row.title, body, fields);
     org.hash.toggle(storedHash(row));
     org.hash.toggle(hash);
-    org.lengths.set(docNo, [row.title_length, row.body_length, key]);
+    org.lengths.set(docNo, [row.title_length, row.body_length, key, expiry]);
     return hash;
   }
 
