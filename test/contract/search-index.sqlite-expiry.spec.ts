@@ -9,6 +9,7 @@ import { DocumentWriter } from '../../src/infrastructure/search/sqlite/document-
 import type { RankedDoc } from '../../src/infrastructure/search/sqlite/max-score';
 import { SqliteSearchIndex } from '../../src/infrastructure/search/sqlite/sqlite-search-index';
 import { openSqlite, type SqliteDatabase } from '../../src/infrastructure/sqlite/sqlite-connection';
+import { cutSlots } from '../support/search-slots';
 import { makeTempDir } from '../support/temp-dir';
 
 const NOW = Date.parse('2026-11-28T00:00:00Z');
@@ -109,20 +110,7 @@ describe('SQLite search index: documents past their expiry left out while rankin
 
   it('re-indexes layout 9 (slots without expiry) when opened, and leaves expired documents out then', async () => {
     await index.close();
-    const slots = db.prepare('SELECT org_key, part, data FROM search_index_lengths').all() as Array<{
-      org_key: number;
-      part: number;
-      data: Buffer;
-    }>;
-    for (const { org_key, part, data } of slots) {
-      const old = Buffer.alloc((data.length / 22) * 14);
-      for (let i = 0; i < data.length / 22; i++) data.copy(old, i * 14, i * 22, i * 22 + 14);
-      db.prepare('UPDATE search_index_lengths SET data = ? WHERE org_key = ? AND part = ?').run(
-        old,
-        org_key,
-        part,
-      );
-    }
+    cutSlots(db, 14);
     db.exec(`UPDATE search_index_meta SET value = '9.1' WHERE key = 'version'`);
     const reindex = jest.spyOn(DocumentWriter.prototype, 'reindexAll');
     try {

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { DocumentWriter } from '../../src/infrastructure/search/sqlite/document-writer';
 import { SqliteSearchIndex } from '../../src/infrastructure/search/sqlite/sqlite-search-index';
 import { openSqlite } from '../../src/infrastructure/sqlite/sqlite-connection';
+import { cutSlots } from '../support/search-slots';
 import { makeTempDir } from '../support/temp-dir';
 import { describeSearchIndexContract } from './search-index.contract';
 
@@ -189,20 +190,7 @@ describe('SQLite search index: an index of an earlier layout', () => {
       ['q1', ['q1']],
     ]);
     // As layout 6 left it: 6-byte slots (title and body lengths only), no collapse field or index.
-    const slots = db.prepare('SELECT org_key, part, data FROM search_index_lengths').all() as Array<{
-      org_key: number;
-      part: number;
-      data: Buffer;
-    }>;
-    for (const { org_key, part, data } of slots) {
-      const old = Buffer.alloc((data.length / 22) * 6);
-      for (let i = 0; i < data.length / 22; i++) data.copy(old, i * 6, i * 22, i * 22 + 6);
-      db.prepare('UPDATE search_index_lengths SET data = ? WHERE org_key = ? AND part = ?').run(
-        old,
-        org_key,
-        part,
-      );
-    }
+    cutSlots(db, 6);
     db.exec(`DROP INDEX search_index_documents_collapse; DELETE FROM search_index_meta WHERE key = 'collapse_field';
       UPDATE search_index_meta SET value = '6.1' WHERE key = 'version'`);
     const reindex = jest.spyOn(DocumentWriter.prototype, 'reindexAll');
