@@ -2,7 +2,7 @@ import type { ReadStore } from '../../infrastructure/read-store/read-store.port'
 import { MAX_EXCLUDED_VALUES } from '../../infrastructure/search/search-index.port';
 import { MEMORY_ITEMS, type MemoryItemDocument } from '../../projections/memory.projection';
 
-/** How often, at most, an organization's list is brought up to date (while its corpus revision moves). */
+/** How often, at most, a search reads the corpus revision to bring an organization's list up to date. */
 export const REFRESH_INTERVAL_MS = 1000;
 /** The most private items remembered per organization (about 100 bytes each); later ones are not excluded. */
 export const MAX_TRACKED_ITEMS = 4 * MAX_EXCLUDED_VALUES;
@@ -37,9 +37,10 @@ interface OrganizationList {
  *
  * An item's visibility and owner are set when it is created and never change (MemoryItemCreated; revisions carry
  * neither), and item ids only grow: so a list read at any time excludes only what a search may not see, and
- * bringing it up to date reads only the items created since (ids above the highest read). A list behind the
- * corpus (at most REFRESH_INTERVAL_MS, or past MAX_TRACKED_ITEMS) excludes fewer: the rest are filtered after
- * ranking, as before. Archived and erased items stay listed: they are out of search anyway.
+ * bringing it up to date reads only the items created since (ids above the highest read), once the corpus
+ * revision (read at most every REFRESH_INTERVAL_MS, not at every search) moved. A list behind the corpus (by at
+ * most that interval, or past MAX_TRACKED_ITEMS) excludes fewer: the rest are filtered after ranking, as before.
+ * Archived and erased items stay listed: they are out of search anyway.
  */
 export class OthersPrivateItems {
   private readonly organizations = new Map<number, OrganizationList>();
@@ -48,20 +49,17 @@ export class OthersPrivateItems {
 
   /**
    * The items to exclude (at most MAX_EXCLUDED_VALUES) for a search by `clientKey` (null: an
-   * `organization_internal` search, every private item), brought up to date for corpus `revision` unless it was
-   * less than REFRESH_INTERVAL_MS ago; undefined when there are none.
+   * `organization_internal` search, every private item); undefined when there are none. At most once per
+   * REFRESH_INTERVAL_MS, `revision` (the corpus revision) is read, and the list brought up to date when it moved.
    */
   async of(
     organizationId: number,
     clientKey: string | null,
-    revision: string,
+    revision: () => Promise<string>,
     nowMs: number,
   ): Promise<ReadonlySet<number> | undefined> {
     const list = this.listOf(organizationId);
-    if (
-      list.revision !== revision &&
-      (list.revision === null || nowMs - list.refreshedAtMs >= REFRESH_INTERVAL_MS)
-    ) {
+    if (list.revision === null || nowMs - list.refreshedAtMs >= REFRESH_INTERVAL_MS) {
       list.refreshing ??= this.refresh(list, organizationId, revision, nowMs).finally(() => {
         list.refreshing = null;
       });
@@ -87,13 +85,16 @@ export class OthersPrivateItems {
     return list;
   }
 
-  /** Reads the organization's private items created since the highest id read. */
+  /** Reads the organization's private items created since the highest id read, if the corpus moved since. */
   private async refresh(
     list: OrganizationList,
     organizationId: number,
-    revision: string,
+    revision: () => Promise<string>,
     nowMs: number,
   ): Promise<void> {
+    const current = await revision();
+    list.refreshedAtMs = nowMs;
+    if (current === list.revision) return;
     while (list.owners.size < MAX_TRACKED_ITEMS) {
       // Only tool_private items have an owner, and the sparse index on it holds them alone: the organization is
       // checked here, not in the filter, for the store to read that index and not the organization's every item
@@ -116,8 +117,7 @@ export class OthersPrivateItems {
       }
       if (items.length < PAGE) break;
     }
-    list.revision = revision;
-    list.refreshedAtMs = nowMs;
+    list.revision = current;
   }
 
   /** The excluded set for `owner` (EVERY_OWNER: all), rebuilt when the list grew since it was built. */

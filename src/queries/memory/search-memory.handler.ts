@@ -293,13 +293,20 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
     connector,
     visibility,
   }: SearchMemoryQuery): Promise<{ values?: number[]; excluded_values?: ReadonlySet<number> }> {
-    const organization = String(connector.organization_id);
-    const corpus = await this.readStore.get<MemoryCorpusDocument>(MEMORY_CORPUS, organization);
-    const revision = corpus?.index_revision ?? 'idx_empty';
+    const revision = async (): Promise<string> => {
+      const organization = String(connector.organization_id);
+      const corpus = await this.readStore.get<MemoryCorpusDocument>(MEMORY_CORPUS, organization);
+      return corpus?.index_revision ?? 'idx_empty';
+    };
     if (visibility === 'tool_private') {
-      const values = await this.ownPrivate.of(connector.organization_id, connector.client_key, revision);
+      const values = await this.ownPrivate.of(
+        connector.organization_id,
+        connector.client_key,
+        await revision(),
+      );
       return values === null ? {} : { values };
     }
+    // The corpus revision is read only when the list may be brought up to date (at most once a second).
     const excluded = await this.othersPrivate.of(
       connector.organization_id,
       visibility === 'organization_internal' ? null : connector.client_key,

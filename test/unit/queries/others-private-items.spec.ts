@@ -27,6 +27,13 @@ function storeOf(notes: Note[]) {
   return { store, asked };
 }
 
+/** The corpus revision as the handler hands it over: read on demand, each read counted. */
+let revisionReads = 0;
+const at = (revision: string) => async (): Promise<string> => {
+  revisionReads += 1;
+  return revision;
+};
+
 const note = (memory_item_id: number, owner_client_key: string, organization_id = 1): Note => ({
   memory_item_id,
   owner_client_key,
@@ -37,12 +44,12 @@ describe('OthersPrivateItems', () => {
   it('excludes other connectors’ private items (default visibility), or all of them (organization_internal)', async () => {
     const { store, asked } = storeOf([note(3, 'ck_a'), note(5, 'ck_b'), note(8, 'ck_a')]);
     const others = new OthersPrivateItems(store);
-    expect([...((await others.of(1, 'ck_a', 'idx_1', 0)) ?? [])]).toEqual([5]);
-    expect([...((await others.of(1, 'ck_b', 'idx_1', 0)) ?? [])]).toEqual([3, 8]);
-    expect([...((await others.of(1, null, 'idx_1', 0)) ?? [])]).toEqual([3, 5, 8]);
+    expect([...((await others.of(1, 'ck_a', at('idx_1'), 0)) ?? [])]).toEqual([5]);
+    expect([...((await others.of(1, 'ck_b', at('idx_1'), 0)) ?? [])]).toEqual([3, 8]);
+    expect([...((await others.of(1, null, at('idx_1'), 0)) ?? [])]).toEqual([3, 5, 8]);
     // A connector with every private item its own: nothing to exclude.
     const own = new OthersPrivateItems(storeOf([note(3, 'ck_a')]).store);
-    expect(await own.of(1, 'ck_a', 'idx_1', 0)).toBeUndefined();
+    expect(await own.of(1, 'ck_a', at('idx_1'), 0)).toBeUndefined();
     // One read for the revision, of private items by their owner's sparse index, ascending from the start.
     expect(asked).toEqual([
       {
@@ -61,35 +68,46 @@ describe('OthersPrivateItems', () => {
     const notes = [note(3, 'ck_a')];
     const { store, asked } = storeOf(notes);
     const others = new OthersPrivateItems(store);
-    expect([...((await others.of(1, 'ck_b', 'idx_1', 1_000)) ?? [])]).toEqual([3]);
+    revisionReads = 0;
+    expect([...((await others.of(1, 'ck_b', at('idx_1'), 1_000)) ?? [])]).toEqual([3]);
     notes.push(note(4, 'ck_a'));
     // The revision moved, but too soon: the list (still correct, only shorter) is kept.
-    expect([...((await others.of(1, 'ck_b', 'idx_2', 1_000 + REFRESH_INTERVAL_MS - 1)) ?? [])]).toEqual([3]);
+    expect([...((await others.of(1, 'ck_b', at('idx_2'), 1_000 + REFRESH_INTERVAL_MS - 1)) ?? [])]).toEqual([
+      3,
+    ]);
     expect(asked).toHaveLength(1);
-    expect([...((await others.of(1, 'ck_b', 'idx_2', 1_000 + REFRESH_INTERVAL_MS)) ?? [])]).toEqual([3, 4]);
+    // Nor was the revision read then: a search costs no read of the corpus within the interval.
+    expect(revisionReads).toBe(1);
+    expect([...((await others.of(1, 'ck_b', at('idx_2'), 1_000 + REFRESH_INTERVAL_MS)) ?? [])]).toEqual([
+      3, 4,
+    ]);
     expect(asked).toHaveLength(2);
     expect(asked[1].filter?.memory_item_id).toEqual({ $gt: 3 });
-    // The same revision later: nothing read.
-    await others.of(1, 'ck_b', 'idx_2', 10 * REFRESH_INTERVAL_MS);
+    // The same revision later: the revision read, no item.
+    await others.of(1, 'ck_b', at('idx_2'), 10 * REFRESH_INTERVAL_MS);
     expect(asked).toHaveLength(2);
+    expect(revisionReads).toBe(3);
     // Organizations apart: another organization's list is its own (the store holds only organization 1's notes).
-    expect(await others.of(2, 'ck_b', 'idx_2', 10 * REFRESH_INTERVAL_MS)).toBeUndefined();
+    expect(await others.of(2, 'ck_b', at('idx_2'), 10 * REFRESH_INTERVAL_MS)).toBeUndefined();
     expect(asked).toHaveLength(3);
   });
 
   it('lists an organization’s items only, past another organization’s with higher ids', async () => {
     const notes = [note(2, 'ck_x', 2), note(3, 'ck_a'), note(6, 'ck_y', 2), note(9, 'ck_a')];
     const others = new OthersPrivateItems(storeOf(notes).store);
-    expect([...((await others.of(1, 'ck_b', 'idx_1', 0)) ?? [])]).toEqual([3, 9]);
-    expect([...((await others.of(1, null, 'idx_1', 0)) ?? [])]).toEqual([3, 9]);
-    expect([...((await others.of(2, 'ck_a', 'idx_1', 0)) ?? [])]).toEqual([2, 6]);
+    expect([...((await others.of(1, 'ck_b', at('idx_1'), 0)) ?? [])]).toEqual([3, 9]);
+    expect([...((await others.of(1, null, at('idx_1'), 0)) ?? [])]).toEqual([3, 9]);
+    expect([...((await others.of(2, 'ck_a', at('idx_1'), 0)) ?? [])]).toEqual([2, 6]);
   });
 
   it('shares one read between concurrent searches, and pages through many items', async () => {
     const notes = Array.from({ length: 4_500 }, (_, n) => note(n + 1, n % 2 === 0 ? 'ck_a' : 'ck_b'));
     const { store, asked } = storeOf(notes);
     const others = new OthersPrivateItems(store);
-    const [a, b] = await Promise.all([others.of(1, 'ck_a', 'idx_1', 0), others.of(1, 'ck_b', 'idx_1', 0)]);
+    const [a, b] = await Promise.all([
+      others.of(1, 'ck_a', at('idx_1'), 0),
+      others.of(1, 'ck_b', at('idx_1'), 0),
+    ]);
     expect(asked.map((options) => options.filter?.memory_item_id)).toEqual([
       { $gt: 0 },
       { $gt: 2_000 },
@@ -102,7 +120,7 @@ describe('OthersPrivateItems', () => {
 
   it(`excludes at most ${MAX_EXCLUDED_VALUES} items (what a search takes); the rest are filtered after ranking`, async () => {
     const notes = Array.from({ length: MAX_EXCLUDED_VALUES + 5 }, (_, n) => note(n + 1, 'ck_a'));
-    const excluded = await new OthersPrivateItems(storeOf(notes).store).of(1, 'ck_b', 'idx_1', 0);
+    const excluded = await new OthersPrivateItems(storeOf(notes).store).of(1, 'ck_b', at('idx_1'), 0);
     expect(excluded?.size).toBe(MAX_EXCLUDED_VALUES);
   });
 });
