@@ -6,6 +6,7 @@ import { CONFIG } from '../../core.module';
 import { MAX_GET_MANY, READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
 import {
   SEARCH_COLLAPSE_FIELD,
+  SEARCH_EXPIRY_FIELD,
   SEARCH_INDEX,
   type SearchFilter,
   type SearchHit,
@@ -121,7 +122,8 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
     const { connector } = query;
     const organization = String(connector.organization_id);
     const filters: Record<string, SearchFilter> = {
-      expires_at_ms: { gt: this.clock.nowMs(), or_null: true },
+      // The field the embedded index keeps per document: expired chunks are skipped before they are scored.
+      [SEARCH_EXPIRY_FIELD]: { gt: this.clock.nowMs(), or_null: true },
     };
     let anyOf: Array<Record<string, SearchFilter>> | undefined;
     if (query.visibility === 'organization_internal') filters.visibility = 'organization_internal';
