@@ -84,3 +84,49 @@ describe('MaxScore ranking, collapsed', () => {
     );
   });
 });
+
+describe('MaxScore ranking, documents left out', () => {
+  /** 100 documents of item 1 that outrank one document of item 2, each in one term (the document-at-a-time path). */
+  function corpusOf() {
+    const size = 101;
+    const lengths = {
+      title: new Uint16Array(size),
+      body: new Uint32Array(size).fill(10),
+      keys: new Float64Array(size).fill(1),
+      expiry: new Float64Array(size).fill(NaN),
+    };
+    lengths.keys[100] = 2;
+    const postings = Array.from({ length: size }, (_, doc): [number, number, number] => [
+      doc,
+      0,
+      doc < 100 ? 5 : 1,
+    ]);
+    return { lengths, stats: { documents: size, titleTokens: 0, bodyTokens: 10 * size }, terms: [postings] };
+  }
+
+  it.each([
+    [
+      'excluded values',
+      (r: ReturnType<typeof ranker>, keys: Float64Array) =>
+        r.top(1, Infinity, -1, { keys, excluded: new Set(), excludedKeys: new Set([1]) }),
+    ],
+    [
+      'skipped documents',
+      (r: ReturnType<typeof ranker>, keys: Float64Array) => {
+        r.skip = (doc) => doc < 100;
+        return r.top(1, Infinity, -1, { keys, excluded: new Set() });
+      },
+    ],
+  ])('%s are never scored, not only kept out of the heap', (_, rank) => {
+    const c = corpusOf();
+    const r = ranker(c, [1], 1, 0);
+    expect(rank(r, c.lengths.keys).map((match) => match.docNo)).toEqual([100]);
+    expect(r.scoredDocuments).toBe(1);
+    // Without: every document scored (the heap turns the first 100 away, so nothing lifts its floor).
+    r.skip = null;
+    expect(r.top(1, Infinity, -1, { keys: c.lengths.keys, excluded: new Set() }).map((m) => m.docNo)).toEqual(
+      [0],
+    );
+    expect(r.scoredDocuments).toBeGreaterThan(1);
+  });
+});

@@ -98,6 +98,8 @@ export class MaxScoreRanker {
    * their rows would fail the filters). Null: none.
    */
   skip: ((doc: number) => boolean) | null = null;
+  /** Documents the last `top()` scored on its document-at-a-time path (what it cost; 0 on the dense path). */
+  scoredDocuments = 0;
 
   /** `densePostings`: up to how many postings the dense path ranks (DENSE_POSTINGS). */
   constructor(
@@ -154,6 +156,7 @@ export class MaxScoreRanker {
       collapse === undefined
         ? new WorstFirstHeap(capacity)
         : new CollapsingHeap(capacity, collapse.keys, collapse.excluded, collapse.excludedKeys);
+    this.scoredDocuments = 0;
     if (postings <= this.densePostings) return this.denseTop(heap, postings, lastScore, lastDoc);
     for (const cursor of cursors) cursor.reset();
     this.boundOf.fill(-1);
@@ -182,6 +185,7 @@ export class MaxScoreRanker {
         }
       }
       const length = this.w * this.lengths.title[doc] + this.lengths.body[doc];
+      this.scoredDocuments += 1;
       let partial = 0;
       for (let j = n - 1; j >= essential; j--) {
         const cursor = cursors[j];
