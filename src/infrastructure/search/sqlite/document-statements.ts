@@ -43,9 +43,6 @@ export function prepareStatements(db: SqliteDatabase, collapseField: string | un
   const rowColumns =
     'doc_rowid, organization_id, title, body AS stored_body, version, deleted, doc_no, title_length, body_length, row_hash';
   return {
-    /** A document's collapse value from its fields (-1: none). */
-    keyOf: (fields: Readonly<Record<string, FilterValue>>): number =>
-      collapseField === undefined ? -1 : collapseValue(fields, collapseField),
     /** What a document's slot keeps of its fields: [collapse value (-1: none), expiry (NaN: none)]. */
     marksOf: (fields: Readonly<Record<string, FilterValue>>): [number, number] => [
       collapseField === undefined ? -1 : collapseValue(fields, collapseField),
