@@ -6,6 +6,7 @@ import type { ReadStore } from './read-store/read-store.port';
 import { SqliteReadStore } from './read-store/sqlite/sqlite-read-store';
 import type { SearchIndex } from './search/search-index.port';
 import { SqliteSearchIndex } from './search/sqlite/sqlite-search-index';
+import { MemoryChunkBodies } from '../projections/memory-chunk-bodies';
 import { openSqlite, type SqliteDatabase } from './sqlite/sqlite-connection';
 import { walFlusherFor } from './sqlite/wal-flusher';
 import { EVENT_FILE, KEY_FILE } from './data-dir-files';
@@ -121,12 +122,17 @@ export async function openStores(config: CairnConfig, options: OpenStoresOptions
     groupCommit && db ? { bindings: db } : {},
   );
   const eventStore = new SealingEventStore(storedEvents, dataKeys);
-  const readStore = config.mongodbUrl
-    ? await openProductionReadStore(config.mongodbUrl)
-    : new SqliteReadStore(embedded());
+  let embeddedReadStore: SqliteReadStore | null = null;
+  let readStore: ReadStore;
+  if (config.mongodbUrl) readStore = await openProductionReadStore(config.mongodbUrl);
+  else readStore = embeddedReadStore = new SqliteReadStore(embedded());
+  // With the embedded read model on the same file, chunk text is stored once: there (memory-chunk-bodies.ts).
   const searchIndex = config.elasticsearchUrl
     ? await openProductionSearchIndex(config.elasticsearchUrl)
-    : new SqliteSearchIndex(embedded(), { postingCacheBytes: config.searchCacheMiB * 1024 * 1024 });
+    : new SqliteSearchIndex(embedded(), {
+        postingCacheBytes: config.searchCacheMiB * 1024 * 1024,
+        ...(embeddedReadStore ? { bodySource: new MemoryChunkBodies(embeddedReadStore) } : {}),
+      });
   return {
     eventStore,
     sealedEventStore: storedEvents,

@@ -197,7 +197,7 @@ describe('SQLite search index: an index of an earlier layout', () => {
     expect(await collapsed(new SqliteSearchIndex(db))).toEqual(expected);
     expect(reindex).toHaveBeenCalledTimes(1);
     expect(db.prepare(`SELECT value FROM search_index_meta WHERE key = 'version'`).pluck().get()).toBe(
-      '10.1',
+      '11.1',
     );
     // Opened with the same field: nothing indexed again. With another (or none): indexed again, collapse refused.
     new SqliteSearchIndex(db);

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import type { SearchDocument, SearchWrite } from '../../../src/infrastructure/search/search-index.port';
@@ -6,6 +5,7 @@ import { FLUSH_DOCUMENTS } from '../../../src/infrastructure/search/sqlite/docum
 import { PARTITION_SIZE } from '../../../src/infrastructure/search/sqlite/postings';
 import { SqliteSearchIndex } from '../../../src/infrastructure/search/sqlite/sqlite-search-index';
 import { openSqlite, type SqliteDatabase } from '../../../src/infrastructure/sqlite/sqlite-connection';
+import { storedDigest } from '../../support/search-digest';
 import { makeTempDir } from '../../support/temp-dir';
 
 /**
@@ -33,31 +33,6 @@ function doc(n: number, version = 1, org = 'org-1'): SearchDocument {
 }
 const upserts = (docs: SearchDocument[]): SearchWrite[] =>
   docs.map((document) => ({ kind: 'upsert', document }));
-
-/** A digest of every stored posting row, lengths row and organization statistic but the generation. */
-function storedDigest(db: SqliteDatabase): string {
-  const h = createHash('sha256');
-  for (const row of db
-    .prepare('SELECT org_key, term, part, data FROM search_index_postings ORDER BY org_key, term, part')
-    .iterate() as Iterable<{ org_key: number; term: string; part: number; data: Buffer }>) {
-    h.update(`${row.org_key}|${row.term}|${row.part}|`).update(row.data);
-  }
-  for (const row of db
-    .prepare('SELECT org_key, part, data FROM search_index_lengths ORDER BY org_key, part')
-    .iterate() as Iterable<{ org_key: number; part: number; data: Buffer }>) {
-    h.update(`${row.org_key}|${row.part}|`).update(row.data);
-  }
-  h.update(
-    JSON.stringify(
-      db
-        .prepare(
-          'SELECT organization_id, documents, title_tokens, body_tokens, next_doc_no, posted_doc_no FROM search_index_organizations ORDER BY org_key',
-        )
-        .all(),
-    ),
-  );
-  return h.digest('hex');
-}
 
 describe('SQLite search index: deferred postings', () => {
   const temp = makeTempDir('cairn-deferred-');

@@ -261,6 +261,21 @@ export class SqliteReadStore implements ReadStore {
     return found;
   }
 
+  /**
+   * getMany() with its packed fields, synchronously: for a reader inside another embedded store's transaction on
+   * the same file (the search index's body source, memory-chunk-bodies.ts). At most MAX_GET_MANY ids.
+   */
+  getManyNow<T extends ReadDocument = ReadDocument>(collection: string, ids: readonly string[]): Map<string, T> {
+    assertCollectionName(collection);
+    assertGetManyIds(ids);
+    const found = new Map<string, T>();
+    if (ids.length === 0) return found;
+    for (const row of this.collection(collection).getMany.all(JSON.stringify([...new Set(ids)]))) {
+      found.set(row.id, unpackDocument<T>(row.doc, row.packed));
+    }
+    return found;
+  }
+
   async find<T extends ReadDocument = ReadDocument>(
     collection: string,
     options?: FindOptions,

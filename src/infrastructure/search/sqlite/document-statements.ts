@@ -9,6 +9,7 @@ import { collapseValue, expiryValue } from './search-input';
 
 export interface StoredRow {
   doc_rowid: number;
+  id: string;
   organization_id: string;
   title: string;
   /** The body as stored (body-codec.ts). */
@@ -19,6 +20,8 @@ export interface StoredRow {
   title_length: number;
   body_length: number;
   row_hash: Buffer | null;
+  /** The fields as stored (field-codec.ts). */
+  fields: string;
 }
 
 export interface OrgRow {
@@ -37,12 +40,14 @@ const COLUMNS =
 
 /**
  * `collapseField`: the field whose value each document's slot keeps for collapsing (document-lengths.ts), or
- * undefined (every slot without one).
+ * undefined (every slot without one). `keepsBodies`: false when a body source holds the bodies (body-source.ts).
  */
-export function prepareStatements(db: SqliteDatabase, collapseField: string | undefined) {
+export function prepareStatements(db: SqliteDatabase, collapseField: string | undefined, keepsBodies = true) {
   const rowColumns =
-    'doc_rowid, organization_id, title, body AS stored_body, version, deleted, doc_no, title_length, body_length, row_hash';
+    'doc_rowid, id, organization_id, title, body AS stored_body, version, deleted, doc_no, title_length, body_length, row_hash, fields';
   return {
+    /** Whether rows keep their bodies once their postings are stored (false: a body source holds them, body-source.ts). */
+    keepsBodies,
     /** What a document's slot keeps of its fields: [collapse value (-1: none), expiry (NaN: none)]. */
     marksOf: (fields: Readonly<Record<string, FilterValue>>): [number, number] => [
       collapseField === undefined ? -1 : collapseValue(fields, collapseField),
@@ -83,9 +88,17 @@ export function prepareStatements(db: SqliteDatabase, collapseField: string | un
     lengths: db.prepare<[number, number], { data: Buffer }>(
       `SELECT data FROM ${LENGTHS} WHERE org_key = ? AND part = ?`,
     ),
+    /** Bodies kept while postings were deferred, dropped once they are stored (with a body source). */
+    clearBodies: db.prepare<[number, number, number]>(
+      `UPDATE ${DOCS} SET body = x'' WHERE org_key = ? AND deleted = 0 AND doc_no >= ? AND doc_no < ? AND length(body) > 0`,
+    ),
+    /** Every term's postings row of one partition (Batch.unindexUnknown). */
+    partitionPostings: db.prepare<[number, number], { term: string; data: Buffer }>(
+      `SELECT term, data FROM ${POSTINGS} WHERE org_key = ? AND part = ?`,
+    ),
     putLengths: db.prepare(`INSERT OR REPLACE INTO ${LENGTHS} (org_key, part, data) VALUES (?, ?, ?)`),
-    livePage: db.prepare<[number, number], StoredRow & { id: string; fields: string }>(
-      `SELECT ${rowColumns}, id, fields FROM ${DOCS} WHERE deleted = 0 AND doc_rowid > ? ORDER BY doc_rowid LIMIT ?`,
+    livePage: db.prepare<[number, number], StoredRow>(
+      `SELECT ${rowColumns} FROM ${DOCS} WHERE deleted = 0 AND doc_rowid > ? ORDER BY doc_rowid LIMIT ?`,
     ),
   };
 }

@@ -4,8 +4,11 @@
  *
  * - The version guard: a write older than the stored version (document or tombstone) changes nothing; an equal
  *   one re-applies. A write that changes neither title, body nor organization touches no posting.
- * - A changed document's old postings are found by analyzing its stored title and body again (the analyzer
- *   version is pinned by the schema, see search-schema.ts), and it keeps its document number.
+ * - A changed document's old postings are found by analyzing its title and indexed body again (the analyzer
+ *   version is pinned by the schema, see search-schema.ts), and it keeps its document number. With a body source
+ *   (body-source.ts) a row keeps its body only while its postings are deferred: the indexed body is the one written
+ *   earlier in the same batch, or the source's text when the row hash confirms it; when neither is known, the
+ *   document's partition of postings is searched for it (Batch.unindexUnknown).
  * - Changes are collected per term; each touched (term, partition) row of postings and each touched partition of
  *   document lengths is read, merged and written once per batch. Rows of partitions that did not exist before
  *   the batch are not read at all.
@@ -24,7 +27,8 @@
  */
 import type { SearchDocument, SearchWrite } from '../search-index.port';
 import { packBody, unpackBody } from './body-codec';
-import { prepareStatements, type OrgRow, type Statements } from './document-statements';
+import { resolveBodies, storesBody, isIndexedBody, type SearchBodySource } from './body-source';
+import { prepareStatements, type OrgRow, type Statements, type StoredRow } from './document-statements';
 import { decodeFields, encodeFields } from './field-codec';
 import { firstAtOrAbove, repair, writePostings } from './posting-writes';
 import type { LengthChanges } from './document-lengths';
@@ -37,14 +41,24 @@ export const FLUSH_DOCUMENTS = 2 * PARTITION_SIZE;
 
 const REINDEX_PAGE = 5_000;
 
+/** The body column of a row whose body the source holds. */
+const NO_BODY = Buffer.alloc(0);
+
 export class DocumentWriter {
   private readonly statements: Statements;
   /** Deferred postings by organization key. */
   private readonly pending = new Map<number, Pending>();
 
-  /** `collapseField`: see prepareStatements. */
-  constructor(db: SqliteDatabase, collapseField: string | undefined) {
-    this.statements = prepareStatements(db, collapseField);
+  /** Documents whose old postings were found without their text (Batch.unindexUnknown), since this writer began. */
+  unindexedUnknown = 0;
+
+  /** `collapseField`: see prepareStatements; `source`: where bodies are read once rows no longer keep them. */
+  constructor(
+    db: SqliteDatabase,
+    collapseField: string | undefined,
+    private readonly source?: SearchBodySource,
+  ) {
+    this.statements = prepareStatements(db, collapseField, source === undefined);
   }
 
   /** Whether this writer holds deferred postings. */
@@ -60,10 +74,12 @@ export class DocumentWriter {
     const deferring = options.defer === true && this.onlyNewDocuments(writes);
     if (!deferring) this.flushPending();
     const batch = new Batch(this.statements, (org) => this.deferredFrom(org));
+    const bodies = new IndexedBodies(this.statements, this.source, deferring ? [] : writes);
     for (const write of writes) {
-      if (write.kind === 'upsert') this.upsertOne(batch, write.document);
-      else this.deleteOne(batch, write);
+      if (write.kind === 'upsert') this.upsertOne(batch, write.document, bodies, deferring);
+      else this.deleteOne(batch, write, bodies);
     }
+    this.unindexedUnknown += batch.unindexed;
     if (!deferring) {
       batch.flush();
       return;
@@ -150,10 +166,11 @@ export class DocumentWriter {
     }
     writePostings(this.statements, orgKey, pending.from, storedChanges, storedLengths);
     this.statements.setPosted.run(upTo, orgKey);
+    if (this.source !== undefined) this.statements.clearBodies.run(orgKey, pending.from, upTo);
     if (kept.documents > 0) this.pending.set(orgKey, kept);
   }
 
-  private upsertOne(batch: Batch, d: SearchDocument): void {
+  private upsertOne(batch: Batch, d: SearchDocument, bodies: IndexedBodies, deferring: boolean): void {
     const row = this.statements.row.get(d.id);
     if (row !== undefined && row.version > d.version) return;
     // The row hash covers the fields as JSON; the row stores them encoded (field-codec.ts).
@@ -162,24 +179,29 @@ export class DocumentWriter {
     const marks = this.statements.marksOf(d.fields);
     const [key] = marks;
     const live = row !== undefined && row.deleted === 0;
-    const storedBody = live ? unpackBody(row.stored_body) : '';
-    if (live && row.organization_id === d.organization_id && row.title === d.title && storedBody === d.body) {
+    if (
+      live &&
+      row.organization_id === d.organization_id &&
+      row.title === d.title &&
+      bodies.isIndexed(row, d.body)
+    ) {
       // No posting changes, but a new row hash (fields, version), hence a new generation: caches of looked-up
       // rows (their fields) are per generation.
-      const hash = batch.touch(row, storedBody, d.id, d.version, fields, marks);
+      const hash = batch.touch(row, d.body, d.id, d.version, fields, marks);
       this.statements.touch.run(stored, d.version, hash, collapseKey(key), row.doc_rowid);
       return;
     }
     let docNo: number | null = null;
     if (live) {
-      batch.unindex(row, storedBody);
+      bodies.unindex(batch, row);
       if (row.organization_id === d.organization_id) docNo = row.doc_no;
     }
     const indexed = batch.index(d.organization_id, docNo, d.id, d.version, d.title, d.body, fields, marks);
+    bodies.written(d.id, d.body);
     const values = [
       d.organization_id,
       d.title,
-      packBody(d.body),
+      this.source === undefined || deferring ? packBody(d.body) : NO_BODY,
       stored,
       d.version,
       0,
@@ -190,7 +212,7 @@ export class DocumentWriter {
     else this.statements.update.run(...values, row.doc_rowid);
   }
 
-  private deleteOne(batch: Batch, item: { id: string; version: number }): void {
+  private deleteOne(batch: Batch, item: { id: string; version: number }, bodies: IndexedBodies): void {
     const row = this.statements.row.get(item.id);
     const tombstone = [
       '',
@@ -210,7 +232,7 @@ export class DocumentWriter {
       return;
     }
     if (row.version > item.version) return;
-    if (row.deleted === 0) batch.unindex(row, unpackBody(row.stored_body));
+    if (row.deleted === 0) bodies.unindex(batch, row);
     this.statements.update.run(row.organization_id, ...tombstone, row.doc_rowid);
   }
 
@@ -220,12 +242,14 @@ export class DocumentWriter {
     for (;;) {
       const rows = this.statements.livePage.all(after, REINDEX_PAGE);
       const batch = new Batch(this.statements);
+      const bodies = resolveBodies(rows, this.source);
       for (const row of rows) {
         const { organization_id, id, title, stored_body, version } = row;
         const fields = decodeFields(row.fields);
         const marks = this.statements.marksOf(fields);
         const [key] = marks;
-        const body = unpackBody(stored_body);
+        const body = bodies.get(id);
+        if (body === undefined) throw new UnknownBodyError(id);
         const indexed = batch.index(
           organization_id,
           null,
@@ -239,8 +263,13 @@ export class DocumentWriter {
         this.statements.update.run(
           organization_id,
           title,
-          // A layout before 8 stored the body as text: re-indexing packs it (body-codec.ts).
-          typeof stored_body === 'string' ? packBody(stored_body) : stored_body,
+          // A layout before 8 stored the body as text: re-indexing packs it (body-codec.ts); with a source, the
+          // source keeps it.
+          this.source !== undefined
+            ? NO_BODY
+            : typeof stored_body === 'string'
+              ? packBody(stored_body)
+              : stored_body,
           row.fields,
           version,
           0,
@@ -259,4 +288,61 @@ export class DocumentWriter {
 /** The collapse_key column of a collapse value (-1, none: NULL, so the collapse index skips it). */
 function collapseKey(key: number): number | null {
   return key < 0 ? null : key;
+}
+
+/** Re-indexing met a document whose indexed text neither its row nor the body source holds. */
+export class UnknownBodyError extends Error {
+  constructor(readonly documentId: string) {
+    super(
+      `search document ${documentId}: its indexed text is in neither the index nor the read model; ` +
+        'rebuild the projection that writes it (cairn projections:rebuild)',
+    );
+    this.name = 'UnknownBodyError';
+  }
+}
+
+/**
+ * The indexed bodies of one apply()'s live rows: written earlier in the batch, stored in the row, or confirmed
+ * from the source (asked once, before the batch writes anything, for every row the writes touch).
+ */
+class IndexedBodies {
+  private readonly inBatch = new Map<string, string>();
+  private readonly fromSource: Map<string, string>;
+
+  constructor(statements: Statements, source: SearchBodySource | undefined, writes: readonly SearchWrite[]) {
+    const rows: StoredRow[] = [];
+    if (source !== undefined) {
+      const seen = new Set<string>();
+      for (const write of writes) {
+        const id = write.kind === 'upsert' ? write.document.id : write.id;
+        if (seen.has(id)) continue;
+        seen.add(id);
+        const row = statements.row.get(id);
+        if (row !== undefined && row.deleted === 0 && !storesBody(row)) rows.push(row);
+      }
+    }
+    this.fromSource = rows.length === 0 ? new Map() : resolveBodies(rows, source);
+  }
+
+  /** Records the body a write of this batch indexed. */
+  written(id: string, body: string): void {
+    this.inBatch.set(id, body);
+  }
+
+  /** Whether `body` is the live row's indexed text. */
+  isIndexed(row: StoredRow, body: string): boolean {
+    const known = this.inBatch.get(row.id);
+    if (known !== undefined) return known === body;
+    if (storesBody(row)) return unpackBody(row.stored_body) === body;
+    return isIndexedBody(row, body);
+  }
+
+  /** Removes the live row's postings: by its indexed text when known, else by searching its partition. */
+  unindex(batch: Batch, row: StoredRow): void {
+    const body =
+      this.inBatch.get(row.id) ??
+      (storesBody(row) ? unpackBody(row.stored_body) : this.fromSource.get(row.id));
+    if (body === undefined) batch.unindexUnknown(row);
+    else batch.unindex(row, body);
+  }
 }

@@ -1,6 +1,6 @@
 /**
  * Stores posting and length changes of one organization (document-writer.ts), and indexes again from their stored
- * text documents whose deferred postings were never stored.
+ * text documents whose deferred postings were never stored (then drops that text when a body source holds it).
  */
 import { decodeFields } from './field-codec';
 import { unpackBody } from './body-codec';
@@ -83,6 +83,7 @@ export function repair(s: Statements, org: OrgRow): void {
   }
   writePostings(s, org.org_key, org.posted_doc_no, changes, lengths);
   s.setPosted.run(org.next_doc_no, org.org_key);
+  if (!s.keepsBodies) s.clearBodies.run(org.org_key, org.posted_doc_no, org.next_doc_no);
 }
 
 /**

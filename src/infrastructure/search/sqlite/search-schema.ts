@@ -16,7 +16,8 @@
  *   on the order they were first written in.
  * - `fields` holds the filter fields encoded (field-codec.ts), decoded once per cached row; `collapse_key` the
  *   value of the collapse field (NULL: none, or a tombstone). `body` holds the body packed (raw DEFLATE,
- *   body-codec.ts; a tombstone's is empty).
+ *   body-codec.ts; a tombstone's is empty); with a body source (body-source.ts) only while the document's
+ *   postings are deferred, then empty: the source (the read model) holds the text.
  * - `search_index_meta`: the layout and analyzer versions the postings were built with.
  *
  * Every value is derived from the writes, in their order (document rowids and numbers are handed out in the
@@ -28,7 +29,8 @@
  * Any other layout or analyzer version (1: an FTS5 table kept by triggers, no meta table; 2 and 3: random
  * generations, postings rowids in the order written; 4: postings by hash bucket, 14 bytes each; 5: no
  * `posted_doc_no`; 6: 6-byte slots without collapse values; 7: bodies as text, not packed by body-codec.ts; 8:
- * fields as JSONB, collapsed by an expression on them; 9: 14-byte slots without expiry), or
+ * fields as JSONB, collapsed by an expression on them; 9: 14-byte slots without expiry; 10: every row keeps its
+ * body, even with a body source), or
  * another collapse field, keeps its documents: the
  * postings are dropped and rebuilt from the documents table when the index is opened (one IMMEDIATE transaction,
  * so one process does it; about as long as indexing the documents anew), the documents numbered in rowid order.
@@ -48,7 +50,7 @@ export const LENGTHS = 'search_index_lengths';
 const META = 'search_index_meta';
 
 /** Bump when the tables change; bump ANALYZER_VERSION when analysis (hence every posting) changes. */
-const LAYOUT_VERSION = 10;
+const LAYOUT_VERSION = 11;
 const ANALYZER_VERSION = 1;
 const VERSION = `${LAYOUT_VERSION}.${ANALYZER_VERSION}`;
 

@@ -28,7 +28,7 @@ import {
 } from '../search-index.port';
 import { DocumentWriter } from './document-writer';
 import type { OrgRow } from './document-statements';
-import { unpackBody } from './body-codec';
+import { resolveBodies, storesBody, type BodyRow, type SearchBodySource } from './body-source';
 import { BodyReader } from './body-reader';
 import { type Found, LazyHighlightHit } from './lazy-highlight-hit';
 import { type CollapsedRows, lookUpCollapsed, lookUpValues, type MemberRow } from './collapsed-lookup';
@@ -52,14 +52,8 @@ const LOOKUP_GROWTH = 4;
 /** Organizations whose document lengths stay in memory (6 bytes a document). */
 const LENGTHS_KEPT = 8;
 
-interface DocumentRow {
-  id: string;
+interface DocumentRow extends BodyRow {
   organization_id: string;
-  title: string;
-  /** As stored (body-codec.ts). */
-  body: Buffer | string;
-  fields: string;
-  version: number;
 }
 
 interface FoundRow {
@@ -77,26 +71,28 @@ function postedGeneration(org: OrgRow): string {
   return `${org.generation}/${org.posted_doc_no}`;
 }
 
-function toDocument(row: DocumentRow): SearchDocument {
-  const { id, organization_id, title, version } = row;
-  return {
+/** The documents of `rows`, their bodies resolved (body-source.ts; '' when unknown). */
+function toDocuments(rows: readonly DocumentRow[], source: SearchBodySource | undefined): SearchDocument[] {
+  const bodies = resolveBodies(rows, source);
+  return rows.map(({ id, organization_id, title, version, fields }) => ({
     id,
     organization_id,
     title,
-    body: unpackBody(row.body),
-    fields: decodeFields(row.fields),
+    body: bodies.get(id) ?? '',
+    fields: decodeFields(fields),
     version,
-  };
+  }));
 }
 
 function prepareStatements(db: SqliteDatabase, collapseField: string | undefined) {
-  const columns = 'id, organization_id, title, body, fields, version';
+  const columns = 'id, organization_id, title, body AS stored_body, fields, version, doc_no, row_hash';
   return {
     organization: db.prepare<[string], OrgRow>(
       `SELECT org_key, documents, title_tokens, body_tokens, next_doc_no, posted_doc_no, generation FROM ${ORGS} WHERE organization_id = ?`,
     ),
-    bodies: db.prepare<[string], { id: string; body: Buffer | string }>(
-      `SELECT id, body FROM ${DOCS} WHERE id IN (SELECT value FROM json_each(?))`,
+    bodies: db.prepare<[string], BodyRow>(
+      `SELECT id, doc_no, version, title, fields, row_hash, body AS stored_body FROM ${DOCS} ` +
+        `WHERE id IN (SELECT value FROM json_each(?)) AND deleted = 0`,
     ),
     // The term's own rows, one per partition it occurs in (the key is organization, term, partition).
     postings: db.prepare<[number, string], { data: Buffer }>(
@@ -139,8 +135,18 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly memberLists = new MemberCache();
   /** rank() in one read transaction (made once: better-sqlite3 builds several wrappers per transaction). */
   private readonly rankInSnapshot: SqliteTransaction<(q: NormalizedQuery) => Found[]>;
-  private readonly readBodies = (ids: string[]): Map<string, Buffer | string> =>
-    new Map(this.statements.bodies.all(JSON.stringify(ids)).map((row) => [row.id, row.body]));
+  /** The bodies of existing ids: as stored (unpacked when a hit is highlighted), or the source's confirmed text. */
+  private readonly readBodies = (ids: string[]): Map<string, Buffer | string> => {
+    const found = new Map<string, Buffer | string>();
+    const unstored: BodyRow[] = [];
+    for (const row of this.statements.bodies.all(JSON.stringify(ids))) {
+      if (storesBody(row)) found.set(row.id, row.stored_body);
+      else unstored.push(row);
+    }
+    for (const [id, body] of resolveBodies(unstored, this.bodySource)) found.set(id, body);
+    return found;
+  };
+  private readonly bodySource: SearchBodySource | undefined;
 
   private readonly collapseField: string | undefined;
 
@@ -149,22 +155,38 @@ export class SqliteSearchIndex implements SearchIndex {
    * posting cache's budget (posting-cache.ts). `collapseField`: the
    * one field queries can collapse by (SearchQuery.collapse; default SEARCH_COLLAPSE_FIELD, null for none): each
    * document's value of it is kept with its lengths, and the file records it (another reindexes when opened).
+   * `bodySource`: where bodies are read once rows no longer keep them (body-source.ts); without one, every row
+   * keeps its body.
    */
   constructor(
     private readonly db: SqliteDatabase,
-    options: { rowCacheRows?: number; collapseField?: string | null; postingCacheBytes?: number } = {},
+    options: {
+      rowCacheRows?: number;
+      collapseField?: string | null;
+      postingCacheBytes?: number;
+      bodySource?: SearchBodySource;
+    } = {},
   ) {
+    this.bodySource = options.bodySource;
     this.rows = new RowCache(options.rowCacheRows);
     this.postings = new PostingCache(options.postingCacheBytes);
     const field =
       options.collapseField === undefined ? SEARCH_COLLAPSE_FIELD : (options.collapseField ?? undefined);
     this.collapseField = field;
-    ensureSearchSchema(db, field, () => new DocumentWriter(db, field).reindexAll());
-    this.writer = new DocumentWriter(db, field);
+    ensureSearchSchema(db, field, () => new DocumentWriter(db, field, this.bodySource).reindexAll());
+    this.writer = new DocumentWriter(db, field, this.bodySource);
     // Documents whose postings a stopped process deferred and never stored (none, usually: one read).
     if (this.writer.needsRepair()) db.transaction(() => this.writer.repairAll()).immediate();
     this.statements = prepareStatements(db, field);
     this.rankInSnapshot = db.transaction((q: NormalizedQuery) => this.rank(q));
+  }
+
+  /**
+   * Documents this process unindexed without knowing their indexed text (a changed or deleted document whose body
+   * the source no longer held): each cost a read of its partition's postings (Batch.unindexUnknown).
+   */
+  get unindexedWithoutText(): number {
+    return this.writer.unindexedUnknown;
   }
 
   /** Stores the postings this process deferred (a committed write without `defer_visibility` is visible already). */
@@ -319,7 +341,7 @@ export class SqliteSearchIndex implements SearchIndex {
 
   async get(id: string): Promise<SearchDocument | null> {
     const row = this.statements.getOne.get(id);
-    return row === undefined ? null : toDocument(row);
+    return row === undefined ? null : toDocuments([row], this.bodySource)[0];
   }
 
   async *dump(): AsyncIterable<SearchDocument> {
@@ -327,7 +349,7 @@ export class SqliteSearchIndex implements SearchIndex {
     let after = '';
     for (;;) {
       const rows = this.statements.dumpPage.all(after, DUMP_PAGE);
-      for (const row of rows) yield toDocument(row);
+      for (const document of toDocuments(rows, this.bodySource)) yield document;
       if (rows.length < DUMP_PAGE) return;
       after = rows[rows.length - 1].id;
     }

@@ -8,7 +8,7 @@ import { type LengthChanges, REMOVED } from './document-lengths';
 import type { OrgRow, Statements, StoredRow } from './document-statements';
 import { GenerationHash, rowHash } from './generation-hash';
 import { addDocument, repair, writePostings } from './posting-writes';
-import type { TermChanges } from './postings';
+import { decodePostings, partitionOf, type TermChanges } from './postings';
 
 /** Postings and lengths of new documents not stored yet (deferred), for documents numbered `from` and up. */
 export interface Pending {
@@ -98,6 +98,29 @@ export class Batch {
     org.title_tokens -= row.title_length;
     org.body_tokens -= row.body_length;
   }
+
+  /**
+   * Removes a live document's postings when its indexed text is unknown (body-source.ts): every term's row of the
+   * document's partition is read, and the terms holding the document lose it. Costs a read of the partition's
+   * rows (all of the organization's terms in it), so it is the fallback, never the way.
+   */
+  unindexUnknown(row: StoredRow): void {
+    if (row.doc_no === null) return;
+    const docNo = row.doc_no;
+    const org = this.org(row.organization_id);
+    org.hash.toggle(storedHash(row));
+    for (const { term, data } of this.statements.partitionPostings.all(org.org_key, partitionOf(docNo))) {
+      if (decodePostings(data).docs.includes(docNo)) this.change(org, term).push(docNo, -1, 0);
+    }
+    this.unindexed += 1;
+    org.lengths.set(docNo, REMOVED);
+    org.documents -= 1;
+    org.title_tokens -= row.title_length;
+    org.body_tokens -= row.body_length;
+  }
+
+  /** Documents whose postings unindexUnknown() removed. */
+  unindexed = 0;
 
   /** Writes every touched (term, partition) row and partition of lengths once, and the statistics. */
   flush(): void {
