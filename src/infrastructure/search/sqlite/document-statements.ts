@@ -4,7 +4,13 @@
  */
 import type { SqliteDatabase } from '../../sqlite/sqlite-connection';
 import type { FilterValue } from '../search-index.port';
-import { DOCS, EMPTY_GENERATION, LENGTHS, ORGS, POSTINGS } from './search-schema';
+import { DEFERRED_BODIES, DOCS, EMPTY_GENERATION, LENGTHS, ORGS, POSTINGS } from './search-schema';
+
+/**
+ * A row's stored body: in the row, or (with a body source, while its postings are deferred) in the deferred
+ * bodies table. For statements reading ${DOCS} unaliased.
+ */
+export const STORED_BODY = `coalesce((SELECT b.body FROM ${DEFERRED_BODIES} b WHERE b.org_key = ${DOCS}.org_key AND b.doc_no = ${DOCS}.doc_no), ${DOCS}.body) AS stored_body`;
 import { collapseValue, expiryValue } from './search-input';
 
 export interface StoredRow {
@@ -43,8 +49,7 @@ const COLUMNS =
  * undefined (every slot without one). `keepsBodies`: false when a body source holds the bodies (body-source.ts).
  */
 export function prepareStatements(db: SqliteDatabase, collapseField: string | undefined, keepsBodies = true) {
-  const rowColumns =
-    'doc_rowid, id, organization_id, title, body AS stored_body, version, deleted, doc_no, title_length, body_length, row_hash, fields';
+  const rowColumns = `doc_rowid, id, organization_id, title, ${STORED_BODY}, version, deleted, doc_no, title_length, body_length, row_hash, fields`;
   return {
     /** Whether rows keep their bodies once their postings are stored (false: a body source holds them, body-source.ts). */
     keepsBodies,
@@ -76,7 +81,7 @@ export function prepareStatements(db: SqliteDatabase, collapseField: string | un
       [number, number],
       { doc_no: number; title: string; stored_body: Buffer | string; fields: string }
     >(
-      `SELECT doc_no, title, body AS stored_body, fields FROM ${DOCS} WHERE org_key = ? AND deleted = 0 AND doc_no >= ? ORDER BY doc_no`,
+      `SELECT doc_no, title, ${STORED_BODY}, fields FROM ${DOCS} WHERE org_key = ? AND deleted = 0 AND doc_no >= ? ORDER BY doc_no`,
     ),
     postings: db.prepare<[number, string, number], { data: Buffer }>(
       `SELECT data FROM ${POSTINGS} WHERE org_key = ? AND term = ? AND part = ?`,
@@ -88,10 +93,15 @@ export function prepareStatements(db: SqliteDatabase, collapseField: string | un
     lengths: db.prepare<[number, number], { data: Buffer }>(
       `SELECT data FROM ${LENGTHS} WHERE org_key = ? AND part = ?`,
     ),
-    /** Bodies kept while postings were deferred, dropped once they are stored (with a body source). */
-    clearBodies: db.prepare<[number, number, number]>(
-      `UPDATE ${DOCS} SET body = x'' WHERE org_key = ? AND deleted = 0 AND doc_no >= ? AND doc_no < ? AND length(body) > 0`,
+    /** With a body source: a deferred document's body, kept until its postings are stored. */
+    putDeferredBody: db.prepare<[number, number, Buffer]>(
+      `INSERT OR REPLACE INTO ${DEFERRED_BODIES} (org_key, doc_no, body) VALUES (?, ?, ?)`,
     ),
+    /** Deferred bodies whose postings are stored now (documents numbered from the second to the third value). */
+    clearBodies: db.prepare<[number, number, number]>(
+      `DELETE FROM ${DEFERRED_BODIES} WHERE org_key = ? AND doc_no >= ? AND doc_no < ?`,
+    ),
+    clearAllBodies: db.prepare(`DELETE FROM ${DEFERRED_BODIES}`),
     /** Every term's postings row of one partition (Batch.unindexUnknown). */
     partitionPostings: db.prepare<[number, number], { term: string; data: Buffer }>(
       `SELECT term, data FROM ${POSTINGS} WHERE org_key = ? AND part = ?`,

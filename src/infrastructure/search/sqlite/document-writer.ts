@@ -27,8 +27,15 @@
  */
 import type { SearchDocument, SearchWrite } from '../search-index.port';
 import { packBody, unpackBody } from './body-codec';
-import { resolveBodies, storesBody, isIndexedBody, type SearchBodySource } from './body-source';
-import { prepareStatements, type OrgRow, type Statements, type StoredRow } from './document-statements';
+import { resolveBodies, storesBody, isIndexedBody, type BodyRow, type SearchBodySource } from './body-source';
+import { DEFERRED_BODIES, DOCS } from './search-schema';
+import {
+  prepareStatements,
+  STORED_BODY,
+  type OrgRow,
+  type Statements,
+  type StoredRow,
+} from './document-statements';
 import { decodeFields, encodeFields } from './field-codec';
 import { firstAtOrAbove, repair, writePostings } from './posting-writes';
 import type { LengthChanges } from './document-lengths';
@@ -198,10 +205,13 @@ export class DocumentWriter {
     }
     const indexed = batch.index(d.organization_id, docNo, d.id, d.version, d.title, d.body, fields, marks);
     bodies.written(d.id, d.body);
+    // With a source, a deferred document's body waits beside the row until its postings are stored.
+    if (this.source !== undefined && deferring)
+      this.statements.putDeferredBody.run(indexed[0], indexed[1], packBody(d.body));
     const values = [
       d.organization_id,
       d.title,
-      this.source === undefined || deferring ? packBody(d.body) : NO_BODY,
+      this.source === undefined ? packBody(d.body) : NO_BODY,
       stored,
       d.version,
       0,
@@ -279,15 +289,41 @@ export class DocumentWriter {
         );
       }
       batch.flush();
-      if (rows.length < REINDEX_PAGE) return;
+      if (rows.length < REINDEX_PAGE) break;
       after = rows[rows.length - 1].doc_rowid;
     }
+    // Every document has its postings stored now.
+    this.statements.clearAllBodies.run();
   }
 }
 
 /** The collapse_key column of a collapse value (-1, none: NULL, so the collapse index skips it). */
 function collapseKey(key: number): number | null {
   return key < 0 ? null : key;
+}
+
+/**
+ * Puts every live document's body back in its row (from the deferred bodies or the source, each checked against
+ * the row hash), before a layout change re-indexes from the rows; throws UnknownBodyError when one is unknown.
+ */
+export function keepBodiesInRows(db: SqliteDatabase, source: SearchBodySource | undefined): void {
+  const page = db.prepare<[number, number], BodyRow & { doc_rowid: number }>(
+    `SELECT doc_rowid, id, doc_no, version, title, fields, row_hash, ${STORED_BODY} FROM ${DOCS} ` +
+      `WHERE deleted = 0 AND length(body) = 0 AND doc_rowid > ? ORDER BY doc_rowid LIMIT ?`,
+  );
+  const put = db.prepare<[Buffer, number]>(`UPDATE ${DOCS} SET body = ? WHERE doc_rowid = ?`);
+  for (let after = 0; ;) {
+    const rows = page.all(after, REINDEX_PAGE);
+    const bodies = resolveBodies(rows, source);
+    for (const row of rows) {
+      const body = bodies.get(row.id);
+      if (body === undefined) throw new UnknownBodyError(row.id);
+      if (body.length > 0) put.run(packBody(body), row.doc_rowid);
+    }
+    if (rows.length < REINDEX_PAGE) break;
+    after = rows[rows.length - 1].doc_rowid;
+  }
+  db.exec(`DELETE FROM ${DEFERRED_BODIES}`);
 }
 
 /** Re-indexing met a document whose indexed text neither its row nor the body source holds. */

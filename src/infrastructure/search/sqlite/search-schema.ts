@@ -16,8 +16,10 @@
  *   on the order they were first written in.
  * - `fields` holds the filter fields encoded (field-codec.ts), decoded once per cached row; `collapse_key` the
  *   value of the collapse field (NULL: none, or a tombstone). `body` holds the body packed (raw DEFLATE,
- *   body-codec.ts; a tombstone's is empty); with a body source (body-source.ts) only while the document's
- *   postings are deferred, then empty: the source (the read model) holds the text.
+ *   body-codec.ts; a tombstone's is empty), or, with a body source (body-source.ts), nothing: the source (the
+ *   read model) holds the text. `search_index_deferred_bodies` then keeps the bodies of documents whose postings
+ *   are deferred (the read model may not have them yet), by (org_key, doc_no), until their postings are stored:
+ *   a table of its own, so its rows come and go whole instead of leaving half-empty pages among the documents.
  * - `search_index_meta`: the layout and analyzer versions the postings were built with.
  *
  * Every value is derived from the writes, in their order (document rowids and numbers are handed out in the
@@ -47,6 +49,7 @@ export const DOCS = 'search_index_documents';
 export const ORGS = 'search_index_organizations';
 export const POSTINGS = 'search_index_postings';
 export const LENGTHS = 'search_index_lengths';
+export const DEFERRED_BODIES = 'search_index_deferred_bodies';
 const META = 'search_index_meta';
 
 /** Bump when the tables change; bump ANALYZER_VERSION when analysis (hence every posting) changes. */
@@ -84,6 +87,12 @@ CREATE TABLE IF NOT EXISTS ${POSTINGS} (
   part INTEGER NOT NULL,
   data BLOB NOT NULL,
   PRIMARY KEY (org_key, term, part)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS ${DEFERRED_BODIES} (
+  org_key INTEGER NOT NULL,
+  doc_no INTEGER NOT NULL,
+  body BLOB NOT NULL,
+  PRIMARY KEY (org_key, doc_no)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS ${LENGTHS} (
   org_key INTEGER NOT NULL,
@@ -194,6 +203,7 @@ export function ensureSearchSchema(
   db: SqliteDatabase,
   collapseField: string | undefined,
   reindex: () => void,
+  keepBodiesInRows: () => void = () => undefined,
 ): void {
   db.transaction(() => {
     if (!tableExists(db, DOCS)) {
@@ -209,6 +219,9 @@ export function ensureSearchSchema(
         `the search index was built by a newer Cairn (layout ${stored}, this build ${VERSION})`,
       );
     }
+    // Re-indexing reads bodies from the rows: a file whose bodies live elsewhere (layout 11 and up) first puts
+    // them back, checked against the row hashes that migrateDocuments() clears.
+    if (tableExists(db, DEFERRED_BODIES)) keepBodiesInRows();
     db.exec(DROP_DERIVED);
     migrateDocuments(db);
     db.exec(INDEX_TABLES);
@@ -222,7 +235,9 @@ export function ensureSearchSchema(
 export function recreateSearchSchema(db: SqliteDatabase, collapseField: string | undefined): void {
   db.transaction(() => {
     db.exec(DROP_DERIVED);
-    db.exec(`DROP TABLE IF EXISTS ${DOCS}; DROP TABLE IF EXISTS ${META};`);
+    db.exec(
+      `DROP TABLE IF EXISTS ${DOCS}; DROP TABLE IF EXISTS ${META}; DROP TABLE IF EXISTS ${DEFERRED_BODIES};`,
+    );
     db.exec(SCHEMA);
     recordVersion(db, collapseField);
   }).immediate();

@@ -26,8 +26,8 @@ import {
   type SearchWrite,
   type SearchWriteOptions,
 } from '../search-index.port';
-import { DocumentWriter } from './document-writer';
-import type { OrgRow } from './document-statements';
+import { DocumentWriter, keepBodiesInRows } from './document-writer';
+import { STORED_BODY, type OrgRow } from './document-statements';
 import { resolveBodies, storesBody, type BodyRow, type SearchBodySource } from './body-source';
 import { BodyReader } from './body-reader';
 import { type Found, LazyHighlightHit } from './lazy-highlight-hit';
@@ -85,13 +85,13 @@ function toDocuments(rows: readonly DocumentRow[], source: SearchBodySource | un
 }
 
 function prepareStatements(db: SqliteDatabase, collapseField: string | undefined) {
-  const columns = 'id, organization_id, title, body AS stored_body, fields, version, doc_no, row_hash';
+  const columns = `id, organization_id, title, ${STORED_BODY}, fields, version, doc_no, row_hash`;
   return {
     organization: db.prepare<[string], OrgRow>(
       `SELECT org_key, documents, title_tokens, body_tokens, next_doc_no, posted_doc_no, generation FROM ${ORGS} WHERE organization_id = ?`,
     ),
     bodies: db.prepare<[string], BodyRow>(
-      `SELECT id, doc_no, version, title, fields, row_hash, body AS stored_body FROM ${DOCS} ` +
+      `SELECT id, doc_no, version, title, fields, row_hash, ${STORED_BODY} FROM ${DOCS} ` +
         `WHERE id IN (SELECT value FROM json_each(?)) AND deleted = 0`,
     ),
     // The term's own rows, one per partition it occurs in (the key is organization, term, partition).
@@ -173,7 +173,12 @@ export class SqliteSearchIndex implements SearchIndex {
     const field =
       options.collapseField === undefined ? SEARCH_COLLAPSE_FIELD : (options.collapseField ?? undefined);
     this.collapseField = field;
-    ensureSearchSchema(db, field, () => new DocumentWriter(db, field, this.bodySource).reindexAll());
+    ensureSearchSchema(
+      db,
+      field,
+      () => new DocumentWriter(db, field, this.bodySource).reindexAll(),
+      () => keepBodiesInRows(db, this.bodySource),
+    );
     this.writer = new DocumentWriter(db, field, this.bodySource);
     // Documents whose postings a stopped process deferred and never stored (none, usually: one read).
     if (this.writer.needsRepair()) db.transaction(() => this.writer.repairAll()).immediate();
