@@ -39,7 +39,8 @@ describe('MemoryIngestRun pipeline', () => {
         if (!leased) throw new Error(`record ${n} ran without the scan lease`);
         log.push(`start ${n}`);
         most = Math.max(most, ++running);
-        await new Promise((resolve) => setTimeout(resolve, 2 + ((n * 7) % 5) * 4));
+        // Spread wide (up to 100 ms) so that load, delaying one start by a few ms, does not reorder the ends.
+        await new Promise((resolve) => setTimeout(resolve, 2 + ((n * 7) % 5) * 25));
         running--;
         log.push(`end ${n}`);
         if (n === fail) throw new Error(`record ${n} failed`);
