@@ -25,12 +25,9 @@ export class MemoryChunkBodies implements SearchBodySource {
     const found = new Map<string, string>();
     const ids = [...items];
     for (let start = 0; start < ids.length; start += MAX_GET_MANY) {
-      const read = this.readStore.getManyNow<MemoryItemDocument>(
-        MEMORY_ITEMS,
-        ids.slice(start, start + MAX_GET_MANY),
-      );
-      for (const item of read.values()) {
-        for (const chunk of item.chunks ?? []) {
+      const read = this.readStore.getFieldNow(MEMORY_ITEMS, ids.slice(start, start + MAX_GET_MANY), 'chunks');
+      for (const chunks of read.values()) {
+        for (const chunk of (chunks as MemoryItemDocument['chunks'] | null) ?? []) {
           const id = chunkDocumentId(chunk.memory_chunk_id);
           if (wanted.has(id)) found.set(id, chunk.text);
         }

@@ -1,4 +1,8 @@
 import fc from 'fast-check';
+import { join } from 'node:path';
+import { SqliteReadStore } from '../../../src/infrastructure/read-store/sqlite/sqlite-read-store';
+import { openSqlite } from '../../../src/infrastructure/sqlite/sqlite-connection';
+import { makeTempDir } from '../../support/temp-dir';
 import { toStoredJson } from '../../../src/infrastructure/read-store/read-store-query';
 import { packDocument, unpackDocument } from '../../../src/infrastructure/read-store/sqlite/packed-fields';
 import type { ReadDocument } from '../../../src/infrastructure/read-store/read-store.port';
@@ -59,5 +63,39 @@ describe('packed fields of the embedded read store', () => {
       chunks: ['new text'],
     });
     expect(unpackDocument('{"id":"1","title":"no chunks"}', stale)).toEqual({ id: '1', title: 'no chunks' });
+  });
+});
+
+describe('one field of stored documents, read without the rest (SqliteReadStore.getFieldNow)', () => {
+  it('is the field get() returns, packed or not, null when the document lacks it; a missing document is left out', async () => {
+    const temp = makeTempDir('cairn-field-now-');
+    const db = openSqlite({ path: join(temp.dir, 'cairn.sqlite') });
+    const store = new SqliteReadStore(db);
+    let position = 0;
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          doc,
+          fc.subarray([...NAMES]),
+          fc.constantFrom(...NAMES),
+          async (written, packed, field) => {
+            const collection = `c${position}`;
+            await store.ensureCollection(collection, [], { packed });
+            await store.commit('p', position, { position: position + 1, version: 1 }, [
+              { op: 'put', collection, doc: written },
+            ]);
+            position += 1;
+            const read = await store.get<ReadDocument>(collection, written.id);
+            const found = store.getFieldNow(collection, [written.id, 'missing'], field);
+            expect([...found.keys()]).toEqual([written.id]);
+            expect(found.get(written.id)).toEqual(read?.[field] ?? null);
+          },
+        ),
+        { numRuns: 200 },
+      );
+    } finally {
+      db.close();
+      temp.cleanup();
+    }
   });
 });

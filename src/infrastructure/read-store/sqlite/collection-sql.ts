@@ -73,6 +73,8 @@ export function collectionStatementsSql(collection: string) {
     get: `SELECT json(doc) AS doc, packed FROM read_documents WHERE ${where} AND id = ?`,
     getMany: `SELECT id, json(doc) AS doc, packed FROM read_documents WHERE ${where} AND ${many}`,
     getManyUnpacked: `SELECT id, json(doc) AS doc, NULL AS packed FROM read_documents WHERE ${where} AND ${many}`,
+    // One top-level field (the first parameter, a JSON path): the row's packed fields, and the field as JSON text.
+    getManyField: `SELECT id, packed, doc -> ? AS value FROM read_documents WHERE ${where} AND ${many}`,
     delete: `DELETE FROM read_documents WHERE ${where} AND id = ?`,
     deleteCollection: `DELETE FROM read_documents WHERE ${where}`,
   };

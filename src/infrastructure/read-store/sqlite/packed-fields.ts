@@ -68,6 +68,13 @@ export function assertNotPacked(fields: readonly string[] | undefined, find: Par
   }
 }
 
+/** One packed field of a row (undefined: the row packs none, or not that one). */
+export function packedField(packed: Buffer | null, field: string): unknown {
+  if (packed === null) return undefined;
+  const taken = JSON.parse(inflateRawSync(packed).toString('utf8')) as Record<string, unknown>;
+  return Object.hasOwn(taken, field) ? taken[field] : undefined;
+}
+
 /** The document of a row: its JSON with its packed fields put back in their places. */
 export function unpackDocument<T>(json: string, packed: Buffer | null): T {
   const doc = JSON.parse(json) as Record<string, unknown>;

@@ -40,7 +40,7 @@ import {
   toStoredJson,
 } from '../read-store-query';
 import { LOWER_FN, type SqlParam } from './sqlite-filter';
-import { assertNotPacked, packDocument, unpackDocument } from './packed-fields';
+import { assertNotPacked, packDocument, packedField, unpackDocument } from './packed-fields';
 import { collectionIndex, collectionStatementsSql, findSql, SHARED_INDEX_PREFIX } from './collection-sql';
 import { ReadDocumentsPlannerStats } from './sqlite-planner-stats';
 
@@ -262,16 +262,23 @@ export class SqliteReadStore implements ReadStore {
   }
 
   /**
-   * getMany() with its packed fields, synchronously: for a reader inside another embedded store's transaction on
-   * the same file (the search index's body source, memory-chunk-bodies.ts). At most MAX_GET_MANY ids.
+   * One top-level field of the documents `ids` (packed or not), synchronously, without reading the rest of each
+   * document: for a reader inside another embedded store's transaction on the same file (the search index's body
+   * source, memory-chunk-bodies.ts). At most MAX_GET_MANY ids; a missing document is left out, a missing field is
+   * null.
    */
-  getManyNow<T extends ReadDocument = ReadDocument>(collection: string, ids: readonly string[]): Map<string, T> {
+  getFieldNow(collection: string, ids: readonly string[], field: string): Map<string, unknown> {
     assertCollectionName(collection);
     assertGetManyIds(ids);
-    const found = new Map<string, T>();
+    assertFieldName(field);
+    const found = new Map<string, unknown>();
     if (ids.length === 0) return found;
-    for (const row of this.collection(collection).getMany.all(JSON.stringify([...new Set(ids)]))) {
-      found.set(row.id, unpackDocument<T>(row.doc, row.packed));
+    const path = `$.${field}`;
+    for (const row of this.collection(collection).getManyField.all(path, JSON.stringify([...new Set(ids)]))) {
+      found.set(
+        row.id,
+        packedField(row.packed, field) ?? (row.value === null ? null : JSON.parse(row.value)),
+      );
     }
     return found;
   }
@@ -382,6 +389,7 @@ export class SqliteReadStore implements ReadStore {
         get: this.db.prepare<[string], DocRow>(sql.get),
         getMany: this.db.prepare<[string], DocRow & { id: string }>(sql.getMany),
         getManyUnpacked: this.db.prepare<[string], DocRow & { id: string }>(sql.getManyUnpacked),
+        getManyField: this.db.prepare<[string, string], FieldRow>(sql.getManyField),
         delete: this.db.prepare<[string]>(sql.delete),
         deleteCollection: this.db.prepare<[]>(sql.deleteCollection),
       };
@@ -408,8 +416,16 @@ interface CollectionStatements {
   get: Stmt<[string], DocRow>;
   getMany: Stmt<[string], DocRow & { id: string }>;
   getManyUnpacked: Stmt<[string], DocRow & { id: string }>;
+  getManyField: Stmt<[string, string], FieldRow>;
   delete: Stmt<[string]>;
   deleteCollection: Stmt<[]>;
+}
+
+/** A document's packed fields and one of its fields as JSON text (getFieldNow). */
+interface FieldRow {
+  id: string;
+  packed: Buffer | null;
+  value: string | null;
 }
 
 type PreparedOp =
