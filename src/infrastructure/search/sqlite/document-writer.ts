@@ -259,7 +259,8 @@ export class DocumentWriter {
         const marks = this.statements.marksOf(fields);
         const [key] = marks;
         const body = bodies.get(id);
-        if (body === undefined) throw new UnknownBodyError(id);
+        // Rows of an earlier layout hold their bodies (keepBodiesInRows ran first): never undefined here.
+        if (body === undefined) throw new Error(`search document ${id}: no body to index again`);
         const indexed = batch.index(
           organization_id,
           null,
@@ -304,37 +305,34 @@ function collapseKey(key: number): number | null {
 
 /**
  * Puts every live document's body back in its row (from the deferred bodies or the source, each checked against
- * the row hash), before a layout change re-indexes from the rows; throws UnknownBodyError when one is unknown.
+ * the row hash), before a layout change re-indexes from the rows. A document whose body is known nowhere (a read
+ * model that lost it) is deleted from the index rather than indexed with a wrong text: its next write (a replay,
+ * `projections:rebuild`) adds it again. Returns the ids deleted.
  */
-export function keepBodiesInRows(db: SqliteDatabase, source: SearchBodySource | undefined): void {
+export function keepBodiesInRows(db: SqliteDatabase, source: SearchBodySource | undefined): string[] {
   const page = db.prepare<[number, number], BodyRow & { doc_rowid: number }>(
     `SELECT doc_rowid, id, doc_no, version, title, fields, row_hash, ${STORED_BODY} FROM ${DOCS} ` +
       `WHERE deleted = 0 AND length(body) = 0 AND doc_rowid > ? ORDER BY doc_rowid LIMIT ?`,
   );
   const put = db.prepare<[Buffer, number]>(`UPDATE ${DOCS} SET body = ? WHERE doc_rowid = ?`);
-  for (let after = 0; ;) {
+  const drop = db.prepare<[number]>(`DELETE FROM ${DOCS} WHERE doc_rowid = ?`);
+  const dropped: string[] = [];
+  let after = 0;
+  for (;;) {
     const rows = page.all(after, REINDEX_PAGE);
     const bodies = resolveBodies(rows, source);
     for (const row of rows) {
       const body = bodies.get(row.id);
-      if (body === undefined) throw new UnknownBodyError(row.id);
-      if (body.length > 0) put.run(packBody(body), row.doc_rowid);
+      if (body === undefined) {
+        drop.run(row.doc_rowid);
+        dropped.push(row.id);
+      } else if (body.length > 0) put.run(packBody(body), row.doc_rowid);
     }
     if (rows.length < REINDEX_PAGE) break;
     after = rows[rows.length - 1].doc_rowid;
   }
   db.exec(`DELETE FROM ${DEFERRED_BODIES}`);
-}
-
-/** Re-indexing met a document whose indexed text neither its row nor the body source holds. */
-export class UnknownBodyError extends Error {
-  constructor(readonly documentId: string) {
-    super(
-      `search document ${documentId}: its indexed text is in neither the index nor the read model; ` +
-        'rebuild the projection that writes it (cairn projections:rebuild)',
-    );
-    this.name = 'UnknownBodyError';
-  }
+  return dropped;
 }
 
 /**

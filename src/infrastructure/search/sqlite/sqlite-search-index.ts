@@ -177,14 +177,26 @@ export class SqliteSearchIndex implements SearchIndex {
       db,
       field,
       () => new DocumentWriter(db, field, this.bodySource).reindexAll(),
-      () => keepBodiesInRows(db, this.bodySource),
+      () => {
+        this.droppedAtOpen = keepBodiesInRows(db, this.bodySource).length;
+      },
     );
+    if (this.droppedAtOpen > 0) {
+      process.emitWarning(
+        `the search index was re-indexed without ${this.droppedAtOpen} document(s) whose text the read model ` +
+          'no longer holds; run `cairn projections:rebuild memory` to index them again',
+        { code: 'CAIRN_SEARCH_DOCUMENTS_DROPPED' },
+      );
+    }
     this.writer = new DocumentWriter(db, field, this.bodySource);
     // Documents whose postings a stopped process deferred and never stored (none, usually: one read).
     if (this.writer.needsRepair()) db.transaction(() => this.writer.repairAll()).immediate();
     this.statements = prepareStatements(db, field);
     this.rankInSnapshot = db.transaction((q: NormalizedQuery) => this.rank(q));
   }
+
+  /** Documents a layout change's re-index left out when this index was opened: their text was known nowhere. */
+  droppedAtOpen = 0;
 
   /**
    * Documents this process unindexed without knowing their indexed text (a changed or deleted document whose body
