@@ -1,7 +1,7 @@
 import type { Embeddings } from '../ai/embeddings';
 import type { MemoryItemEvent } from '../events/memory/memory.events';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import { completeContent, stagePart } from './content-part-staging';
+import { completeContent, dropStagedParts, stagePart } from './content-part-staging';
 import { EmbeddingMemo } from './embedding-memo';
 import { erasedMemoryItem } from './erased-subjects';
 import type { Projection, ProjectionContext } from './projection';
@@ -80,13 +80,15 @@ export function memoryVectorsProjection(embeddings: Embeddings): Projection {
     async apply(recorded: RecordedEvent, context: ProjectionContext) {
       if (recorded.type === 'SubjectErased') {
         const erased = erasedMemoryItem(recorded);
-        // An erased item leaves the index as an archived one does (its vectors tombstoned).
-        if (erased) return this.apply({ ...recorded, type: 'MemoryItemArchived', data: erased }, context);
-        return;
+        // An erased item leaves the index as an archived one does (its vectors tombstoned), and its staged parts
+        // of a revision that never completed (their chunks' text) go.
+        if (!erased) return;
+        await dropStagedParts(context, VECTOR_PARTS, erased.memory_item_id);
+        return this.apply({ ...recorded, type: 'MemoryItemArchived', data: erased }, context);
       }
       const event = recorded as unknown as MemoryItemEvent;
       if (event.type === 'MemoryContentPartRecorded') {
-        stagePart(context, VECTOR_PARTS, event.data, false);
+        await stagePart(context, VECTOR_PARTS, event.data, false);
         return;
       }
       const itemId = String(event.data.memory_item_id);

@@ -10,7 +10,7 @@ import type {
 import { createHash } from 'node:crypto';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { assembleContent, layoutOf, type ContentLayout } from './content-layout';
-import { completeContent, stagePart } from './content-part-staging';
+import { completeContent, dropStagedParts, stagePart } from './content-part-staging';
 import { erasedMemoryItem } from './erased-subjects';
 import type { Projection, ProjectionContext } from './projection';
 
@@ -146,7 +146,10 @@ export const memoryProjection: Projection = {
     const at = recorded.metadata.occurred_at;
     if (recorded.type === 'SubjectErased') {
       const erased = erasedMemoryItem(recorded);
-      if (erased) await eraseItem(context, String(erased.memory_item_id), at);
+      if (erased) {
+        await eraseItem(context, String(erased.memory_item_id), at);
+        await dropStagedParts(context, MEMORY_ITEM_PARTS, erased.memory_item_id);
+      }
       return;
     }
     if (recorded.type === 'MemorySourceRegistered') {
@@ -157,7 +160,7 @@ export const memoryProjection: Projection = {
     const event = recorded as unknown as MemoryItemEvent;
     const id = String(event.data.memory_item_id);
     if (event.type === 'MemoryContentPartRecorded') {
-      stagePart(context, MEMORY_ITEM_PARTS, event.data);
+      await stagePart(context, MEMORY_ITEM_PARTS, event.data);
       return;
     }
     if (event.type === 'MemoryItemCreated') {

@@ -14,6 +14,8 @@ import { StreamCommandExecutor } from '../../src/commands/shared/stream-command-
 import { DEFAULT_MAX_APPEND_BYTES } from '../../src/infrastructure/event-store/append-too-large.error';
 import { verifyChain } from '../../src/infrastructure/event-store/hash-chain';
 import { UnsafeContentScanner } from '../../src/safety/unsafe-content/unsafe-content-scanner';
+import { EraseSubjectCommand } from '../../src/commands/erasure/erase-subject.command';
+import { ProjectionRunner } from '../../src/projections/projection-runner';
 import { MEMORY, ingest } from '../support/memory-fixtures';
 import { http } from '../support/test-app';
 import {
@@ -167,6 +169,66 @@ describe('a 2,000,000-character document on a 1 MiB append limit', () => {
     });
     expect((found.body.results as unknown[]).length).toBe(1);
     expect(verifyChain(events)).toBeNull();
+  }, 120_000);
+});
+
+describe('erasing an item whose large revision was interrupted', () => {
+  let h: ReplyHarness;
+  beforeAll(async () => {
+    h = await startReplyHarness('Interrupted erasure');
+    h.t.app.get(UnsafeContentScanner).budgetMs = 30_000;
+  });
+  afterAll(async () => h.close());
+
+  it('drops the staged parts of the revision that never completed (they hold its text)', async () => {
+    const key = { document_key: 'erased-heron-handbook' };
+    const created = await ingest(
+      h.t.commands,
+      h.organizationId,
+      'Herons',
+      'The zqearlyheron nests in May.',
+      key,
+    );
+    const stream = `memory-item-${created.memory_item_id}`;
+    const second = largeDocument(MAX_DOCUMENT_CHARS, 'The zqstagedheron feeds at dusk.');
+    const writer = h.t.app.get(MemoryItemWriter);
+    const prepared = await writer.withChunkIds(prepareContent({ ...documentInput(second), ...key }));
+    const parts = splitContent(prepared) ?? [];
+    expect(parts.length).toBeGreaterThan(2);
+    for (const part of [0, 1]) {
+      await h.t.app.get(StreamCommandExecutor).execute(
+        stream,
+        memoryItemDecider,
+        {
+          type: 'RecordContentPart',
+          part: {
+            memory_item_id: created.memory_item_id,
+            organization_id: h.organizationId,
+            revision: 2,
+            content_sha256: prepared.content_sha256,
+            part,
+            ...parts[part],
+          },
+        },
+        operatorContext('test'),
+        { organizationId: h.organizationId },
+      );
+    }
+    const staged = async (collection: string) =>
+      (await h.t.stores.readStore.find(collection, { limit: 1000 })).items.filter((doc) =>
+        doc.id.startsWith(`${created.memory_item_id}:`),
+      ).length;
+    await h.t.app.get(ProjectionRunner).waitFor(await h.t.stores.eventStore.headPosition(), 30_000);
+    // Two parts and the item's list of them (no embeddings here: the vector projection's are in its unit test).
+    expect(await staged('memory_item_parts')).toBe(3);
+
+    await h.t.commands.execute(
+      new EraseSubjectCommand(
+        { organization_id: h.organizationId, kind: 'memory_item', id: created.memory_item_id, reason: null },
+        operatorContext('test'),
+      ),
+    );
+    expect(await staged('memory_item_parts')).toBe(0);
   }, 120_000);
 });
 
