@@ -1,6 +1,6 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { createHash } from 'node:crypto';
-import { InternalError, UnsafeContentError } from '../../common/errors';
+import { ConflictError, InternalError, UnsafeContentError } from '../../common/errors';
 import { IdGenerator } from '../../common/id-generator';
 import { streams, type DomainEvent } from '../../events/domain-event';
 import type { Decider } from '../shared/decider';
@@ -8,10 +8,10 @@ import { OrganizationLoader } from '../shared/organization-loader';
 import type { UnsafeFlagsAllowed } from '../../events/memory/memory.events';
 import { UnsafeContentScanner } from '../../safety/unsafe-content/unsafe-content-scanner';
 import { StreamCommandExecutor, type Loaded } from '../shared/stream-command-executor';
-import { prepareContent } from './document-content';
+import { prepareContent, type PreparedContent } from './document-content';
 import { IngestDocumentCommand, type IngestDocumentResult } from './ingest-document.command';
 import { memoryDocumentDecider, memorySourceDecider } from './memory-claims.decider';
-import { memoryItemDecider } from './memory-item.decider';
+import { memoryItemDecider, type MemoryItemState } from './memory-item.decider';
 import { MemoryItemWriter } from './memory-item-writer';
 
 /**
@@ -22,6 +22,12 @@ import { MemoryItemWriter } from './memory-item-writer';
  * Scanned first, with the scanner save and proposals use (issue 29: ingested documents can become customer-facing
  * evidence): a finding the operator did not allow refuses the document (422 unsafe_content) and stores nothing.
  */
+/** The item and source ids a document key's claim fixes. */
+interface DocumentClaim {
+  memory_item_id: number;
+  memory_source_id: number;
+}
+
 @CommandHandler(IngestDocumentCommand)
 export class IngestDocumentHandler implements ICommandHandler<IngestDocumentCommand, IngestDocumentResult> {
   constructor(
@@ -90,9 +96,29 @@ export class IngestDocumentHandler implements ICommandHandler<IngestDocumentComm
     );
 
     const itemStream = streams.memoryItem(claim.memory_item_id);
-    const existing = fresh
-      ? empty(memoryItemDecider)
-      : await this.executor.load(itemStream, memoryItemDecider);
+    const loaded = fresh ? empty(memoryItemDecider) : await this.executor.load(itemStream, memoryItemDecider);
+    try {
+      return await this.writeItem(command, prepared, allowedFlags, claim, itemStream, loaded);
+    } catch (error) {
+      // Another process took this claim's ids a moment ago and created the item after this one read its stream
+      // empty (two ingestions of one new document key at once): this ingestion is a revision of that item.
+      if (!(error instanceof ConflictError && error.code === 'memory_item_exists') || loaded.state.exists)
+        throw error;
+      const reloaded = await this.executor.load(itemStream, memoryItemDecider);
+      return this.writeItem(command, prepared, allowedFlags, claim, itemStream, reloaded);
+    }
+  }
+
+  /** Creates or revises the claimed item with the prepared content ('unchanged' when its content is the same). */
+  private async writeItem(
+    command: IngestDocumentCommand,
+    prepared: PreparedContent,
+    allowedFlags: UnsafeFlagsAllowed | null,
+    claim: DocumentClaim,
+    itemStream: string,
+    existing: Loaded<MemoryItemState>,
+  ): Promise<IngestDocumentResult> {
+    const { organizationId: organization_id, document, context } = command;
     if (existing.state.exists && existing.state.content_sha256 === prepared.content_sha256) {
       return {
         ...claim,
