@@ -122,30 +122,7 @@ describe('a 2,000,000-character document on a 1 MiB append limit', () => {
 
     // The first two parts of the next revision, as a run that stopped after them would leave them.
     const second = largeDocument(MAX_DOCUMENT_CHARS, 'The zqsecondheron feeds at dusk.');
-    const executor = h.t.app.get(StreamCommandExecutor);
-    const writer = h.t.app.get(MemoryItemWriter);
-    const prepared = await writer.withChunkIds(prepareContent({ ...documentInput(second), ...key }));
-    const parts = splitContent(prepared) ?? [];
-    expect(parts.length).toBeGreaterThan(2);
-    for (const part of [0, 1]) {
-      await executor.execute(
-        stream,
-        memoryItemDecider,
-        {
-          type: 'RecordContentPart',
-          part: {
-            memory_item_id: created.memory_item_id,
-            organization_id: h.organizationId,
-            revision: 2,
-            content_sha256: prepared.content_sha256,
-            part,
-            ...parts[part],
-          },
-        },
-        operatorContext('test'),
-        { organizationId: h.organizationId },
-      );
-    }
+    const parts = await recordFirstParts(h, created.memory_item_id, second, key);
     const item = await http(h.t.baseUrl, 'GET', `${MEMORY}/items/${created.memory_item_id}`, { token });
     expect(item.body.content === first).toBe(true);
     const early = await http(h.t.baseUrl, 'POST', `${MEMORY}/search`, {
@@ -189,31 +166,8 @@ describe('erasing an item whose large revision was interrupted', () => {
       'The zqearlyheron nests in May.',
       key,
     );
-    const stream = `memory-item-${created.memory_item_id}`;
     const second = largeDocument(MAX_DOCUMENT_CHARS, 'The zqstagedheron feeds at dusk.');
-    const writer = h.t.app.get(MemoryItemWriter);
-    const prepared = await writer.withChunkIds(prepareContent({ ...documentInput(second), ...key }));
-    const parts = splitContent(prepared) ?? [];
-    expect(parts.length).toBeGreaterThan(2);
-    for (const part of [0, 1]) {
-      await h.t.app.get(StreamCommandExecutor).execute(
-        stream,
-        memoryItemDecider,
-        {
-          type: 'RecordContentPart',
-          part: {
-            memory_item_id: created.memory_item_id,
-            organization_id: h.organizationId,
-            revision: 2,
-            content_sha256: prepared.content_sha256,
-            part,
-            ...parts[part],
-          },
-        },
-        operatorContext('test'),
-        { organizationId: h.organizationId },
-      );
-    }
+    await recordFirstParts(h, created.memory_item_id, second, key);
     const staged = async (collection: string) =>
       (await h.t.stores.readStore.find(collection, { limit: 1000 })).items.filter((doc) =>
         doc.id.startsWith(`${created.memory_item_id}:`),
@@ -231,6 +185,43 @@ describe('erasing an item whose large revision was interrupted', () => {
     expect(await staged('memory_item_parts')).toBe(0);
   }, 120_000);
 });
+
+/**
+ * Records the first two content parts of the item's revision 2 of `content`, as an ingestion that stopped after
+ * them would leave them; returns every part of that revision.
+ */
+async function recordFirstParts(
+  h: ReplyHarness,
+  itemId: number,
+  content: string,
+  key: { document_key: string },
+): Promise<NonNullable<ReturnType<typeof splitContent>>> {
+  const prepared = await h.t.app
+    .get(MemoryItemWriter)
+    .withChunkIds(prepareContent({ ...documentInput(content), ...key }));
+  const parts = splitContent(prepared) ?? [];
+  expect(parts.length).toBeGreaterThan(2);
+  for (const part of [0, 1]) {
+    await h.t.app.get(StreamCommandExecutor).execute(
+      `memory-item-${itemId}`,
+      memoryItemDecider,
+      {
+        type: 'RecordContentPart',
+        part: {
+          memory_item_id: itemId,
+          organization_id: h.organizationId,
+          revision: 2,
+          content_sha256: prepared.content_sha256,
+          part,
+          ...parts[part],
+        },
+      },
+      operatorContext('test'),
+      { organizationId: h.organizationId },
+    );
+  }
+  return parts;
+}
 
 /** The document fields the ingestion fixture uses (memory-fixtures.ts), for preparing the same content here. */
 function documentInput(content: string): DocumentInput {

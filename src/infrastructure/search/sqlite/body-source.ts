@@ -69,9 +69,8 @@ export function resolveBodies(
     else if (source === undefined || row.row_hash === null) found.set(row.id, '');
     else asked.push({ row, fields: decodeFields(row.fields) });
   }
-  if (asked.length === 0) return found;
-  const given =
-    source?.bodies(asked.map(({ row, fields }) => ({ id: row.id, fields }))) ?? new Map<string, string>();
+  if (asked.length === 0 || source === undefined) return found;
+  const given = source.bodies(asked.map(({ row, fields }) => ({ id: row.id, fields })));
   for (const { row, fields } of asked) {
     const json = JSON.stringify(fields);
     const text = given.get(row.id);
