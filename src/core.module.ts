@@ -14,6 +14,7 @@ import { IdGenerator } from './common/id-generator';
 import { Consistency } from './commands/shared/consistency';
 import { OrganizationLoader } from './commands/shared/organization-loader';
 import { StreamCommandExecutor } from './commands/shared/stream-command-executor';
+import { ErasedMemoryItems } from './commands/memory/erased-memory-items';
 import type { CairnConfig } from './config/config';
 import { EVENT_STORE, SEALED_EVENT_STORE } from './infrastructure/event-store/event-store.port';
 import { DATA_KEY_STORE } from './infrastructure/erasure/data-key-store.port';
@@ -93,6 +94,7 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
         },
         IdGenerator,
         StreamCommandExecutor,
+        ErasedMemoryItems,
         OrganizationLoader,
       ],
       exports: [
@@ -109,6 +111,7 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
         Consistency,
         IdGenerator,
         StreamCommandExecutor,
+        ErasedMemoryItems,
         OrganizationLoader,
       ],
     };

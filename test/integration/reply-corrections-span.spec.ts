@@ -288,39 +288,44 @@ describe('a correction revises only the cited span', () => {
     expect(await stored()).toMatchObject({ title: 'Opening hours', audience: 'customer_safe', ...DATES });
   });
 
-  it('refuses a correction of an archived item without recording approval; it can then be rejected', async () => {
-    const other = await hoursTenant('Archived clinic');
-    const { proposal_id } = await correct(other, SATURDAY, 'Saturday: closed.');
-    const archived = await cairn(
-      t.dataDir,
-      'memory:archive',
-      String(other.organization_id),
-      String(other.memory_item_id),
-    );
-    expect(archived.code).toBe(0);
+  it.each([
+    ['archived', 'memory:archive', 'memory_item_archived'],
+    ['erased', 'memory:erase', 'memory_item_erased'],
+  ])(
+    'refuses a correction of an %s item (shown and approved) recording nothing; it can then be rejected',
+    async (state, command, code) => {
+      const other = await hoursTenant(`${state} clinic`);
+      const org = String(other.organization_id);
+      const { proposal_id } = await correct(other, SATURDAY, 'Saturday: closed.');
+      const itemEvents = async () =>
+        (await t.stores.eventStore.readStream(streams.memoryItem(other.memory_item_id))).length;
+      expect((await cairn(t.dataDir, command, org, String(other.memory_item_id))).code).toBe(0);
+      const before = await itemEvents();
 
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const refused = await cairn(
+      const shown = await cairn(t.dataDir, 'proposals:show', org, String(proposal_id));
+      expect(shown.json).toMatchObject({
+        target: { archived: state === 'archived', erased: state === 'erased' },
+        approval: { refused: { code } },
+      });
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const refused = await cairn(t.dataDir, 'proposals:approve', org, String(proposal_id));
+        expect(refused.code).not.toBe(0);
+        expect(refused.json).toMatchObject({ ok: false, error: { code } });
+      }
+      const events = await t.stores.eventStore.readStream(streams.memoryProposal(proposal_id));
+      expect(events.map((e) => e.type)).toEqual(['MemoryProposalCaptured']);
+      expect(await itemEvents()).toBe(before);
+
+      const rejected = await cairn(
         t.dataDir,
-        'proposals:approve',
-        String(other.organization_id),
+        'proposals:reject',
+        org,
         String(proposal_id),
+        '--reason',
+        state,
       );
-      expect(refused.code).not.toBe(0);
-      expect(refused.json).toMatchObject({ ok: false, error: { code: 'memory_item_archived' } });
-    }
-    const events = await t.stores.eventStore.readStream(streams.memoryProposal(proposal_id));
-    expect(events.map((e) => e.type)).toEqual(['MemoryProposalCaptured']);
-
-    const rejected = await cairn(
-      t.dataDir,
-      'proposals:reject',
-      String(other.organization_id),
-      String(proposal_id),
-      '--reason',
-      'item archived',
-    );
-    expect(rejected.code).toBe(0);
-    expect(rejected.json).toMatchObject({ ok: true, status: 'rejected', changed: true });
-  });
+      expect(rejected.code).toBe(0);
+      expect(rejected.json).toMatchObject({ ok: true, status: 'rejected', changed: true });
+    },
+  );
 });

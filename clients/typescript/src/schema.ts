@@ -1636,6 +1636,7 @@ export interface components {
         cited_revision: number | null;
         current_revision: number | null;
         archived: boolean;
+        erased: boolean;
       } | null;
       diff: {
         old_text: string | null;

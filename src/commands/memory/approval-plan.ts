@@ -18,6 +18,8 @@ export type CorrectionTarget = {
   organization_id: number;
   revision: number;
   archived: boolean;
+  /** Erased (memory:erase): its content reads as erased, and it is never written again. */
+  erased: boolean;
   content: string;
   audience: string;
   authority_level: string;
@@ -81,6 +83,12 @@ export function planApproval(
   if (target.applied) {
     const base = cited?.revision ?? target.revision;
     return { policy, correction: { base_revision: base, rebased: false, old_text: '', content: null } };
+  }
+  if (target.erased) {
+    throw new ConflictError(
+      'memory_item_erased',
+      `memory item ${proposal.target_memory_item_id} was erased: this correction cannot be applied (reject it)`,
+    );
   }
   if (target.archived) {
     throw new ConflictError(

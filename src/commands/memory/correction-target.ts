@@ -1,6 +1,7 @@
 import { streams } from '../../events/domain-event';
 import type { StreamCommandExecutor } from '../shared/stream-command-executor';
 import type { CorrectionTarget } from './approval-plan';
+import type { ErasedMemoryItems } from './erased-memory-items';
 import { memoryItemDecider, type MemoryItemState } from './memory-item.decider';
 
 export type LoadedTarget = {
@@ -11,17 +12,20 @@ export type LoadedTarget = {
 /** A correction's target item as it stands, and as planApproval sees it (nulls when it does not exist). */
 export async function loadCorrectionTarget(
   executor: StreamCommandExecutor,
+  erasures: ErasedMemoryItems,
   memoryItemId: number,
   proposalId: number,
 ): Promise<LoadedTarget> {
   const { state } = await executor.load(streams.memoryItem(memoryItemId), memoryItemDecider);
   if (!state.exists) return { item: null, snapshot: null };
+  const erased = await erasures.erased(state.organization_id, memoryItemId);
   return {
     item: state,
     snapshot: {
       organization_id: state.organization_id,
       revision: state.revision,
       archived: state.archived,
+      erased,
       content: state.content,
       audience: state.audience,
       authority_level: state.authority_level,

@@ -12,6 +12,7 @@ import { prepareContent, type PreparedContent } from './document-content';
 import { IngestDocumentCommand, type IngestDocumentResult } from './ingest-document.command';
 import { memoryDocumentDecider, memorySourceDecider } from './memory-claims.decider';
 import { memoryItemDecider, type MemoryItemState } from './memory-item.decider';
+import { ErasedMemoryItems } from './erased-memory-items';
 import { MemoryItemWriter } from './memory-item-writer';
 
 /**
@@ -36,6 +37,7 @@ export class IngestDocumentHandler implements ICommandHandler<IngestDocumentComm
     private readonly ids: IdGenerator,
     private readonly writer: MemoryItemWriter,
     private readonly scanner: UnsafeContentScanner,
+    private readonly erasures: ErasedMemoryItems,
   ) {}
 
   async execute(command: IngestDocumentCommand): Promise<IngestDocumentResult> {
@@ -75,6 +77,9 @@ export class IngestDocumentHandler implements ICommandHandler<IngestDocumentComm
       fresh = claim?.memory_item_id === memory_item_id;
     }
     if (!claim) throw new InternalError('document claim missing');
+    if (!fresh && (await this.erasures.erased(organization_id, claim.memory_item_id))) {
+      ({ claim, fresh } = await this.reclaim(command, claimStream, loadedClaim, claim));
+    }
 
     const sourceStream = streams.memorySource(claim.memory_source_id);
     await this.executor.executeOn(
@@ -107,6 +112,38 @@ export class IngestDocumentHandler implements ICommandHandler<IngestDocumentComm
       const reloaded = await this.executor.load(itemStream, memoryItemDecider);
       return this.writeItem(command, prepared, allowedFlags, claim, itemStream, reloaded);
     }
+  }
+
+  /**
+   * The document's item was erased: the key is claimed again for a new item, so the document is ingested as new
+   * (never compared with the erased content, whose digest is kept in clear). Another ingestion may reclaim it first:
+   * then its item is this one's too.
+   */
+  private async reclaim(
+    command: IngestDocumentCommand,
+    claimStream: string,
+    loadedClaim: Loaded<{ claimed: DocumentClaim | null }>,
+    erased: DocumentClaim,
+  ): Promise<{ claim: DocumentClaim; fresh: boolean }> {
+    const memory_item_id = await this.ids.next('memory_item');
+    const claimed = await this.executor.executeOn(
+      claimStream,
+      memoryDocumentDecider,
+      loadedClaim,
+      {
+        type: 'ClaimDocument',
+        organization_id: command.organizationId,
+        document_key: command.document.document_key,
+        memory_item_id,
+        memory_source_id: erased.memory_source_id,
+        replaces_memory_item_id: erased.memory_item_id,
+      },
+      command.context,
+      { organizationId: command.organizationId, waitFor: [] },
+    );
+    const claim = claimed.state.claimed;
+    if (!claim) throw new InternalError('document claim missing');
+    return { claim, fresh: claim.memory_item_id === memory_item_id };
   }
 
   /** Creates or revises the claimed item with the prepared content ('unchanged' when its content is the same). */

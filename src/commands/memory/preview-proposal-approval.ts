@@ -5,6 +5,7 @@ import type { MemoryProposalApproved, MemoryProposalCaptured } from '../../event
 import { StreamCommandExecutor } from '../shared/stream-command-executor';
 import { planApproval, type ApprovalOptions, type ApprovalPlan } from './approval-plan';
 import { lineDiff, loadCorrectionTarget } from './correction-target';
+import { ErasedMemoryItems } from './erased-memory-items';
 import { proposalDecider, type ProposalStatus } from './proposal.decider';
 
 export interface ProposalShow {
@@ -18,6 +19,8 @@ export interface ProposalShow {
     cited_revision: number | null;
     current_revision: number | null;
     archived: boolean;
+    /** Erased (memory:erase): the correction can only be rejected. */
+    erased: boolean;
   } | null;
   /** Old text (the cited span; '' for a new item), new text, and the item's lines approval would change. */
   diff: { old_text: string | null; new_text: string; lines: string[] };
@@ -34,7 +37,10 @@ export interface ProposalShow {
 /** `proposals:show`: a proposal, its diff, and what approval would apply (planApproval, no append). */
 @Injectable()
 export class ProposalApprovalPreviewer {
-  constructor(private readonly executor: StreamCommandExecutor) {}
+  constructor(
+    private readonly executor: StreamCommandExecutor,
+    private readonly erasures: ErasedMemoryItems,
+  ) {}
 
   async show(organizationId: number, proposalId: number, options: ApprovalOptions): Promise<ProposalShow> {
     const { state } = await this.executor.load(streams.memoryProposal(proposalId), proposalDecider);
@@ -43,7 +49,7 @@ export class ProposalApprovalPreviewer {
     }
     const { connector_id: _connector, client_key: _key, ...proposal } = state.proposal;
     const targetId = proposal.target_memory_item_id;
-    const loaded = targetId === null ? null : await loadCorrectionTarget(this.executor, targetId, proposalId);
+    const loaded = targetId === null ? null : await loadCorrectionTarget(this.executor, this.erasures, targetId, proposalId);
     let plan: ApprovalPlan | null = null;
     let refused: { code: string; message: string } | null = null;
     if (state.status === 'captured') {
@@ -72,6 +78,7 @@ export class ProposalApprovalPreviewer {
               cited_revision: cited?.revision ?? null,
               current_revision: loaded?.item?.revision ?? null,
               archived: loaded?.item?.archived ?? false,
+              erased: loaded?.snapshot?.erased ?? false,
             },
       diff: {
         old_text: targetId === null ? '' : (cited?.span ?? null),

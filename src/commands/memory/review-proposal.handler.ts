@@ -7,6 +7,7 @@ import type { CommandContext } from '../shared/command-context';
 import { StreamCommandExecutor } from '../shared/stream-command-executor';
 import { planApproval, type ApprovalOptions } from './approval-plan';
 import { loadCorrectionTarget, type LoadedTarget } from './correction-target';
+import { ErasedMemoryItems } from './erased-memory-items';
 import { inferFormat, isDerivedSummary } from './correction-span';
 import { MemoryItemWriter } from './memory-item-writer';
 import { proposalDecider } from './proposal.decider';
@@ -25,6 +26,7 @@ export class ReviewProposalHandler implements ICommandHandler<ReviewProposalComm
     private readonly executor: StreamCommandExecutor,
     private readonly writer: MemoryItemWriter,
     private readonly ids: IdGenerator,
+    private readonly erasures: ErasedMemoryItems,
   ) {}
 
   async execute(command: ReviewProposalCommand): Promise<ReviewProposalResult> {
@@ -34,7 +36,7 @@ export class ReviewProposalHandler implements ICommandHandler<ReviewProposalComm
     const proposal = loaded.state.exists ? loaded.state.proposal : null;
     const target =
       proposal?.target_memory_item_id != null
-        ? await loadCorrectionTarget(this.executor, proposal.target_memory_item_id, proposalId)
+        ? await loadCorrectionTarget(this.executor, this.erasures, proposal.target_memory_item_id, proposalId)
         : null;
     if (decision.type === 'reject') {
       const result = await this.executor.execute(

@@ -5,6 +5,7 @@ import { streams } from '../../events/domain-event';
 import type { MemoryContent } from '../../events/memory/memory.events';
 import { StreamCommandExecutor } from '../shared/stream-command-executor';
 import { prepareContent } from './document-content';
+import { ErasedMemoryItems } from './erased-memory-items';
 import { memoryItemDecider } from './memory-item.decider';
 import { ReviseMemoryItemCommand, type ReviseMemoryItemResult } from './revise-memory-item.command';
 
@@ -20,6 +21,7 @@ export class ReviseMemoryItemHandler implements ICommandHandler<
   constructor(
     private readonly executor: StreamCommandExecutor,
     private readonly ids: IdGenerator,
+    private readonly erasures: ErasedMemoryItems,
   ) {}
 
   async execute(command: ReviseMemoryItemCommand): Promise<ReviseMemoryItemResult> {
@@ -29,6 +31,8 @@ export class ReviseMemoryItemHandler implements ICommandHandler<
     if (!state.exists || state.organization_id !== organization_id) {
       throw new NotFoundError('memory item not found');
     }
+    // Before anything is compared: an erased item's content digest is kept in clear, and "unchanged" would confirm it.
+    await this.erasures.requireNotErased(organization_id, memoryItemId);
     if (state.archived) {
       throw new ConflictError('memory_item_archived', 'an archived memory item cannot be revised');
     }

@@ -116,9 +116,20 @@ export type MemoryItemArchived = DomainEvent<
 >;
 
 /** The first ingestion of a document key claims the item and source ids it will keep (re-ingest = revise). */
+/**
+ * A document key names the item (and source) its ingestions write. The first claim wins; a later one is appended
+ * only when the claimed item was erased (`replaces_memory_item_id`, absent in first claims): the document is then
+ * ingested as a new item.
+ */
 export type MemoryDocumentClaimed = DomainEvent<
   'MemoryDocumentClaimed',
-  { organization_id: number; document_key: string; memory_item_id: number; memory_source_id: number }
+  {
+    organization_id: number;
+    document_key: string;
+    memory_item_id: number;
+    memory_source_id: number;
+    replaces_memory_item_id?: number;
+  }
 >;
 
 export type MemorySourceEvent = MemorySourceRegistered;

@@ -155,6 +155,7 @@ export const adminSchemas: Schemas = {
         cited_revision: nullable(integer()),
         current_revision: nullable(integer()),
         archived: { type: 'boolean' },
+        erased: { type: 'boolean' },
       }),
     ),
     diff: open({ old_text: nullable(str()), new_text: str(), lines: arrayOf(str()) }),

@@ -22,8 +22,10 @@ export interface PendingBindings {
 
 export interface DataKeyStore {
   /**
-   * The subject's current key, created when it has none (a destroyed subject gets a new one). A new subject's
-   * binding may be left pending: the caller then takes it with takePendingBindings before it appends.
+   * The subject's current key, created when it has none. A destroyed subject gets a new one, unless its erasure is
+   * final (erasureIsFinal: a memory item, a proposal): then a key that is bound to it but never stored, so whatever
+   * is sealed for it is unreadable from the start. A new subject's binding may be left pending: the caller then
+   * takes it with takePendingBindings before it appends.
    */
   keyFor(subject: string, organizationId: number | null): DataKey;
   /** The bindings keyFor left pending since the last call, or null. */
@@ -49,3 +51,12 @@ export const subjects = {
   /** A proposal of a new item: erased with the item its approval created (erase-subject.handler.ts). */
   proposal: (id: number) => `proposal-${id}`,
 } as const;
+
+/**
+ * Subjects that are never written again once erased: a memory item (a write that read it just before its erasure
+ * must not store its text under a fresh key) and a new item's proposal. A conversation goes on after an erasure
+ * (new messages get a new key), and an organization's erasure ends it.
+ */
+export function erasureIsFinal(subject: string): boolean {
+  return subject.startsWith('memory-item-') || subject.startsWith('proposal-');
+}

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import { openSqlite, type SqliteDatabase } from '../sqlite/sqlite-connection';
-import type { DataKey, DataKeyStore, PendingBindings } from './data-key-store.port';
+import { erasureIsFinal, type DataKey, type DataKeyStore, type PendingBindings } from './data-key-store.port';
 
 /** Keys made durable together, in one commit of the key file, before any of them is handed to a subject. */
 export const KEY_POOL_SIZE = 64;
@@ -96,16 +96,23 @@ export class SqliteDataKeyStore implements DataKeyStore {
     if (cached) return cached;
     // Any key of the subject not destroyed will do (an erasure destroys them all; a subject written again after
     // it, or by two processes at once, has another).
-    for (const keyId of this.statements.boundKeys.all(subject) as string[]) {
+    const bound = this.statements.boundKeys.all(subject) as string[];
+    for (const keyId of bound) {
       const key = this.keyById(keyId);
       if (!key) continue;
       const found = { key_id: keyId, key };
       this.remember(subject, found);
       return found;
     }
-    if (this.pool.length === 0) this.fillPool();
-    const binding: Binding = { subject, organization_id: organizationId, key: this.pool.shift()! };
-    this.keep(binding.key.key_id, binding.key.key);
+    let binding: Binding;
+    if (bound.length > 0 && erasureIsFinal(subject)) {
+      // Erased for good: a key bound (so audits count it as erased) but never stored or kept.
+      binding = { subject, organization_id: organizationId, key: bornErasedKey() };
+    } else {
+      if (this.pool.length === 0) this.fillPool();
+      binding = { subject, organization_id: organizationId, key: this.pool.shift()! };
+      this.keep(binding.key.key_id, binding.key.key);
+    }
     if (this.deferred) {
       this.pending.push(binding);
     } else {
@@ -228,6 +235,11 @@ export class SqliteDataKeyStore implements DataKeyStore {
   private dataVersion(): number {
     return this.statements.dataVersion.get() as number;
   }
+}
+
+/** A key nobody can find again: its material is never written anywhere. */
+function bornErasedKey(): DataKey {
+  return { key_id: randomBytes(8).toString('hex'), key: randomBytes(32) };
 }
 
 /** Which subject (and organization) each key was handed to; key ids and subject names only, never a key. */

@@ -60,6 +60,7 @@ const item = (patch: Partial<CorrectionTarget> = {}): CorrectionTarget => ({
   organization_id: 1,
   revision: 2,
   archived: false,
+  erased: false,
   content: HOURS_R2,
   audience: 'customer_safe',
   authority_level: 'approved_source',
@@ -136,10 +137,15 @@ describe('proposal decider: corrections', () => {
       .thenThrows('cited_span_not_found');
   });
 
-  it('refuses an archived target without recording approval; the proposal can then be rejected', () => {
+  it('refuses an archived or erased target without recording approval; the proposal can then be rejected', () => {
     given([captured(correction)])
       .when(approve(item({ archived: true })))
       .thenThrows('memory_item_archived');
+    // Erased (archived or not): refused before its content, read as erased, is searched for the span.
+    for (const archived of [false, true])
+      given([captured(correction)])
+        .when(approve(item({ erased: true, archived, content: '' })))
+        .thenThrows('memory_item_erased');
     given([captured(correction)])
       .when(reject(false))
       .then([

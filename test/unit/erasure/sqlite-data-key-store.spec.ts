@@ -118,10 +118,15 @@ describe('SqliteDataKeyStore: pooled keys, bindings on the event file', () => {
     server.refresh();
     expect(server.keyById(item1.key_id)).toBeNull();
     expect(server.keyById(item2.key_id)).toEqual(item2.key);
-    const again = use(server, subjects.memoryItem(1), 1);
-    expect(again.key_id).not.toBe(item1.key_id);
-    expect(cli.destroySubjects([subjects.memoryItem(1)], 1)).toBe(1);
     expect(cli.destroySubjects([subjects.memoryItem(1)], 1)).toBe(0);
+    // A conversation goes on after its erasure: new messages get a new key, destroyed by the next erasure.
+    const talk = use(server, subjects.conversation(7), 1);
+    expect(cli.destroySubjects([subjects.conversation(7)], 1)).toBe(1);
+    server.refresh();
+    const again = use(server, subjects.conversation(7), 1);
+    expect(again.key_id).not.toBe(talk.key_id);
+    expect(server.keyById(again.key_id)).toEqual(again.key);
+    expect(cli.destroySubjects([subjects.conversation(7)], 1)).toBe(1);
 
     expect(cli.destroyOrganization(1)).toBe(2);
     server.refresh();
@@ -129,6 +134,59 @@ describe('SqliteDataKeyStore: pooled keys, bindings on the event file', () => {
     expect(server.keyById(org1.key_id)).toBeNull();
     expect(server.keyById(other.key_id)).toEqual(other.key);
     server.close();
+    cli.close();
+    events.close();
+  });
+
+  it.each([
+    ['a memory item', subjects.memoryItem(4)],
+    ['a proposal', subjects.proposal(4)],
+  ])('%s erased is erased for good: what is sealed for it afterwards is sealed under a key nobody stores', (_kind, subject) => {
+    const { events, store, use, keyRows } = open();
+    const server = store();
+    const cli = store();
+    const before = use(server, subject, 1);
+    expect(cli.destroySubjects([subject], 1)).toBe(1);
+    const rowsAfterErasure = keyRows();
+    server.refresh();
+    const after = use(server, subject, 1);
+    expect(after.key_id).not.toBe(before.key_id);
+    // Not in the key file, not in this process, not in another: the value was erased when it was written.
+    expect(keyRows()).toBe(rowsAfterErasure);
+    expect(server.keyById(after.key_id)).toBeNull();
+    expect(cli.keyById(after.key_id)).toBeNull();
+    const third = store();
+    expect(third.keyById(after.key_id)).toBeNull();
+    third.close();
+    // The same key for the rest of the process (one value is not readable under another), and bound to the subject
+    // so an audit counts it with the erased ones.
+    expect(use(server, subject, 1)).toEqual(after);
+    const bound = events.prepare('SELECT key_id FROM data_key_bindings WHERE subject = ?').pluck().all(subject);
+    expect(bound).toEqual(expect.arrayContaining([before.key_id, after.key_id]));
+    server.close();
+    cli.close();
+    events.close();
+  });
+
+  it('a revision decided before its item was erased and appended after it is stored unreadable', async () => {
+    const { events, store } = open();
+    const server = store();
+    const cli = store();
+    const sealing = new SealingEventStore(new SqliteEventStore(events), server);
+    await sealing.append('memory-item-6', [memoryItemCreated(6)], 'no_stream');
+    // memory:erase in another process between the writer's read and its append.
+    expect(cli.destroySubjects([subjects.memoryItem(6)], 1)).toBe(1);
+    const revision = memoryItemCreated(6);
+    const text = 'A later sentence written to item 6 after its erasure.';
+    await sealing.append(
+      'memory-item-6',
+      [{ ...revision, type: 'MemoryItemRevised', data: { ...revision.data, revision: 2, content: text } }],
+      0,
+    );
+    const read = await sealing.readStream('memory-item-6');
+    expect(read.map((event) => event.data.content)).toEqual(['', '']);
+    expect(JSON.stringify(read)).not.toContain('later sentence');
+    await sealing.close();
     cli.close();
     events.close();
   });

@@ -151,4 +151,22 @@ describe('a backup holds every data key its events need', () => {
       keys_missing_count: 0,
     });
   });
+
+  it('a revision appended after its item was erased is sealed under a key that counts as erased, not missing', async () => {
+    // Item 1 was erased (recorded) above; a writer that read it before appends a revision after.
+    const revision = memoryItemCreated(1);
+    await store.append(
+      'memory-item-1',
+      [{ ...revision, type: 'MemoryItemRevised', data: { ...revision.data, revision: 2 } }],
+      0,
+    );
+    const backup = join(temp.dir, 'after-erasure');
+    await backupDataDir(data, backup);
+    expect((await verifyEventFile(backup)).keys).toEqual({
+      keys_needed: 4,
+      keys_erased: 4,
+      keys_missing: [],
+      keys_missing_count: 0,
+    });
+  });
 });
