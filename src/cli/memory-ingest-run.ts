@@ -93,7 +93,7 @@ export class MemoryIngestRun {
     private readonly commands: CommandBus,
     private readonly executor: StreamCommandExecutor,
     private readonly events: EventStore,
-    private readonly stores: Pick<Stores, 'relaxDurability'>,
+    private readonly stores: Pick<Stores, 'relaxDurability' | 'compact'>,
     /** Its scans run in a scan thread for the run (UnsafeContentScanner.offload). */
     private readonly scanner: Pick<UnsafeContentScanner, 'offload'>,
     /** Unsafe-content flags (kinds or rules) the operator accepts (`--allow-flag`); recorded in the event. */
@@ -149,6 +149,8 @@ export class MemoryIngestRun {
     if (totals.created + totals.revised > 0) {
       // One wait for the whole run: the read models have applied every document when the command returns.
       await this.executor.settle(await this.events.headPosition());
+      // Pages the run used for a while (bodies kept until their postings were written) go back to the disk.
+      this.stores.compact?.();
     }
     totals.duration_ms = Math.round(performance.now() - started);
     totals.chunks_per_second = Math.round((totals.chunks_written * 1000) / Math.max(totals.duration_ms, 1));

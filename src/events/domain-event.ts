@@ -19,6 +19,11 @@ export const streams = {
   memoryItem: (id: number) => `memory-item-${id}`,
   /** Keyed by SHA-256 of (organization, document key). */
   memoryDocument: (digest: string) => `memory-document-${digest}`,
+  /**
+   * A source several documents share (the records of one JSON or JSONL file), keyed by SHA-256 of (organization,
+   * source key): its MemorySourceRegistered, once. A document that is its own source has `memory-source-<id>`.
+   */
+  memorySourceKey: (digest: string) => `memory-source-key-${digest}`,
   /** Keyed by SHA-256 of (organization, client key, idempotency key). */
   memorySave: (digest: string) => `memory-save-${digest}`,
   memoryProposal: (id: number) => `memory-proposal-${id}`,

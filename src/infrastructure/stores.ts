@@ -51,6 +51,12 @@ export interface Stores {
    * Absent without an embedded file.
    */
   checkpoint?(): boolean;
+  /**
+   * After a bulk run (memory:ingest): gives the embedded file's free pages back to the file
+   * system (`PRAGMA incremental_vacuum`; files created before auto_vacuum was set have none to give). Returns the
+   * pages released. Absent without an embedded file.
+   */
+  compact?(): number;
   close(): Promise<void>;
 }
 
@@ -156,6 +162,13 @@ export async function openStores(config: CairnConfig, options: OpenStoresOptions
           db.pragma('wal_checkpoint(PASSIVE)');
         },
       };
+    },
+    compact() {
+      if (!db) return 0;
+      const free = (): number => Number(db.pragma('freelist_count', { simple: true }));
+      const before = free();
+      if (before > 0) db.pragma('incremental_vacuum');
+      return before - free();
     },
     checkpoint() {
       if (!db) return true;

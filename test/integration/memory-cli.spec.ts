@@ -80,6 +80,10 @@ describe('memory:ingest, memory:revise, memory:archive (real CLI processes)', ()
         memory_source_id: expect.any(Number),
       });
     }
+    // The records of one file share its source; a file of its own is its own source.
+    const sources = items.map((item) => item.memory_source_id);
+    expect(sources[1]).toBe(sources[2]);
+    expect(new Set(sources).size).toBe(3);
     expect(res.json.skipped.map((s: { reason: string }) => s.reason)).toEqual([
       'unsupported_type',
       'invalid_json',

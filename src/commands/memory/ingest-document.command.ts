@@ -12,6 +12,11 @@ export interface DocumentInput {
   audience: Audience;
   authority_level: AuthorityLevel;
   source_label: string;
+  /**
+   * The source this document shares with others (the records of one JSON or JSONL file: the file's key), registered
+   * once for all of them; absent or null: the document is its own source. Fixed by a document's first claim.
+   */
+  source_key?: string | null;
   source_uri: string | null;
   source_date: string | null;
   effective_at: string | null;

@@ -29,8 +29,14 @@ interface DocumentClaim {
   memory_source_id: number;
 }
 
+/** Shared sources' ids kept by an ingesting process (forgotten all at once when full: re-read on next use). */
+const SHARED_SOURCES_KEPT = 1024;
+
 @CommandHandler(IngestDocumentCommand)
 export class IngestDocumentHandler implements ICommandHandler<IngestDocumentCommand, IngestDocumentResult> {
+  /** Shared source stream → source id (a registered source never changes). */
+  private readonly sharedSources = new Map<string, number>();
+
   constructor(
     private readonly executor: StreamCommandExecutor,
     private readonly organizations: OrganizationLoader,
@@ -50,15 +56,14 @@ export class IngestDocumentHandler implements ICommandHandler<IngestDocumentComm
     const claimStream = streams.memoryDocument(
       createHash('sha256').update(`${organization_id}\u0000${document.document_key}`).digest('hex'),
     );
+    const shared = document.source_key ? await this.sharedSource(command) : null;
     const loadedClaim = await this.executor.load(claimStream, memoryDocumentDecider);
     let claim = loadedClaim.state.claimed;
     // A claim made just now names fresh ids: its source and item streams cannot exist yet.
     let fresh = false;
     if (!claim) {
-      const [memory_item_id, memory_source_id] = [
-        await this.ids.next('memory_item'),
-        await this.ids.next('memory_source'),
-      ];
+      const memory_item_id = await this.ids.next('memory_item');
+      const memory_source_id = shared ?? (await this.ids.next('memory_source'));
       const claimed = await this.executor.executeOn(
         claimStream,
         memoryDocumentDecider,
@@ -81,24 +86,27 @@ export class IngestDocumentHandler implements ICommandHandler<IngestDocumentComm
       ({ claim, fresh } = await this.reclaim(command, claimStream, loadedClaim, claim));
     }
 
-    const sourceStream = streams.memorySource(claim.memory_source_id);
-    await this.executor.executeOn(
-      sourceStream,
-      memorySourceDecider,
-      fresh ? empty(memorySourceDecider) : await this.executor.load(sourceStream, memorySourceDecider),
-      {
-        type: 'RegisterSource',
-        source: {
-          memory_source_id: claim.memory_source_id,
-          organization_id,
-          source_type: 'document',
-          label: document.source_label,
-          source_uri: document.source_uri,
+    if (claim.memory_source_id !== shared) {
+      // The document is its own source (or was claimed with one before it shared its file's).
+      const sourceStream = streams.memorySource(claim.memory_source_id);
+      await this.executor.executeOn(
+        sourceStream,
+        memorySourceDecider,
+        fresh ? empty(memorySourceDecider) : await this.executor.load(sourceStream, memorySourceDecider),
+        {
+          type: 'RegisterSource',
+          source: {
+            memory_source_id: claim.memory_source_id,
+            organization_id,
+            source_type: 'document',
+            label: document.source_label,
+            source_uri: document.source_uri,
+          },
         },
-      },
-      context,
-      options,
-    );
+        context,
+        options,
+      );
+    }
 
     const itemStream = streams.memoryItem(claim.memory_item_id);
     const loaded = fresh ? empty(memoryItemDecider) : await this.executor.load(itemStream, memoryItemDecider);
@@ -112,6 +120,48 @@ export class IngestDocumentHandler implements ICommandHandler<IngestDocumentComm
       const reloaded = await this.executor.load(itemStream, memoryItemDecider);
       return this.writeItem(command, prepared, allowedFlags, claim, itemStream, reloaded);
     }
+  }
+
+  /**
+   * The id of the source the document shares (`source_key`: the records of one file), registered by the first
+   * document that names it (a stream keyed by organization and source key; of two registrations at once the first
+   * wins and the other reads it). A registered shared source never changes, so this process remembers its id.
+   */
+  private async sharedSource(command: IngestDocumentCommand): Promise<number> {
+    const { organizationId: organization_id, document, context } = command;
+    const stream = streams.memorySourceKey(
+      createHash('sha256').update(`${organization_id}\u0000${document.source_key}`).digest('hex'),
+    );
+    const known = this.sharedSources.get(stream);
+    if (known !== undefined) return known;
+    const loaded = await this.executor.load(stream, memorySourceDecider);
+    let source = loaded.state;
+    if (!source.registered) {
+      const memory_source_id = await this.ids.next('memory_source');
+      const registered = await this.executor.executeOn(
+        stream,
+        memorySourceDecider,
+        loaded,
+        {
+          type: 'RegisterSource',
+          source: {
+            memory_source_id,
+            organization_id,
+            source_type: 'document',
+            label: document.source_label,
+            // Each document keeps its own URL (MemoryItemCreated.source_uri); the shared source has none.
+            source_uri: null,
+          },
+        },
+        context,
+        { organizationId: organization_id, waitFor: [] },
+      );
+      source = registered.state;
+    }
+    if (source.memory_source_id === null) throw new InternalError('shared source not registered');
+    if (this.sharedSources.size >= SHARED_SOURCES_KEPT) this.sharedSources.clear();
+    this.sharedSources.set(stream, source.memory_source_id);
+    return source.memory_source_id;
   }
 
   /**

@@ -47,14 +47,15 @@ export const memoryDocumentDecider: Decider<
   },
 };
 
-/** A memory source is registered once. */
+/** A memory source is registered once; the state names it (a shared source's id is read from its stream). */
 export const memorySourceDecider: Decider<
   { type: 'RegisterSource'; source: MemorySourceRegistered['data'] },
-  { registered: boolean },
+  { registered: boolean; memory_source_id: number | null },
   MemorySourceEvent
 > = {
-  initialState: () => ({ registered: false }),
-  evolve: () => ({ registered: true }),
+  initialState: () => ({ registered: false, memory_source_id: null }),
+  evolve: (state, event) =>
+    state.registered ? state : { registered: true, memory_source_id: event.data.memory_source_id },
   decide: (command, state) =>
     state.registered ? [] : [{ type: 'MemorySourceRegistered', data: command.source }],
 };

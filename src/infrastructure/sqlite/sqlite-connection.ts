@@ -51,8 +51,11 @@ export function openSqlite(options: SqliteOptions): SqliteDatabase {
   const db = new Database(options.path, { readonly: options.readonly ?? false });
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
   if (!options.readonly) {
-    // Takes effect only while the file is still empty (before journal_mode writes its header); a no-op after.
+    // Both take effect only while the file is still empty (before journal_mode writes its header); a no-op after.
+    // INCREMENTAL: pages a bulk run frees (search bodies kept until their postings are written) can be given back
+    // to the file system at its end (Stores.compact); files created before keep auto_vacuum NONE.
     db.pragma(`page_size = ${options.pageSize ?? PAGE_SIZE}`);
+    db.pragma('auto_vacuum = INCREMENTAL');
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
   }

@@ -62,6 +62,8 @@ export function recordEntry(record: unknown, at: RecordPosition, options: ReadOp
     path,
     {
       key: `${at.file.key}#${id ?? at.index}`,
+      // The records of one file share its source (one registration, not one per record).
+      source_key: at.file.key,
       label: at.file.label,
       title: title ?? firstLine(text) ?? `${fileStem(at.file.path)} #${id ?? at.index}`,
       content: text,

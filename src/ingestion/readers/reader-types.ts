@@ -138,6 +138,8 @@ export function lenientUrl(value: unknown): string | null {
 /** The fields every reader fills; the rest comes from the run's options. */
 export interface DocumentFields {
   key: string;
+  /** The key of the source the document shares with others (a JSON record's file); absent: its own. */
+  source_key?: string;
   label: string;
   title: string;
   content: string;
@@ -160,6 +162,7 @@ export function toDocument(fields: DocumentFields, options: ReadOptions): Docume
     audience: options.audience,
     authority_level: options.authority_level,
     source_label: fields.label,
+    source_key: fields.source_key ?? null,
     source_uri:
       options.source_uri ??
       fields.source_uri ??
