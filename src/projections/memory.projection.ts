@@ -127,7 +127,7 @@ export const memoryProjection: Projection = {
       name: MEMORY_ITEMS,
       // owner_client_key: a connector's own items (a tool_private search is restricted to them, own-private-items.ts);
       // null for every ingested document, so indexed where set.
-      indexes: ['organization_id', 'memory_source_id', 'lifecycle_status', 'owner_client_key'],
+      indexes: ['organization_id', 'lifecycle_status', 'owner_client_key'],
       sparse: ['owner_client_key'],
       packed: ['chunks'],
     },

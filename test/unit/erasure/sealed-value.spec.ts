@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { createCipheriv, randomBytes } from 'node:crypto';
+import { deflateRawSync } from 'node:zlib';
 import type { DataKey } from '../../../src/infrastructure/erasure/data-key-store.port';
 import { ERASED_TEXT, isSealed, open, seal } from '../../../src/infrastructure/erasure/sealed-value';
 
@@ -11,7 +12,7 @@ describe('sealed values (AES-256-GCM under one or several data keys)', () => {
   const byId = (id: string) => keys.get(id) ?? null;
   const large = { content: 'The clinic is open on Sunday. '.repeat(100), chunks: [{ text: 'x' }] };
 
-  it('opens what it sealed: a string, small JSON and large JSON (deflated first), none of it in clear', () => {
+  it('opens what it sealed: a string, small JSON and large JSON (compressed first), none of it in clear', () => {
     for (const value of ['a customer message', { title: 'Hours', n: 1 }, large]) {
       const sealed = seal(value, [a, b]);
       expect(isSealed(sealed)).toBe(true);
@@ -20,6 +21,20 @@ describe('sealed values (AES-256-GCM under one or several data keys)', () => {
     }
     // The large value is compressed before it is encrypted: smaller than its JSON.
     expect(seal(large, [a]).length).toBeLessThan(JSON.stringify(large).length / 4);
+  });
+
+  it('compresses a large value with Brotli (b), and still opens one an earlier build deflated (z)', () => {
+    expect(seal(large, [a]).startsWith('\u0001sealed:1:b:aaaaaaaaaaaaaaaa:')).toBe(true);
+    expect(seal({ title: 'Hours', n: 1 }, [a]).startsWith('\u0001sealed:1:j:')).toBe(true);
+    // As the previous build wrote it: raw DEFLATE of the JSON, then AES-256-GCM (iv ‖ tag ‖ ciphertext).
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', a.key, iv);
+    const body = Buffer.concat([
+      cipher.update(deflateRawSync(Buffer.from(JSON.stringify(large)))),
+      cipher.final(),
+    ]);
+    const earlier = `\u0001sealed:1:z:${a.key_id}:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64')}`;
+    expect(open(earlier, byId)).toEqual(large);
   });
 
   it('reads as erased once any of its keys is gone', () => {

@@ -91,6 +91,32 @@ describe('SqliteReadStore: one partial index per collection and field, collectio
     expect((await store.find('sources', { filter: { organization_id: 1 } })).total).toBe(2);
   });
 
+  it("drops a collection's indexes it no longer declares, and no other collection's", async () => {
+    const names = () =>
+      db
+        .prepare(
+          `SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'read_documents' AND sql IS NOT NULL ORDER BY name`,
+        )
+        .pluck()
+        .all();
+    await store.ensureCollection('items', ['organization_id', 'status', 'owner'], { sparse: ['owner'] });
+    // A collection whose name and fields could be mistaken for the other's by a name prefix.
+    await store.ensureCollection('items_by_x', ['organization_id']);
+    await store.ensureCollection('items', ['organization_id', 'owner'], { sparse: ['owner'] });
+    expect(names()).toEqual(
+      [
+        collectionIndex('items', 'organization_id').name,
+        collectionIndex('items', 'owner', true).name,
+        collectionIndex('items_by_x', 'organization_id').name,
+      ].sort(),
+    );
+    // An index whose expression changed (sparse no more) is another index: the old one goes.
+    await store.ensureCollection('items', ['organization_id', 'owner']);
+    expect(names()).toContain(collectionIndex('items', 'owner').name);
+    expect(names()).not.toContain(collectionIndex('items', 'owner', true).name);
+    expect(names()).toContain(collectionIndex('items_by_x', 'organization_id').name);
+  });
+
   it('reads, deletes and resets every collection alike once partial indexes exist (no statement binds a collection)', async () => {
     // The store's statements exist before the indexes do: SQLite re-plans a `collection = ?` statement for the
     // value bound when an index appears and then misses other collections' rows (collection-indexes.ts).

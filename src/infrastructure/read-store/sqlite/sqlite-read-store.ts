@@ -41,7 +41,13 @@ import {
 } from '../read-store-query';
 import { LOWER_FN, type SqlParam } from './sqlite-filter';
 import { assertNotPacked, packDocument, packedField, unpackDocument } from './packed-fields';
-import { collectionIndex, collectionStatementsSql, findSql, SHARED_INDEX_PREFIX } from './collection-sql';
+import {
+  collectionIndex,
+  collectionSql,
+  collectionStatementsSql,
+  findSql,
+  SHARED_INDEX_PREFIX,
+} from './collection-sql';
 import { ReadDocumentsPlannerStats } from './sqlite-planner-stats';
 
 const SCHEMA = `
@@ -215,15 +221,39 @@ export class SqliteReadStore implements ReadStore {
     else this.packedFields.delete(collection);
     let created = false;
     const sparse = assertSparseFields(options.sparse ?? [], indexedFields);
+    const declared = new Set<string>();
     for (const field of new Set(indexedFields)) {
       if (field === 'id') continue; // the primary key (collection, id)
       const index = collectionIndex(collection, field, sparse.has(field));
+      declared.add(index.name);
       if (this.s.indexExists.get(index.name)) continue;
       this.db.exec(index.sql);
       created = true;
     }
+    if (this.dropUndeclaredIndexes(collection, declared)) created = true;
     if (this.dropSharedIndexes()) created = true;
     if (created) this.stats.refresh();
+  }
+
+  /**
+   * Drops this collection's indexes no longer declared (a field no query filters on any more, or an index whose
+   * expression changed); true when any was there. A collection's indexes are the ones whose condition starts with
+   * its `collection = '…'` (collectionIndex), so another collection's are never touched.
+   */
+  private dropUndeclaredIndexes(collection: string, declared: ReadonlySet<string>): boolean {
+    const where = `WHERE ${collectionSql(collection)}`;
+    const stale = this.db
+      .prepare<[], { name: string; sql: string }>(
+        `SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'read_documents' AND sql IS NOT NULL`,
+      )
+      .all()
+      .filter(({ name, sql }) => {
+        const at = sql.indexOf(where);
+        const after = sql.slice(at + where.length);
+        return at >= 0 && (after === '' || after.startsWith(' AND ')) && !declared.has(name);
+      });
+    for (const { name } of stale) this.db.exec(`DROP INDEX IF EXISTS "${name.replace(/"/g, '""')}"`);
+    return stale.length > 0;
   }
 
   /** Drops the indexes shared by all collections (layout 1, collection-sql.ts); true when any was there. */
