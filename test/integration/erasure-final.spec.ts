@@ -72,6 +72,53 @@ describe('an erased memory item is never written again (CLI, embedded store)', (
     expect(survivors(data, [OLD, NEW, KEEP])).toEqual([]);
   });
 
+  it('an item created from a large document (its first revision written in parts) is erased', async () => {
+    const BIG = 'A canary sentence that opens the large document about the east stairwell.';
+    const words = Array.from({ length: 60_000 }, (_, i) => `word${(i * 7919) % 100_003}`).join(' ');
+    const big = join(docs, 'big.md');
+    writeFileSync(big, `# Large\n\n${BIG}\n\n${words}\n`);
+    const created = await ok(cairn(data, 'memory:ingest', String(org), big));
+    const id = created.json.items[0].memory_item_id;
+    expect(created.json.items[0]).toMatchObject({ status: 'created' });
+    // (Not scanned before the erasure: the value scan decodes every run of this text as base64, for minutes.)
+    expect(outputHas(await ok(cairn(data, 'export', String(org))), [BIG])).toBe(true);
+    const erased = await ok(cairn(data, 'memory:erase', String(org), String(id), '--reason', 'test'));
+    expect(erased.json).toMatchObject({ erased: true, changed: true });
+    expect(survivors(data, [BIG])).toEqual([]);
+  });
+
+  it('the items an org:erase erased are final too; an item written after it is live', async () => {
+    const ORG_TEXT = 'The erased organisation kept its pumpkin store behind the red gate.';
+    const org3 = (await ok(cairn(data, 'org:create', '--name', 'Erased Org'))).json.organization_id;
+    const file = join(docs, 'org-doc.md');
+    writeFileSync(file, doc(ORG_TEXT));
+    const before = (await ok(cairn(data, 'memory:ingest', String(org3), file))).json.items[0].memory_item_id;
+    await ok(cairn(data, 'org:erase', String(org3), '--reason', 'test'));
+    // Neither the true content nor a guess is compared with the erased item: both refused alike.
+    for (const content of [doc(ORG_TEXT), doc('A wrong guess about the store.')]) {
+      writeFileSync(join(docs, 'guess.md'), content);
+      const revised = await cairn(
+        data,
+        'memory:revise',
+        String(org3),
+        String(before),
+        join(docs, 'guess.md'),
+      );
+      expect(revised).toMatchObject({ code: 1, json: { error: { code: 'memory_item_erased' } } });
+    }
+    const archived = await cairn(data, 'memory:archive', String(org3), String(before));
+    expect(archived).toMatchObject({ code: 1, json: { error: { code: 'memory_item_erased' } } });
+    const again = await ok(cairn(data, 'memory:ingest', String(org3), file));
+    expect(again.json.items[0]).toMatchObject({ status: 'created' });
+    const after = again.json.items[0].memory_item_id;
+    expect(after).not.toBe(before);
+    // Written after the organization's erasure: a live item, revised as any other.
+    writeFileSync(file, doc(ORG_TEXT, 'A section added later.'));
+    const revised = await ok(cairn(data, 'memory:ingest', String(org3), file));
+    expect(revised.json.items[0]).toMatchObject({ memory_item_id: after, status: 'revised', revision: 2 });
+    expect(outputHas(await ok(cairn(data, 'export', String(org3))), ['A section added later.'])).toBe(true);
+  });
+
   it('a changed file under the erased document key becomes a new item; rebuild and audit hold', async () => {
     writeFileSync(handbook, doc(KEEP, LATER));
     const ingested = await ok(cairn(data, 'memory:ingest', String(org), handbook));

@@ -26,6 +26,14 @@ import {
   type EraseSubjectResult,
 } from './erase-subject.command';
 
+/**
+ * Events read from the start of an item's stream to find its creation: the parts a large first revision was
+ * written in come before it (a document of MAX_DOCUMENT_CHARS is some 32 parts of PART_BUDGET_BYTES).
+ */
+const OPENING_EVENTS = 256;
+/** The events an item's stream can start with. */
+const ITEM_OPENINGS = new Set(['MemoryItemCreated', 'MemoryContentPartRecorded']);
+
 /** How long an organization's erasure waits for the rebuild that drops it from every read model. */
 const ORGANIZATION_REBUILD_MS = 10 * 60_000;
 
@@ -128,15 +136,18 @@ export class EraseSubjectHandler implements ICommandHandler<EraseSubjectCommand,
         throw new NotFoundError('conversation not found', 'conversation_not_found');
       return { subject: subjects.conversation(input.id), linked: [] };
     }
-    const first = await this.firstEvent(streams.memoryItem(input.id));
-    const created = first?.type === 'MemoryItemCreated' ? first : null;
+    // An item created from a large document starts with the parts of its first revision (content-parts.ts), and one
+    // whose creation was interrupted has only those: both are erased (their parts hold its text).
+    const opening = await this.events.readStream(streams.memoryItem(input.id), { max_count: OPENING_EVENTS });
+    const first = opening.find((event) => ITEM_OPENINGS.has(event.type));
+    const created = opening.find((event) => event.type === 'MemoryItemCreated');
     if (
-      !created ||
-      created.data.organization_id !== org ||
-      (input.connector_id !== undefined && created.metadata.actor !== `connector:${input.connector_id}`)
+      !first ||
+      first.data.organization_id !== org ||
+      (input.connector_id !== undefined && first.metadata.actor !== `connector:${input.connector_id}`)
     )
       throw new NotFoundError('memory item not found', 'memory_item_not_found');
-    const proposal = (created as unknown as MemoryItemCreated).data.proposal_id;
+    const proposal = (created as unknown as MemoryItemCreated | undefined)?.data.proposal_id;
     return {
       subject: subjects.memoryItem(input.id),
       linked: proposal === undefined ? [] : [subjects.proposal(proposal)],

@@ -6,9 +6,9 @@ import { subjects } from '../../infrastructure/erasure/data-key-store.port';
 import { EVENT_STORE, type EventStore } from '../../infrastructure/event-store/event-store.port';
 
 /**
- * Whether a memory item was erased: its erasure stream (`erasure-memory-item-<id>`) records SubjectErased, which
- * `memory:erase` appends after it destroyed the item's keys (and an organization's erasure does not: a whole
- * organization erased has no items to write to). An erased item is final: it is never revised, archived or
+ * Whether a memory item was erased: its erasure stream (`erasure-memory-item-<id>`), or its organization's
+ * (`erasure-organization-<id>`), records SubjectErased, which `memory:erase` and `org:erase` append after they
+ * destroyed the keys. An erased item is final: it is never revised, archived or
  * re-ingested again (ingestion claims a new item for its document). Writers check this before they decide; a write
  * that read the item just before its erasure is sealed under a key that is never stored (SqliteDataKeyStore), so
  * what it appends is erased too.
@@ -17,13 +17,27 @@ import { EVENT_STORE, type EventStore } from '../../infrastructure/event-store/e
 export class ErasedMemoryItems {
   constructor(@Inject(EVENT_STORE) private readonly events: EventStore) {}
 
-  /** True when the organization's item was erased (another organization's erasure reads as not erased). */
+  /**
+   * True when the organization's item was erased, by itself or with its whole organization (`org:erase` destroys
+   * the keys of every item the organization had then; an item written after it is a new one, with keys of its own).
+   * Another organization's erasure reads as not erased.
+   */
   async erased(organizationId: number, memoryItemId: number): Promise<boolean> {
-    const [first] = await this.events.readStream(streams.erasure(subjects.memoryItem(memoryItemId)), {
-      max_count: 1,
-    });
-    if (first?.type !== 'SubjectErased') return false;
-    return (first.data as SubjectErased['data']).organization_id === organizationId;
+    const [item, organization] = await Promise.all([
+      this.recorded(subjects.memoryItem(memoryItemId)),
+      this.recorded(subjects.organization(organizationId)),
+    ]);
+    if (item?.data.organization_id === organizationId) return true;
+    if (organization?.data.organization_id !== organizationId) return false;
+    const [first] = await this.events.readStream(streams.memoryItem(memoryItemId), { max_count: 1 });
+    return first !== undefined && first.position < organization.position;
+  }
+
+  private async recorded(subject: string): Promise<{ data: SubjectErased['data']; position: number } | null> {
+    const [first] = await this.events.readStream(streams.erasure(subject), { max_count: 1 });
+    return first?.type === 'SubjectErased'
+      ? { data: first.data as SubjectErased['data'], position: first.position }
+      : null;
   }
 
   /** Refuses (409 memory_item_erased) a write to the organization's erased item. */
