@@ -5,6 +5,7 @@ import { IdGenerator } from '../../common/id-generator';
 import { streams } from '../../events/domain-event';
 import { canonicalDigest } from '../shared/canonical-digest';
 import { StreamCommandExecutor } from '../shared/stream-command-executor';
+import { ErasedMemoryItems } from './erased-memory-items';
 import { memorySaveDecider } from './memory-save.decider';
 import { MemoryItemWriter } from './memory-item-writer';
 import { SaveMemoryCommand, type SaveMemoryResult } from './save-memory.command';
@@ -23,6 +24,7 @@ export class SaveMemoryHandler implements ICommandHandler<SaveMemoryCommand, Sav
     private readonly writer: MemoryItemWriter,
     private readonly ids: IdGenerator,
     private readonly scanner: UnsafeContentScanner,
+    private readonly erasures: ErasedMemoryItems,
   ) {}
 
   async execute(command: SaveMemoryCommand): Promise<SaveMemoryResult> {
@@ -51,9 +53,16 @@ export class SaveMemoryHandler implements ICommandHandler<SaveMemoryCommand, Sav
       const key = createHash('sha256')
         .update(`${organization_id}\u0000${connector.client_key}\u0000${input.idempotency_key}`)
         .digest('hex');
-      const claimed = await this.executor.execute(
-        streams.memorySave(key),
+      const stream = streams.memorySave(key);
+      const loaded = await this.executor.load(stream, memorySaveDecider);
+      const earlier = loaded.state.accepted;
+      // The key's note was forgotten (erased): refused whatever this request holds. Comparing it with the erased
+      // note's fingerprint (a replay, or idempotency_key_reused) would confirm a guess of the erased text.
+      if (earlier) await this.erasures.requireNotErased(organization_id, earlier.memory_item_id);
+      const claimed = await this.executor.executeOn(
+        stream,
         memorySaveDecider,
+        loaded,
         {
           type: 'AcceptSave',
           save: {
