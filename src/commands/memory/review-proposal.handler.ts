@@ -93,6 +93,8 @@ export class ReviewProposalHandler implements ICommandHandler<ReviewProposalComm
       policy: approval?.policy ?? null,
     };
     if (state.proposal.target_memory_item_id === null) {
+      // Approved before and its item since erased (with the proposal's text): nothing to create again.
+      await this.erasures.requireNotErased(organizationId, state.memory_item_id);
       await this.createItem(state.proposal, state.memory_item_id, approval?.policy?.applied, context);
       return { ...result, correction: null };
     }

@@ -1,4 +1,5 @@
 import { streams } from '../../src/events/domain-event';
+import { cairn } from '../support/cli';
 import { createConnector, createOrganization } from '../support/fixtures';
 import { ALL_MEMORY, MEMORY } from '../support/memory-fixtures';
 import { http, startTestApp, type TestApp } from '../support/test-app';
@@ -6,9 +7,10 @@ import { http, startTestApp, type TestApp } from '../support/test-app';
 /**
  * A save retried with its idempotency key after the connector forgot the note it made (found by a black-box attack:
  * the true text replayed with 200 and a guess answered 409 idempotency_key_reused, which confirmed the erased text).
- * Now both are refused alike, 409 memory_item_erased, and nothing is written.
+ * Now both are refused alike, 409 memory_item_erased, and nothing is written. And an approval run again after the
+ * item it created was erased (it answered validation_failed: the erased proposal's text reads empty).
  */
-describe('a save replayed after its note was forgotten', () => {
+describe('a save or an approval run again after its item was erased', () => {
   let t: TestApp;
   let token: string;
   beforeAll(async () => {
@@ -54,5 +56,24 @@ describe('a save replayed after its note was forgotten', () => {
     const fresh = await save(NOTE, 'note-2');
     expect(fresh.status).toBe(200);
     expect(fresh.body.memory_item_id).not.toBe(id);
+  });
+
+  it('approving again a proposal whose item was erased is refused (409 memory_item_erased), writing nothing', async () => {
+    const proposed = await http(t.baseUrl, 'POST', `${MEMORY}/proposals`, {
+      token,
+      body: { title: 'Gate code', content: 'The side gate opens with the code on the green card.' },
+    });
+    expect(proposed.status).toBe(200);
+    const proposal = String(proposed.body.proposal_id);
+    const organization = (await t.stores.eventStore.readStream(streams.memoryProposal(Number(proposal))))[0]
+      .data.organization_id as number;
+    const approved = await cairn(t.dataDir, 'proposals:approve', String(organization), proposal);
+    expect(approved.code).toBe(0);
+    const item = String(approved.json.memory_item_id);
+    expect((await cairn(t.dataDir, 'memory:erase', String(organization), item)).code).toBe(0);
+    const head = await t.stores.eventStore.headPosition();
+    const again = await cairn(t.dataDir, 'proposals:approve', String(organization), proposal);
+    expect(again).toMatchObject({ code: 1, json: { ok: false, error: { code: 'memory_item_erased' } } });
+    expect(await t.stores.eventStore.headPosition()).toBe(head);
   });
 });
