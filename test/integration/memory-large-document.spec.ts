@@ -15,6 +15,10 @@ import { DEFAULT_MAX_APPEND_BYTES } from '../../src/infrastructure/event-store/a
 import { verifyChain } from '../../src/infrastructure/event-store/hash-chain';
 import { UnsafeContentScanner } from '../../src/safety/unsafe-content/unsafe-content-scanner';
 import { EraseSubjectCommand } from '../../src/commands/erasure/erase-subject.command';
+import {
+  ReviseMemoryItemCommand,
+  type ReviseMemoryItemResult,
+} from '../../src/commands/memory/revise-memory-item.command';
 import { ProjectionRunner } from '../../src/projections/projection-runner';
 import { MEMORY, ingest } from '../support/memory-fixtures';
 import { http } from '../support/test-app';
@@ -41,6 +45,17 @@ function largeDocument(chars: number, fact: string): string {
   }
   const tail = `\n\n${fact}`;
   return (paragraphs.join('').slice(0, chars - tail.length) + tail).slice(0, chars);
+}
+
+/** About `chars` characters of words drawn from SHA-256 digests: text that compresses little. */
+function randomWords(chars: number): string {
+  const words: string[] = [];
+  for (let n = 0, length = 0; length < chars; n += 1) {
+    const digest = createHash('sha256').update(String(n)).digest('base64').replace(/[+/=]/g, '');
+    for (let at = 0; at + 8 <= digest.length; at += 8) words.push(digest.slice(at, at + 8));
+    length += 36;
+  }
+  return words.join(' ').slice(0, chars);
 }
 
 /** The events as written (sealed): what the append limit and the hash chain apply to. */
@@ -110,6 +125,27 @@ describe('a 2,000,000-character document on a 1 MiB append limit', () => {
       body: { query: 'zqlargeotter' },
     });
     expect(old.body.results).toEqual([]);
+
+    // memory:revise of a document as large and hard to compress: in parts too (one event failed with
+    // AppendTooLargeError before; the text above compresses under the limit).
+    const third = `${randomWords(MAX_DOCUMENT_CHARS - 40)}\n\nzqlargewren`;
+    const bySource = await h.t.commands.execute<ReviseMemoryItemCommand, ReviseMemoryItemResult>(
+      new ReviseMemoryItemCommand(
+        h.organizationId,
+        created.memory_item_id,
+        { content: third, format: 'markdown', title: null, source_date: null, expires_at: null },
+        operatorContext('test'),
+      ),
+    );
+    expect(bySource).toMatchObject({ status: 'revised', revision: 3 });
+    const types = (await stored(h).readStream(stream)).map((event) => event.type);
+    expect(types.filter((type) => type === 'MemoryItemRevised')).toHaveLength(2);
+    const parts = (await stored(h).readStream(stream)).filter(
+      (event) => event.type === 'MemoryContentPartRecorded' && event.data.revision === 3,
+    );
+    expect(parts.length).toBeGreaterThan(1);
+    const latest = await http(h.t.baseUrl, 'GET', `${MEMORY}/items/${created.memory_item_id}`, { token });
+    expect(String(latest.body.content)).toContain('zqlargewren');
     expect(verifyChain(await stored(h).readStream(stream))).toBeNull();
   }, 120_000);
 

@@ -7,6 +7,7 @@ import { StreamCommandExecutor } from '../shared/stream-command-executor';
 import { prepareContent } from './document-content';
 import { ErasedMemoryItems } from './erased-memory-items';
 import { memoryItemDecider } from './memory-item.decider';
+import { MemoryItemWriter } from './memory-item-writer';
 import { ReviseMemoryItemCommand, type ReviseMemoryItemResult } from './revise-memory-item.command';
 
 /**
@@ -22,12 +23,14 @@ export class ReviseMemoryItemHandler implements ICommandHandler<
     private readonly executor: StreamCommandExecutor,
     private readonly ids: IdGenerator,
     private readonly erasures: ErasedMemoryItems,
+    private readonly writer: MemoryItemWriter,
   ) {}
 
   async execute(command: ReviseMemoryItemCommand): Promise<ReviseMemoryItemResult> {
     const { organizationId: organization_id, memoryItemId, revision: input, context } = command;
     const stream = streams.memoryItem(memoryItemId);
-    const { state } = await this.executor.load(stream, memoryItemDecider);
+    const loaded = await this.executor.load(stream, memoryItemDecider);
+    const { state } = loaded;
     if (!state.exists || state.organization_id !== organization_id) {
       throw new NotFoundError('memory item not found');
     }
@@ -60,9 +63,10 @@ export class ReviseMemoryItemHandler implements ICommandHandler<
       ...fields,
       chunks: pieces.map((piece, index) => ({ memory_chunk_id: chunkIds[index], ...piece })),
     };
-    const result = await this.executor.execute(
+    // Through the writer: a revision too large for one append is written in parts, as ingestion writes it.
+    const result = await this.writer.write(
       stream,
-      memoryItemDecider,
+      loaded,
       { type: 'ReviseMemoryItem', organization_id, content },
       context,
       { organizationId: organization_id },
