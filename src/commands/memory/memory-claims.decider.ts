@@ -29,7 +29,8 @@ export const memoryDocumentDecider: Decider<
     claimed: { memory_item_id: event.data.memory_item_id, memory_source_id: event.data.memory_source_id },
   }),
   decide: (command, state) => {
-    const { organization_id, document_key, memory_item_id, memory_source_id, replaces_memory_item_id } = command;
+    const { organization_id, document_key, memory_item_id, memory_source_id, replaces_memory_item_id } =
+      command;
     if (state.claimed && state.claimed.memory_item_id !== replaces_memory_item_id) return [];
     if (!state.claimed && replaces_memory_item_id !== undefined) return [];
     return [

@@ -49,7 +49,10 @@ export class ProposalApprovalPreviewer {
     }
     const { connector_id: _connector, client_key: _key, ...proposal } = state.proposal;
     const targetId = proposal.target_memory_item_id;
-    const loaded = targetId === null ? null : await loadCorrectionTarget(this.executor, this.erasures, targetId, proposalId);
+    const loaded =
+      targetId === null
+        ? null
+        : await loadCorrectionTarget(this.executor, this.erasures, targetId, proposalId);
     let plan: ApprovalPlan | null = null;
     let refused: { code: string; message: string } | null = null;
     if (state.status === 'captured') {

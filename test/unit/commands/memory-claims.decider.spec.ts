@@ -23,12 +23,18 @@ const claim = (memory_item_id: number, replaces?: number) => ({
 
 describe('memoryDocumentDecider: a document key names one item; an erased one is replaced once', () => {
   it('the first claim wins; a later one records nothing', () => {
-    given([]).when(claim(10)).then([claimed(10)]);
-    given([claimed(10)]).when(claim(11)).then([]);
+    given([])
+      .when(claim(10))
+      .then([claimed(10)]);
+    given([claimed(10)])
+      .when(claim(11))
+      .then([]);
   });
 
   it('a claim naming the erased item it replaces moves the key to a new item, the same source', () => {
-    given([claimed(10)]).when(claim(12, 10)).then([claimed(12, 10)]);
+    given([claimed(10)])
+      .when(claim(12, 10))
+      .then([claimed(12, 10)]);
     expect(memoryDocumentDecider.evolve({ claimed: null }, claimed(12, 10))).toEqual({
       claimed: { memory_item_id: 12, memory_source_id: 3 },
     });
@@ -41,7 +47,9 @@ describe('memoryDocumentDecider: a document key names one item; an erased one is
   });
 
   it('a replacement of an item the key does not name, or of no claim, records nothing', () => {
-    given([claimed(10)]).when(claim(14, 9)).then([]);
+    given([claimed(10)])
+      .when(claim(14, 9))
+      .then([]);
     given([]).when(claim(14, 9)).then([]);
   });
 });

@@ -141,32 +141,38 @@ describe('SqliteDataKeyStore: pooled keys, bindings on the event file', () => {
   it.each([
     ['a memory item', subjects.memoryItem(4)],
     ['a proposal', subjects.proposal(4)],
-  ])('%s erased is erased for good: what is sealed for it afterwards is sealed under a key nobody stores', (_kind, subject) => {
-    const { events, store, use, keyRows } = open();
-    const server = store();
-    const cli = store();
-    const before = use(server, subject, 1);
-    expect(cli.destroySubjects([subject], 1)).toBe(1);
-    const rowsAfterErasure = keyRows();
-    server.refresh();
-    const after = use(server, subject, 1);
-    expect(after.key_id).not.toBe(before.key_id);
-    // Not in the key file, not in this process, not in another: the value was erased when it was written.
-    expect(keyRows()).toBe(rowsAfterErasure);
-    expect(server.keyById(after.key_id)).toBeNull();
-    expect(cli.keyById(after.key_id)).toBeNull();
-    const third = store();
-    expect(third.keyById(after.key_id)).toBeNull();
-    third.close();
-    // The same key for the rest of the process (one value is not readable under another), and bound to the subject
-    // so an audit counts it with the erased ones.
-    expect(use(server, subject, 1)).toEqual(after);
-    const bound = events.prepare('SELECT key_id FROM data_key_bindings WHERE subject = ?').pluck().all(subject);
-    expect(bound).toEqual(expect.arrayContaining([before.key_id, after.key_id]));
-    server.close();
-    cli.close();
-    events.close();
-  });
+  ])(
+    '%s erased is erased for good: what is sealed for it afterwards is sealed under a key nobody stores',
+    (_kind, subject) => {
+      const { events, store, use, keyRows } = open();
+      const server = store();
+      const cli = store();
+      const before = use(server, subject, 1);
+      expect(cli.destroySubjects([subject], 1)).toBe(1);
+      const rowsAfterErasure = keyRows();
+      server.refresh();
+      const after = use(server, subject, 1);
+      expect(after.key_id).not.toBe(before.key_id);
+      // Not in the key file, not in this process, not in another: the value was erased when it was written.
+      expect(keyRows()).toBe(rowsAfterErasure);
+      expect(server.keyById(after.key_id)).toBeNull();
+      expect(cli.keyById(after.key_id)).toBeNull();
+      const third = store();
+      expect(third.keyById(after.key_id)).toBeNull();
+      third.close();
+      // The same key for the rest of the process (one value is not readable under another), and bound to the subject
+      // so an audit counts it with the erased ones.
+      expect(use(server, subject, 1)).toEqual(after);
+      const bound = events
+        .prepare('SELECT key_id FROM data_key_bindings WHERE subject = ?')
+        .pluck()
+        .all(subject);
+      expect(bound).toEqual(expect.arrayContaining([before.key_id, after.key_id]));
+      server.close();
+      cli.close();
+      events.close();
+    },
+  );
 
   it('a revision decided before its item was erased and appended after it is stored unreadable', async () => {
     const { events, store } = open();
