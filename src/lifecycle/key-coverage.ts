@@ -43,9 +43,9 @@ export async function checkKeyCoverage(
   }
   const absent = [...needed].filter(presentIn(keyFile));
   const erasedSubjects = new Set(erased.flatMap((e) => [e.subject, ...e.linked_subjects]));
-  const binding = bindingLookup(eventDb);
+  const bindings = bindingsOf(eventDb, new Set(absent));
   const missing = absent.filter((id) => {
-    const bound = binding(id);
+    const bound = bindings.get(id);
     return !(
       bound &&
       (erasedSubjects.has(bound.subject) ||
@@ -69,13 +69,25 @@ function presentIn(keyFile: string): (id: string) => boolean {
   return (id) => !present.has(id);
 }
 
-function bindingLookup(
+/**
+ * The bindings of these key ids, read in one pass over the table: its key is (subject, key id), so a lookup by key id
+ * alone would read the whole table once per id (a backup of a directory with 100,000 bindings and 1,000 erased keys
+ * read it 1,000 times).
+ */
+function bindingsOf(
   db: SqliteDatabase,
-): (id: string) => { subject: string; organization_id: number | null } | undefined {
+  ids: ReadonlySet<string>,
+): Map<string, { subject: string; organization_id: number | null }> {
+  const found = new Map<string, { subject: string; organization_id: number | null }>();
   const table = db
     .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'data_key_bindings'")
     .get();
-  if (table === undefined) return () => undefined;
-  const statement = db.prepare('SELECT subject, organization_id FROM data_key_bindings WHERE key_id = ?');
-  return (id) => statement.get(id) as { subject: string; organization_id: number | null } | undefined;
+  if (table === undefined || ids.size === 0) return found;
+  const rows = db
+    .prepare('SELECT key_id, subject, organization_id FROM data_key_bindings')
+    .iterate() as IterableIterator<{ key_id: string; subject: string; organization_id: number | null }>;
+  for (const { key_id, subject, organization_id } of rows) {
+    if (ids.has(key_id)) found.set(key_id, { subject, organization_id });
+  }
+  return found;
 }
