@@ -138,16 +138,26 @@ export class EraseSubjectHandler implements ICommandHandler<EraseSubjectCommand,
     }
     // An item created from a large document starts with the parts of its first revision (content-parts.ts), and one
     // whose creation was interrupted has only those: both are erased (their parts hold its text).
-    const opening = await this.events.readStream(streams.memoryItem(input.id), { max_count: OPENING_EVENTS });
-    const first = opening.find((event) => ITEM_OPENINGS.has(event.type));
-    const created = opening.find((event) => event.type === 'MemoryItemCreated');
+    const stream = streams.memoryItem(input.id);
+    const first = await this.firstEvent(stream);
+    // Read further (and open those events' sealed parts) only for an item that opens with parts.
+    const created =
+      first?.type === 'MemoryContentPartRecorded'
+        ? (await this.events.readStream(stream, { max_count: OPENING_EVENTS })).find(
+            (event) => event.type === 'MemoryItemCreated',
+          )
+        : first;
     if (
       !first ||
+      !ITEM_OPENINGS.has(first.type) ||
       first.data.organization_id !== org ||
       (input.connector_id !== undefined && first.metadata.actor !== `connector:${input.connector_id}`)
     )
       throw new NotFoundError('memory item not found', 'memory_item_not_found');
-    const proposal = (created as unknown as MemoryItemCreated | undefined)?.data.proposal_id;
+    const proposal =
+      created?.type === 'MemoryItemCreated'
+        ? (created as unknown as MemoryItemCreated).data.proposal_id
+        : undefined;
     return {
       subject: subjects.memoryItem(input.id),
       linked: proposal === undefined ? [] : [subjects.proposal(proposal)],

@@ -15,14 +15,6 @@ import { memoryItemDecider, type MemoryItemState } from './memory-item.decider';
 import { ErasedMemoryItems } from './erased-memory-items';
 import { MemoryItemWriter } from './memory-item-writer';
 
-/**
- * Ingests one document: the document key's claim stream fixes its item/source ids (first ingestion wins), so
- * re-ingesting unchanged content appends nothing and changed content appends one revision. Every step is
- * idempotent, so an ingestion interrupted half-way completes when it is run again. Only the item's append waits
- * for the read models, and not at all with `waitForReadModels: false` (bulk ingestion waits once at the end).
- * Scanned first, with the scanner save and proposals use (issue 29: ingested documents can become customer-facing
- * evidence): a finding the operator did not allow refuses the document (422 unsafe_content) and stores nothing.
- */
 /** The item and source ids a document key's claim fixes. */
 interface DocumentClaim {
   memory_item_id: number;
@@ -32,6 +24,16 @@ interface DocumentClaim {
 /** Shared sources' ids kept by an ingesting process (forgotten all at once when full: re-read on next use). */
 const SHARED_SOURCES_KEPT = 1024;
 
+/**
+ * Ingests one document: the document key's claim stream fixes its item/source ids (first ingestion wins), so
+ * re-ingesting unchanged content appends nothing and changed content appends one revision. Every step is
+ * idempotent, so an ingestion interrupted half-way completes when it is run again. Only the item's append waits
+ * for the read models, and not at all with `waitForReadModels: false` (bulk ingestion waits once at the end).
+ * Scanned first, with the scanner save and proposals use (issue 29: ingested documents can become customer-facing
+ * evidence): a finding the operator did not allow refuses the document (422 unsafe_content) and stores nothing.
+ * The records of one file share one source (`source_key`); a document whose item was erased is claimed again for a
+ * new item.
+ */
 @CommandHandler(IngestDocumentCommand)
 export class IngestDocumentHandler implements ICommandHandler<IngestDocumentCommand, IngestDocumentResult> {
   /** Shared source stream → source id (a registered source never changes). */
@@ -89,22 +91,12 @@ export class IngestDocumentHandler implements ICommandHandler<IngestDocumentComm
     if (claim.memory_source_id !== shared) {
       // The document is its own source (or was claimed with one before it shared its file's).
       const sourceStream = streams.memorySource(claim.memory_source_id);
-      await this.executor.executeOn(
+      await this.registerSource(
+        command,
         sourceStream,
-        memorySourceDecider,
         fresh ? empty(memorySourceDecider) : await this.executor.load(sourceStream, memorySourceDecider),
-        {
-          type: 'RegisterSource',
-          source: {
-            memory_source_id: claim.memory_source_id,
-            organization_id,
-            source_type: 'document',
-            label: document.source_label,
-            source_uri: document.source_uri,
-          },
-        },
-        context,
-        options,
+        claim.memory_source_id,
+        document.source_uri,
       );
     }
 
@@ -128,40 +120,51 @@ export class IngestDocumentHandler implements ICommandHandler<IngestDocumentComm
    * wins and the other reads it). A registered shared source never changes, so this process remembers its id.
    */
   private async sharedSource(command: IngestDocumentCommand): Promise<number> {
-    const { organizationId: organization_id, document, context } = command;
     const stream = streams.memorySourceKey(
-      createHash('sha256').update(`${organization_id}\u0000${document.source_key}`).digest('hex'),
+      createHash('sha256')
+        .update(`${command.organizationId}\u0000${command.document.source_key}`)
+        .digest('hex'),
     );
     const known = this.sharedSources.get(stream);
     if (known !== undefined) return known;
     const loaded = await this.executor.load(stream, memorySourceDecider);
-    let source = loaded.state;
-    if (!source.registered) {
-      const memory_source_id = await this.ids.next('memory_source');
-      const registered = await this.executor.executeOn(
-        stream,
-        memorySourceDecider,
-        loaded,
-        {
-          type: 'RegisterSource',
-          source: {
-            memory_source_id,
-            organization_id,
-            source_type: 'document',
-            label: document.source_label,
-            // Each document keeps its own URL (MemoryItemCreated.source_uri); the shared source has none.
-            source_uri: null,
-          },
-        },
-        context,
-        { organizationId: organization_id, waitFor: [] },
-      );
-      source = registered.state;
-    }
+    // Each document keeps its own URL (MemoryItemCreated.source_uri); the shared source has none.
+    const source = loaded.state.registered
+      ? loaded.state
+      : await this.registerSource(command, stream, loaded, await this.ids.next('memory_source'), null);
     if (source.memory_source_id === null) throw new InternalError('shared source not registered');
     if (this.sharedSources.size >= SHARED_SOURCES_KEPT) this.sharedSources.clear();
     this.sharedSources.set(stream, source.memory_source_id);
     return source.memory_source_id;
+  }
+
+  /** Registers the document's source on `stream` (once: a registered one is left as it is); its state after. */
+  private async registerSource(
+    command: IngestDocumentCommand,
+    stream: string,
+    loaded: Loaded<{ registered: boolean; memory_source_id: number | null }>,
+    memory_source_id: number,
+    source_uri: string | null,
+  ): Promise<{ registered: boolean; memory_source_id: number | null }> {
+    const { organizationId: organization_id, document, context } = command;
+    const registered = await this.executor.executeOn(
+      stream,
+      memorySourceDecider,
+      loaded,
+      {
+        type: 'RegisterSource',
+        source: {
+          memory_source_id,
+          organization_id,
+          source_type: 'document',
+          label: document.source_label,
+          source_uri,
+        },
+      },
+      context,
+      { organizationId: organization_id, waitFor: [] },
+    );
+    return registered.state;
   }
 
   /**

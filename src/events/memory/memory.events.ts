@@ -115,7 +115,6 @@ export type MemoryItemArchived = DomainEvent<
   { memory_item_id: number; organization_id: number }
 >;
 
-/** The first ingestion of a document key claims the item and source ids it will keep (re-ingest = revise). */
 /**
  * A document key names the item (and source) its ingestions write. The first claim wins; a later one is appended
  * only when the claimed item was erased (`replaces_memory_item_id`, absent in first claims): the document is then

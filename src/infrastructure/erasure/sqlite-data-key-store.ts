@@ -65,8 +65,8 @@ export class SqliteDataKeyStore implements DataKeyStore {
   constructor(path: string, options: SqliteDataKeyStoreOptions = {}) {
     this.db = openSqlite({ path, synchronous: 'FULL', mmapBytes: 0, cacheKiB: 2048 });
     this.db.pragma('secure_delete = ON');
-    // WITHOUT ROWID: the key id is the table's only key (a rowid table kept a second b-tree for it: a third of the
-    // file). Files created before keep their table as it is.
+    // WITHOUT ROWID: the key id is the table's only key (a rowid table kept a second b-tree for it: 164 of the 606 KB
+    // of SciFact's key file). Files created before keep their table as it is.
     this.db.exec(`CREATE TABLE IF NOT EXISTS data_keys (
       key_id TEXT PRIMARY KEY,
       key BLOB NOT NULL,
