@@ -1,3 +1,5 @@
+import { recallResults } from '../../src/events/memory/recall-results';
+import type { RecallTraceRecorded } from '../../src/events/memory/recall.events';
 import { createConnector, createOrganization } from '../support/fixtures';
 import { ALL_MEMORY, MEMORY, ingest } from '../support/memory-fixtures';
 import { startModelServer, type ModelServer } from '../support/model-server';
@@ -36,7 +38,7 @@ describe('hybrid search with CAIRN_EMBEDDING_MODEL (BM25 + embeddings, reciproca
       body: { query, ...(visibility ? { visibility } : {}) },
     });
     const trace = await t.stores.eventStore.readStream(`recall-trace-${res.body.trace_id}`);
-    const results = (trace[0].data as { results: Array<{ memory_item_id: number; method: string }> }).results;
+    const results = recallResults(trace[0].data as RecallTraceRecorded['data']);
     return {
       ids: res.body.results.map((r: { memory_item_id: number }) => r.memory_item_id),
       methods: results.map((r) => r.method),

@@ -76,9 +76,23 @@ describe('memory search and fetch (spec §4.1, §4.2, §2.1, §2.2)', () => {
     const trace = await t.stores.eventStore.readStream(`recall-trace-${res.body.trace_id}`);
     expect(trace[0]).toMatchObject({
       type: 'RecallTraceRecorded',
-      data: { query: 'saturday opening', results: [{ memory_item_id: a.items[0] }] },
+      data: {
+        query: 'saturday opening',
+        result_columns: {
+          memory_item_ids: [a.items[0]],
+          memory_source_ids: [res.body.results[0].memory_source_id],
+          revisions: [1],
+          memory_chunk_ids: [res.body.results[0].memory_chunk_ids],
+          methods: ['lexical'],
+        },
+      },
       metadata: { organization_id: String(a.org) },
     });
+    // Stored as columns only (recall-results.ts), each score a positive number.
+    expect(trace[0].data).not.toHaveProperty('results');
+    const { scores } = (trace[0].data as { result_columns: { scores: number[] } }).result_columns;
+    expect(scores).toHaveLength(1);
+    expect(scores[0]).toBeGreaterThan(0);
   });
 
   it('isolates organizations with identical content', async () => {

@@ -1,3 +1,5 @@
+import { recallResults } from '../../src/events/memory/recall-results';
+import type { RecallTraceRecorded } from '../../src/events/memory/recall.events';
 import { REVIEWER_SYSTEM_PROMPT } from '../../src/ai/reply-reviewer';
 import { referenceId } from '../../src/commands/replies/reply-evidence';
 import { streams } from '../../src/events/domain-event';
@@ -97,15 +99,8 @@ describe('suggested reply shape, every field (spec §2.5, §2.6, §2.7)', () => 
     const hours = items.get(String(tenant.memory_item_id)) as MemoryItemDocument;
     const parking = items.get(String(supportingId)) as MemoryItemDocument;
     const trace = (await t.stores.eventStore.readStream(streams.recallTrace(body.memory_recall_trace_id)))[0];
-    const resultOf = (itemId: number) =>
-      (
-        trace.data.results as Array<{
-          memory_item_id: number;
-          memory_chunk_ids: number[];
-          score: number;
-          method: string;
-        }>
-      ).find((r) => r.memory_item_id === itemId);
+    const traceResults = recallResults(trace.data as RecallTraceRecorded['data']);
+    const resultOf = (itemId: number) => traceResults.find((r) => r.memory_item_id === itemId);
     const { conversation_id, events } = await tenant.thread('thread-shape');
     const assistant = events.find((e) => e.type === 'AssistantMessageRecorded');
     const corpus = await t.stores.readStore.get<MemoryCorpusDocument>(
@@ -121,8 +116,7 @@ describe('suggested reply shape, every field (spec §2.5, §2.6, §2.7)', () => 
       review_ledger: Array<{ review_input_sha256: string }>;
     };
 
-    const rank = (itemId: number) =>
-      (trace.data.results as Array<{ memory_item_id: number }>).findIndex((r) => r.memory_item_id === itemId);
+    const rank = (itemId: number) => traceResults.findIndex((r) => r.memory_item_id === itemId);
     const byRank = <T extends { memory_item_id: number }>(list: T[]): T[] =>
       [...list].sort((x, y) => rank(x.memory_item_id) - rank(y.memory_item_id));
     const reference = (doc: MemoryItemDocument, role: string, score: number, uri: string) => {

@@ -1,6 +1,7 @@
 import { NotFoundError, ValidationFailedError } from '../../common/errors';
 import type { RecallTraceEvent, RecallTraceRecorded } from '../../events/memory/recall.events';
 import type { Decider } from '../shared/decider';
+import { recallResults } from '../../events/memory/recall-results';
 import { isPrunedTraceData } from '../../infrastructure/event-store/pruned-traces';
 
 export type RecallTraceCommand =
@@ -49,7 +50,7 @@ export const recallTraceDecider: Decider<RecallTraceCommand, RecallTraceState, R
         { field: 'used_item_ids', message: 'used_item_ids and ignored_item_ids are both empty' },
       ]);
     }
-    const returned = new Set(trace.results.map((result) => result.memory_item_id));
+    const returned = new Set(recallResults(trace).map((result) => result.memory_item_id));
     const details = [
       ...command.used_item_ids
         .filter((id) => !returned.has(id))

@@ -1,4 +1,5 @@
-import type { RecallPurpose, RecallResult } from '../../events/memory/recall.events';
+import type { RecallPurpose, RecallResultColumns } from '../../events/memory/recall.events';
+import { asResultColumns } from '../../events/memory/recall-results';
 import type { ConnectorPrincipal } from '../../http/auth/connector-principal';
 import type { SearchMemoryResult } from '../../queries/memory/search-memory.query';
 import type { CommandContext } from '../shared/command-context';
@@ -7,7 +8,7 @@ export interface RecalledSearch {
   query: string;
   visibility: 'tool_private' | 'organization_internal' | null;
   limit: number;
-  results: RecallResult[];
+  result_columns: RecallResultColumns;
   index_revision: string;
   purpose: RecallPurpose;
 }
@@ -34,13 +35,15 @@ export function recalledSearch(
     limit,
     index_revision: found.index_revision,
     purpose,
-    results: found.items.map((ranked) => ({
-      memory_item_id: ranked.item.memory_item_id,
-      memory_source_id: ranked.item.memory_source_id,
-      revision: ranked.item.revision,
-      memory_chunk_ids: ranked.chunk_ids,
-      score: ranked.score,
-      method: ranked.method,
-    })),
+    result_columns: asResultColumns(
+      found.items.map((ranked) => ({
+        memory_item_id: ranked.item.memory_item_id,
+        memory_source_id: ranked.item.memory_source_id,
+        revision: ranked.item.revision,
+        memory_chunk_ids: ranked.chunk_ids,
+        score: ranked.score,
+        method: ranked.method,
+      })),
+    ),
   };
 }

@@ -1,12 +1,28 @@
 import type { DomainEvent } from '../domain-event';
 
+export type RecallMethod = 'lexical' | 'semantic' | 'hybrid';
+
 export type RecallResult = {
   memory_item_id: number;
   memory_source_id: number;
   revision: number;
   memory_chunk_ids: number[];
   score: number;
-  method: 'lexical' | 'semantic' | 'hybrid';
+  method: RecallMethod;
+};
+
+/**
+ * A trace's results as columns: the n-th result is the n-th entry of every array. The same facts as a list of
+ * RecallResult, without each result repeating six key names: a limit-100 trace is ~5 KB of JSON instead of
+ * ~14 KB, which every search serializes, hashes and compresses before it answers (recall-results.ts reads both).
+ */
+export type RecallResultColumns = {
+  memory_item_ids: number[];
+  memory_source_ids: number[];
+  revisions: number[];
+  memory_chunk_ids: number[][];
+  scores: number[];
+  methods: RecallMethod[];
 };
 
 /**
@@ -27,7 +43,10 @@ export type RecallTraceRecorded = DomainEvent<
     query: string;
     visibility: 'tool_private' | 'organization_internal' | null;
     limit: number;
-    results: RecallResult[];
+    /** The results as a list: traces recorded before result_columns (still read). */
+    results?: RecallResult[];
+    /** The results as columns: every trace recorded now. */
+    result_columns?: RecallResultColumns;
     index_revision: string;
     purpose?: RecallPurpose;
   }

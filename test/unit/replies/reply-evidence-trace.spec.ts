@@ -1,5 +1,6 @@
 import { isTraceVerified } from '../../../src/commands/replies/reply-evidence';
 import type { RecallTraceRecorded } from '../../../src/events/memory/recall.events';
+import { asResultColumns } from '../../../src/events/memory/recall-results';
 
 /** `trace_verified` (spec §2.6): the reference is a result of this organization's and connector's recall trace. */
 describe('isTraceVerified', () => {
@@ -23,22 +24,30 @@ describe('isTraceVerified', () => {
     ],
     index_revision: 'ix',
   };
+  // The same trace as recorded now: its results as columns (recall-results.ts).
+  const { results, ...rest } = trace;
+  const columns: RecallTraceRecorded['data'] = { ...rest, result_columns: asResultColumns(results ?? []) };
   const scope = { organization_id: 1, connector_id: 2 };
   const item = { memory_item_id: 10, revision: 2 };
 
-  it('holds for a result of the trace, at its revision, with chunks the trace returned', () => {
-    expect(isTraceVerified(trace, scope, item, [101])).toBe(true);
-    expect(isTraceVerified(trace, scope, item, [101, 102])).toBe(true);
-  });
+  describe.each([
+    ['results as a list (recorded before the columns)', trace],
+    ['results as columns', columns],
+  ])('%s', (_layout, recorded) => {
+    it('holds for a result of the trace, at its revision, with chunks the trace returned', () => {
+      expect(isTraceVerified(recorded, scope, item, [101])).toBe(true);
+      expect(isTraceVerified(recorded, scope, item, [101, 102])).toBe(true);
+    });
 
-  it.each<[string, Parameters<typeof isTraceVerified>]>([
-    ['no trace', [null, scope, item, [101]]],
-    ['another organization’s trace', [trace, { ...scope, organization_id: 9 }, item, [101]]],
-    ['another connector’s trace', [trace, { ...scope, connector_id: 9 }, item, [101]]],
-    ['an item the trace did not return', [trace, scope, { ...item, memory_item_id: 11 }, [101]]],
-    ['another revision of the item', [trace, scope, { ...item, revision: 3 }, [101]]],
-    ['a chunk the trace did not return', [trace, scope, item, [101, 103]]],
-  ])('fails for %s', (_name, args) => {
-    expect(isTraceVerified(...args)).toBe(false);
+    it.each<[string, Parameters<typeof isTraceVerified>]>([
+      ['no trace', [null, scope, item, [101]]],
+      ['another organization’s trace', [recorded, { ...scope, organization_id: 9 }, item, [101]]],
+      ['another connector’s trace', [recorded, { ...scope, connector_id: 9 }, item, [101]]],
+      ['an item the trace did not return', [recorded, scope, { ...item, memory_item_id: 11 }, [101]]],
+      ['another revision of the item', [recorded, scope, { ...item, revision: 3 }, [101]]],
+      ['a chunk the trace did not return', [recorded, scope, item, [101, 103]]],
+    ])('fails for %s', (_name, args) => {
+      expect(isTraceVerified(...args)).toBe(false);
+    });
   });
 });

@@ -1,0 +1,86 @@
+import fc from 'fast-check';
+import { asResultColumns, recallResults } from '../../../src/events/memory/recall-results';
+import type { RecallResult } from '../../../src/events/memory/recall.events';
+
+const result: fc.Arbitrary<RecallResult> = fc.record({
+  memory_item_id: fc.nat(),
+  memory_source_id: fc.nat(),
+  revision: fc.integer({ min: 1, max: 1000 }),
+  memory_chunk_ids: fc.array(fc.nat(), { maxLength: 10 }),
+  score: fc.double({ min: 0, max: 100, noNaN: true }),
+  method: fc.constantFrom('lexical' as const, 'semantic' as const, 'hybrid' as const),
+});
+
+describe('a recall trace’s results in either layout', () => {
+  it('reads columns back as the list they were made of, in order, through JSON', () => {
+    fc.assert(
+      fc.property(fc.array(result, { maxLength: 120 }), (results) => {
+        const stored = JSON.parse(JSON.stringify({ result_columns: asResultColumns(results) })) as {
+          result_columns: ReturnType<typeof asResultColumns>;
+        };
+        expect(recallResults(stored)).toEqual(results);
+      }),
+    );
+  });
+
+  it('reads a trace recorded as a list as it is, and a trace with neither as none', () => {
+    const list: RecallResult[] = [
+      {
+        memory_item_id: 4,
+        memory_source_id: 1,
+        revision: 2,
+        memory_chunk_ids: [7],
+        score: 1.5,
+        method: 'hybrid',
+      },
+    ];
+    expect(recallResults({ results: list })).toEqual(list);
+    expect(recallResults({})).toEqual([]);
+  });
+
+  it('is smaller as JSON than the list for a limit-100 search', () => {
+    const results = Array.from({ length: 100 }, (_, n) => ({
+      memory_item_id: 4000 + n,
+      memory_source_id: 1,
+      revision: 1,
+      memory_chunk_ids: [7000 + 2 * n, 7001 + 2 * n],
+      score: 20 / (n + 1) + 0.123456789,
+      method: 'lexical' as const,
+    }));
+    const list = JSON.stringify(results).length;
+    const columns = JSON.stringify(asResultColumns(results)).length;
+    expect(columns).toBeLessThan(list * 0.5);
+  });
+
+  it('never makes a result of missing values when the columns differ in length', () => {
+    const columns = asResultColumns([
+      {
+        memory_item_id: 1,
+        memory_source_id: 1,
+        revision: 1,
+        memory_chunk_ids: [1],
+        score: 2,
+        method: 'lexical',
+      },
+      {
+        memory_item_id: 2,
+        memory_source_id: 1,
+        revision: 1,
+        memory_chunk_ids: [2],
+        score: 1,
+        method: 'lexical',
+      },
+    ]);
+    const read = recallResults({ result_columns: { ...columns, scores: [2] } });
+    expect(read).toEqual([
+      {
+        memory_item_id: 1,
+        memory_source_id: 1,
+        revision: 1,
+        memory_chunk_ids: [1],
+        score: 2,
+        method: 'lexical',
+      },
+    ]);
+  });
+});
