@@ -21,7 +21,7 @@ import { MAX_APPEND_BYTES_CEILING } from '../append-too-large.error';
  * has a cost of its own whatever the size: in the server under search load one `deflateRawSync` took about 40 µs of
  * CPU for a 1.5 KB recall trace (a fresh zlib state on cold caches; 16 µs in a warm loop), some 4% of a search, to
  * save about 1 KB. From 2 KiB the bytes saved grow with the size while that cost barely does: every search with
- * `limit` 10 (its trace is about 1.5 KB) keeps its trace as text.
+ * `limit` 10 (its trace is about 1 KB since traces store their results as columns) keeps its trace as text.
  */
 export const COMPRESS_FROM_BYTES = 2048;
 /**
