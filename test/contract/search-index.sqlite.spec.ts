@@ -197,7 +197,7 @@ describe('SQLite search index: an index of an earlier layout', () => {
     expect(await collapsed(new SqliteSearchIndex(db))).toEqual(expected);
     expect(reindex).toHaveBeenCalledTimes(1);
     expect(db.prepare(`SELECT value FROM search_index_meta WHERE key = 'version'`).pluck().get()).toBe(
-      '11.1',
+      '12.1',
     );
     // Opened with the same field: nothing indexed again. With another (or none): indexed again, collapse refused.
     new SqliteSearchIndex(db);
@@ -210,6 +210,80 @@ describe('SQLite search index: an index of an earlier layout', () => {
     reindex.mockRestore();
     db.close();
   });
+
+  it('re-indexes layout 11 (postings keyed by term before partition group) when opened', async () => {
+    const db = openSqlite({ path: join(temp.dir, 'layout11.sqlite') });
+    const index = new SqliteSearchIndex(db);
+    await index.upsert([
+      { id: 'x', organization_id: 'org', title: 'x', body: 'scree couloir', fields: {}, version: 1 },
+      {
+        id: 'y',
+        organization_id: 'org',
+        title: 'y',
+        body: 'couloir couloir bergschrund',
+        fields: {},
+        version: 1,
+      },
+    ]);
+    await index.close();
+    const expected = await new SqliteSearchIndex(db).search({ organization_id: 'org', text: 'couloir' });
+    // As layout 11 left it: rows keyed (organization, term, partition), without a group.
+    db.exec(`DROP TABLE search_index_postings;
+      CREATE TABLE search_index_postings (org_key INTEGER NOT NULL, term TEXT NOT NULL, part INTEGER NOT NULL,
+        data BLOB NOT NULL, PRIMARY KEY (org_key, term, part)) WITHOUT ROWID;
+      UPDATE search_index_meta SET value = '11.1' WHERE key = 'version'`);
+    const reindex = jest.spyOn(DocumentWriter.prototype, 'reindexAll');
+    const reopened = new SqliteSearchIndex(db);
+    expect(reindex).toHaveBeenCalledTimes(1);
+    reindex.mockRestore();
+    const hits = await reopened.search({ organization_id: 'org', text: 'couloir' });
+    expect(hits.map((hit) => [hit.id, hit.score])).toEqual(expected.map((hit) => [hit.id, hit.score]));
+    const columns = db.prepare(`SELECT name FROM pragma_table_info('search_index_postings')`).pluck().all();
+    expect(columns).toEqual(['org_key', 'grp', 'term', 'part', 'data']);
+    await reopened.close();
+    db.close();
+  });
+
+  it('finds, ranks, changes and removes documents across partition groups', async () => {
+    const db = openSqlite({ path: join(temp.dir, 'groups.sqlite') });
+    const index = new SqliteSearchIndex(db);
+    // 70,000 documents: numbers 0..65,535 fill group 0 (16 partitions of 4,096), the rest start group 1.
+    const doc = (n: number, body: string, version = 1) => ({
+      id: `d${n}`,
+      organization_id: 'org',
+      title: `t${n % 7}`,
+      body,
+      fields: {},
+      version,
+    });
+    const docs = Array.from({ length: 70_000 }, (_, n) =>
+      doc(n, n === 3 ? 'serac serac' : n === 68_000 ? 'serac' : n === 69_999 ? 'serac icefall' : 'firn'),
+    );
+    await index.upsert(docs);
+    const ids = async (text: string) =>
+      (await index.search({ organization_id: 'org', text, limit: 10 })).map((hit) => hit.id);
+    expect(await ids('serac')).toEqual(['d3', 'd68000', 'd69999']);
+    const groups = db
+      .prepare(`SELECT DISTINCT grp FROM search_index_postings WHERE term = 'serac' ORDER BY grp`)
+      .pluck()
+      .all();
+    expect(groups).toEqual([0, 1]);
+    // A change in group 1 replaces that document's postings there; a removal in group 0 removes them there.
+    await index.upsert([doc(68_000, 'serac serac serac', 2)]);
+    expect(await ids('serac')).toEqual(['d68000', 'd3', 'd69999']);
+    await index.delete([{ id: 'd3', version: 2 }]);
+    expect(await ids('serac')).toEqual(['d68000', 'd69999']);
+    expect(await ids('icefall')).toEqual(['d69999']);
+    await index.close();
+    // A fresh index (no cache) reads the same from the file.
+    const reopened = new SqliteSearchIndex(db);
+    expect((await reopened.search({ organization_id: 'org', text: 'serac' })).map((hit) => hit.id)).toEqual([
+      'd68000',
+      'd69999',
+    ]);
+    await reopened.close();
+    db.close();
+  }, 60_000);
 
   it('re-indexes layout 4 (postings by hash bucket) into postings keyed by term when opened', async () => {
     const db = openSqlite({ path: join(temp.dir, 'layout4.sqlite') });

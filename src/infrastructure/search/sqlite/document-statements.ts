@@ -83,13 +83,16 @@ export function prepareStatements(db: SqliteDatabase, collapseField: string | un
     >(
       `SELECT doc_no, title, ${STORED_BODY}, fields FROM ${DOCS} WHERE org_key = ? AND deleted = 0 AND doc_no >= ? ORDER BY doc_no`,
     ),
-    postings: db.prepare<[number, string, number], { data: Buffer }>(
-      `SELECT data FROM ${POSTINGS} WHERE org_key = ? AND term = ? AND part = ?`,
+    /** A (term, partition) row: organization key, the partition's group (postings.ts groupOf), term, partition. */
+    postings: db.prepare<[number, number, string, number], { data: Buffer }>(
+      `SELECT data FROM ${POSTINGS} WHERE org_key = ? AND grp = ? AND term = ? AND part = ?`,
     ),
-    putPostings: db.prepare(
-      `INSERT OR REPLACE INTO ${POSTINGS} (org_key, term, part, data) VALUES (?, ?, ?, ?)`,
+    putPostings: db.prepare<[number, number, string, number, Buffer]>(
+      `INSERT OR REPLACE INTO ${POSTINGS} (org_key, grp, term, part, data) VALUES (?, ?, ?, ?, ?)`,
     ),
-    dropPostings: db.prepare(`DELETE FROM ${POSTINGS} WHERE org_key = ? AND term = ? AND part = ?`),
+    dropPostings: db.prepare<[number, number, string, number]>(
+      `DELETE FROM ${POSTINGS} WHERE org_key = ? AND grp = ? AND term = ? AND part = ?`,
+    ),
     lengths: db.prepare<[number, number], { data: Buffer }>(
       `SELECT data FROM ${LENGTHS} WHERE org_key = ? AND part = ?`,
     ),
@@ -102,9 +105,9 @@ export function prepareStatements(db: SqliteDatabase, collapseField: string | un
       `DELETE FROM ${DEFERRED_BODIES} WHERE org_key = ? AND doc_no >= ? AND doc_no < ?`,
     ),
     clearAllBodies: db.prepare(`DELETE FROM ${DEFERRED_BODIES}`),
-    /** Every term's postings row of one partition (Batch.unindexUnknown). */
-    partitionPostings: db.prepare<[number, number], { term: string; data: Buffer }>(
-      `SELECT term, data FROM ${POSTINGS} WHERE org_key = ? AND part = ?`,
+    /** Every term's postings row of one partition (Batch.unindexUnknown): organization key, group, partition. */
+    partitionPostings: db.prepare<[number, number, number], { term: string; data: Buffer }>(
+      `SELECT term, data FROM ${POSTINGS} WHERE org_key = ? AND grp = ? AND part = ?`,
     ),
     putLengths: db.prepare(`INSERT OR REPLACE INTO ${LENGTHS} (org_key, part, data) VALUES (?, ?, ?)`),
     livePage: db.prepare<[number, number], StoredRow>(

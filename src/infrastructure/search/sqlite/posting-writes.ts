@@ -12,6 +12,7 @@ import {
   encodeNewPostings,
   encodePostings,
   FIELDS_PER_CHANGE,
+  groupOf,
   mergePostings,
   partitionOf,
   type TermChanges,
@@ -51,12 +52,13 @@ export function writePostings(
   const lastStoredPart = storedBelow === 0 ? -1 : partitionOf(storedBelow - 1);
   for (const [term, termChanges] of changes) {
     for (const [part, partChanges] of changesByPartition(termChanges)) {
-      const stored = part > lastStoredPart ? undefined : s.postings.get(orgKey, term, part);
+      const group = groupOf(part);
+      const stored = part > lastStoredPart ? undefined : s.postings.get(orgKey, group, term, part);
       const data =
         (stored === undefined ? encodeNewPostings(partChanges) : null) ??
         encodePostings(mergePostings(stored === undefined ? null : decodePostings(stored.data), partChanges));
-      if (data !== null) s.putPostings.run(orgKey, term, part, data);
-      else if (stored !== undefined) s.dropPostings.run(orgKey, term, part);
+      if (data !== null) s.putPostings.run(orgKey, group, term, part, data);
+      else if (stored !== undefined) s.dropPostings.run(orgKey, group, term, part);
     }
   }
   for (const [part, partChanges] of lengthChangesByPartition(lengths)) {

@@ -4,6 +4,12 @@
  * term, partition): the term's postings within the partition. So a cold term read costs its own postings, and a
  * write rewrites only the rows of the terms and partitions it touches (new documents land in the newest).
  *
+ * Rows are keyed (organization, group, term, partition), a group being GROUP_PARTITIONS consecutive partitions:
+ * the rows new documents write sit together in their group's part of the table, so storing a partition touches the
+ * pages of its group, not a page of every term the organization has (keyed by term first, each partition stored
+ * rewrote nearly every page of the table: a cost that grew with the square of the documents). A term's read is
+ * one seek per group.
+ *
  * A row's postings are compressed, in blocks of BLOCK_SIZE in document order. The blob: varint posting count;
  * then per block a header — varint last document number minus the previous block's last (the first block:
  * relative to −1), varint highest title tf, varint highest body tf, varint byte length of the block's body — and
@@ -35,6 +41,13 @@ export interface DecodedPostings {
 
 export function partitionOf(docNo: number): number {
   return Math.floor(docNo / PARTITION_SIZE);
+}
+
+/** Partitions per group of rows (65,536 documents): a million documents make 16 groups. */
+export const GROUP_PARTITIONS = 16;
+
+export function groupOf(part: number): number {
+  return Math.floor(part / GROUP_PARTITIONS);
 }
 
 /**

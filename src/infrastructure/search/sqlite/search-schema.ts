@@ -32,7 +32,7 @@
  * generations, postings rowids in the order written; 4: postings by hash bucket, 14 bytes each; 5: no
  * `posted_doc_no`; 6: 6-byte slots without collapse values; 7: bodies as text, not packed by body-codec.ts; 8:
  * fields as JSONB, collapsed by an expression on them; 9: 14-byte slots without expiry; 10: every row keeps its
- * body, even with a body source), or
+ * body, even with a body source; 11: postings keyed by term before partition group, postings.ts), or
  * another collapse field, keeps its documents: the
  * postings are dropped and rebuilt from the documents table when the index is opened (one IMMEDIATE transaction,
  * so one process does it; about as long as indexing the documents anew), the documents numbered in rowid order.
@@ -53,7 +53,7 @@ export const DEFERRED_BODIES = 'search_index_deferred_bodies';
 const META = 'search_index_meta';
 
 /** Bump when the tables change; bump ANALYZER_VERSION when analysis (hence every posting) changes. */
-const LAYOUT_VERSION = 11;
+const LAYOUT_VERSION = 12;
 const ANALYZER_VERSION = 1;
 const VERSION = `${LAYOUT_VERSION}.${ANALYZER_VERSION}`;
 
@@ -83,10 +83,11 @@ CREATE TABLE IF NOT EXISTS ${ORGS} (
 );
 CREATE TABLE IF NOT EXISTS ${POSTINGS} (
   org_key INTEGER NOT NULL,
+  grp INTEGER NOT NULL,
   term TEXT NOT NULL,
   part INTEGER NOT NULL,
   data BLOB NOT NULL,
-  PRIMARY KEY (org_key, term, part)
+  PRIMARY KEY (org_key, grp, term, part)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS ${DEFERRED_BODIES} (
   org_key INTEGER NOT NULL,

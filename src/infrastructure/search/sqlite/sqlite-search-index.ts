@@ -41,6 +41,7 @@ import { MaxScoreRanker, type RankedDoc, RankedMatches, SCORED_POSTINGS } from '
 import { scorePostings } from './dense-sums';
 import { termWeighting } from './bm25';
 import { readTermBlocks, type ScoredPostings, type TermBlocks } from './term-blocks';
+import { groupOf, partitionOf } from './postings';
 import { DOCS, ensureSearchSchema, LENGTHS, ORGS, POSTINGS, recreateSearchSchema } from './search-schema';
 import { type NormalizedQuery, normalizeQuery, validateDeletes, validateDocuments } from './search-input';
 
@@ -71,6 +72,20 @@ function postedGeneration(org: OrgRow): string {
   return `${org.generation}/${org.posted_doc_no}`;
 }
 
+/** JSON arrays of groups 0..n-1, by n (a term's read asks for every group its organization's documents span). */
+const groupLists: string[] = [];
+
+/** The groups (postings.ts groupOf) of an organization whose next document number is `nextDocNo`, as JSON. */
+export function termGroups(nextDocNo: number): string {
+  const count = groupOf(partitionOf(Math.max(0, nextDocNo - 1))) + 1;
+  let list = groupLists[count];
+  if (list === undefined) {
+    list = JSON.stringify(Array.from({ length: count }, (_, group) => group));
+    if (count < 4096) groupLists[count] = list;
+  }
+  return list;
+}
+
 /** The documents of `rows`, their bodies resolved (body-source.ts; '' when unknown). */
 function toDocuments(rows: readonly DocumentRow[], source: SearchBodySource | undefined): SearchDocument[] {
   const bodies = resolveBodies(rows, source);
@@ -95,8 +110,10 @@ function prepareStatements(db: SqliteDatabase, collapseField: string | undefined
         `WHERE id IN (SELECT value FROM json_each(?)) AND deleted = 0`,
     ),
     // The term's own rows, one per partition it occurs in (the key is organization, term, partition).
-    postings: db.prepare<[number, string], { data: Buffer }>(
-      `SELECT data FROM ${POSTINGS} WHERE org_key = ? AND term = ? ORDER BY part`,
+    /** A term's rows in partition order: organization key, its groups (a JSON array, termGroups), term. */
+    postings: db.prepare<[number, string, string], { data: Buffer }>(
+      `SELECT data FROM ${POSTINGS} WHERE org_key = ? AND grp IN (SELECT value FROM json_each(?)) AND term = ?
+       ORDER BY grp, part`,
     ),
     lengths: db.prepare<[number], { part: number; data: Buffer }>(
       `SELECT part, data FROM ${LENGTHS} WHERE org_key = ?`,
@@ -314,7 +331,8 @@ export class SqliteSearchIndex implements SearchIndex {
     const generation = postedGeneration(org);
     let blocks = this.postings.get(org.org_key, generation, term);
     if (blocks === undefined) {
-      blocks = readTermBlocks(this.statements.postings.all(org.org_key, term).map((row) => row.data));
+      const rows = this.statements.postings.all(org.org_key, termGroups(org.next_doc_no), term);
+      blocks = readTermBlocks(rows.map((row) => row.data));
       if (blocks.df <= SCORED_POSTINGS) {
         blocks.scored = score(blocks);
         blocks.bytes += blocks.scored.docs.byteLength + blocks.scored.scores.byteLength;

@@ -8,7 +8,7 @@ import { type LengthChanges, REMOVED } from './document-lengths';
 import type { OrgRow, Statements, StoredRow } from './document-statements';
 import { GenerationHash, rowHash } from './generation-hash';
 import { addDocument, repair, writePostings } from './posting-writes';
-import { decodePostings, partitionOf, type TermChanges } from './postings';
+import { decodePostings, groupOf, partitionOf, type TermChanges } from './postings';
 
 /** Postings and lengths of new documents not stored yet (deferred), for documents numbered `from` and up. */
 export interface Pending {
@@ -109,7 +109,8 @@ export class Batch {
     const docNo = row.doc_no;
     const org = this.org(row.organization_id);
     org.hash.toggle(storedHash(row));
-    for (const { term, data } of this.statements.partitionPostings.all(org.org_key, partitionOf(docNo))) {
+    const part = partitionOf(docNo);
+    for (const { term, data } of this.statements.partitionPostings.all(org.org_key, groupOf(part), part)) {
       if (decodePostings(data).docs.includes(docNo)) this.change(org, term).push(docNo, -1, 0);
     }
     this.unindexed += 1;
