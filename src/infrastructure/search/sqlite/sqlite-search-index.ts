@@ -76,7 +76,7 @@ function postedGeneration(org: OrgRow): string {
 const groupLists: string[] = [];
 
 /** The groups (postings.ts groupOf) of an organization whose next document number is `nextDocNo`, as JSON. */
-export function termGroups(nextDocNo: number): string {
+function termGroups(nextDocNo: number): string {
   const count = groupOf(partitionOf(Math.max(0, nextDocNo - 1))) + 1;
   let list = groupLists[count];
   if (list === undefined) {
@@ -109,8 +109,8 @@ function prepareStatements(db: SqliteDatabase, collapseField: string | undefined
       `SELECT id, doc_no, version, title, fields, row_hash, ${STORED_BODY} FROM ${DOCS} ` +
         `WHERE id IN (SELECT value FROM json_each(?)) AND deleted = 0`,
     ),
-    // The term's own rows, one per partition it occurs in (the key is organization, term, partition).
-    /** A term's rows in partition order: organization key, its groups (a JSON array, termGroups), term. */
+    // The term's own rows, one per partition it occurs in, in partition order (the key is organization, group,
+    // term, partition: one seek per group): organization key, its groups (a JSON array, termGroups), term.
     postings: db.prepare<[number, string, string], { data: Buffer }>(
       `SELECT data FROM ${POSTINGS} WHERE org_key = ? AND grp IN (SELECT value FROM json_each(?)) AND term = ?
        ORDER BY grp, part`,
