@@ -5,6 +5,7 @@
  * stores in the end is what an index keeping its bodies stores, whatever the source knows.
  */
 import { join } from 'node:path';
+import { packBody } from '../../src/infrastructure/search/sqlite/body-codec';
 import fc from 'fast-check';
 import type { SearchDocument, SearchWrite } from '../../src/infrastructure/search/search-index.port';
 import { SqliteSearchIndex } from '../../src/infrastructure/search/sqlite/sqlite-search-index';
@@ -128,9 +129,15 @@ describe('SQLite search index with a body source', () => {
   it('keeps a deferred batch’s bodies until its postings are stored, then drops them', async () => {
     const source = new CommittedBodies();
     const { index, db } = open(source);
-    await index.write(upserts([chunk(4, 0, 5), chunk(4, 1, 6)]), { defer_visibility: true });
+    const docs = [chunk(4, 0, 5), chunk(4, 1, 6)];
+    await index.write(upserts(docs), { defer_visibility: true });
     expect(deferredBodies(db)).toBe(2);
     expect(storedBodyBytes(db)).toBe(0);
+    // Kept as text: they are deleted within a few thousand documents, so deflating them would only cost the writer.
+    const kept = db
+      .prepare('SELECT typeof(body) AS type, body FROM search_index_deferred_bodies ORDER BY doc_no')
+      .all();
+    expect(kept).toEqual(docs.map((doc) => ({ type: 'text', body: doc.body })));
     await index.refresh();
     expect(deferredBodies(db)).toBe(0);
     expect(await ids(index, 'marker4p1s6')).toEqual(['chunk-4-1']);
@@ -141,7 +148,13 @@ describe('SQLite search index with a body source', () => {
     const first = open(source);
     const docs = Array.from({ length: 40 }, (_, i) => chunk(10 + Math.floor(i / 4), i % 4, i));
     await first.index.write(upserts(docs), { defer_visibility: true });
-    // Stopped: no refresh, no close; and the read model never committed what the index wrote.
+    // Stopped: no refresh, no close; and the read model never committed what the index wrote. Half of the kept
+    // bodies as an earlier build kept them (deflated BLOBs): both are read.
+    const pack = first.db.prepare('UPDATE search_index_deferred_bodies SET body = ? WHERE doc_no = ?');
+    for (const row of first.db
+      .prepare('SELECT doc_no, body FROM search_index_deferred_bodies WHERE doc_no % 2 = 0')
+      .all() as Array<{ doc_no: number; body: string }>)
+      pack.run(packBody(row.body), row.doc_no);
     first.db.close();
     const next = open(new CommittedBodies(), first.path);
     expect(await ids(next.index, 'marker19p3s39')).toEqual(['chunk-19-3']);

@@ -96,8 +96,11 @@ export function prepareStatements(db: SqliteDatabase, collapseField: string | un
     lengths: db.prepare<[number, number], { data: Buffer }>(
       `SELECT data FROM ${LENGTHS} WHERE org_key = ? AND part = ?`,
     ),
-    /** With a body source: a deferred document's body, kept until its postings are stored. */
-    putDeferredBody: db.prepare<[number, number, Buffer]>(
+    /**
+     * With a body source: a deferred document's body, kept until its postings are stored, as text (unpackBody reads
+     * text as it is): it is deleted within a few thousand documents, so deflating it would only cost the writer.
+     */
+    putDeferredBody: db.prepare<[number, number, string]>(
       `INSERT OR REPLACE INTO ${DEFERRED_BODIES} (org_key, doc_no, body) VALUES (?, ?, ?)`,
     ),
     /** Deferred bodies whose postings are stored now (documents numbered from the second to the third value). */

@@ -207,7 +207,7 @@ export class DocumentWriter {
     bodies.written(d.id, d.body);
     // With a source, a deferred document's body waits beside the row until its postings are stored.
     if (this.source !== undefined && deferring)
-      this.statements.putDeferredBody.run(indexed[0], indexed[1], packBody(d.body));
+      this.statements.putDeferredBody.run(indexed[0], indexed[1], d.body);
     const values = [
       d.organization_id,
       d.title,
