@@ -53,34 +53,15 @@ describe('a recall trace’s results in either layout', () => {
   });
 
   it('never makes a result of missing values when the columns differ in length', () => {
-    const columns = asResultColumns([
-      {
-        memory_item_id: 1,
-        memory_source_id: 1,
-        revision: 1,
-        memory_chunk_ids: [1],
-        score: 2,
-        method: 'lexical',
-      },
-      {
-        memory_item_id: 2,
-        memory_source_id: 1,
-        revision: 1,
-        memory_chunk_ids: [2],
-        score: 1,
-        method: 'lexical',
-      },
-    ]);
-    const read = recallResults({ result_columns: { ...columns, scores: [2] } });
-    expect(read).toEqual([
-      {
-        memory_item_id: 1,
-        memory_source_id: 1,
-        revision: 1,
-        memory_chunk_ids: [1],
-        score: 2,
-        method: 'lexical',
-      },
-    ]);
+    const lexical = (id: number, score: number): RecallResult => ({
+      memory_item_id: id,
+      memory_source_id: 1,
+      revision: 1,
+      memory_chunk_ids: [id],
+      score,
+      method: 'lexical',
+    });
+    const columns = asResultColumns([lexical(1, 2), lexical(2, 1)]);
+    expect(recallResults({ result_columns: { ...columns, scores: [2] } })).toEqual([lexical(1, 2)]);
   });
 });
