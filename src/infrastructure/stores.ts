@@ -6,6 +6,7 @@ import type { ReadStore } from './read-store/read-store.port';
 import { SqliteReadStore } from './read-store/sqlite/sqlite-read-store';
 import type { SearchIndex } from './search/search-index.port';
 import { SqliteSearchIndex } from './search/sqlite/sqlite-search-index';
+import { repackPostings } from './search/sqlite/search-schema';
 import { MemoryChunkBodies } from '../projections/memory-chunk-bodies';
 import { openSqlite, type SqliteDatabase } from './sqlite/sqlite-connection';
 import { walFlusherFor } from './sqlite/wal-flusher';
@@ -52,7 +53,8 @@ export interface Stores {
    */
   checkpoint?(): boolean;
   /**
-   * After a bulk run (memory:ingest): gives the embedded file's free pages back to the file
+   * After a bulk run (memory:ingest): repacks the embedded search index's postings table in a file of at most
+   * 256 MiB (search-schema.ts repackPostings), then gives the embedded file's free pages back to the file
    * system (`PRAGMA incremental_vacuum`; files created before auto_vacuum was set have none to give). Returns the
    * pages released. Absent without an embedded file.
    */
@@ -165,6 +167,7 @@ export async function openStores(config: CairnConfig, options: OpenStoresOptions
     },
     compact() {
       if (!db) return 0;
+      if (!config.elasticsearchUrl) repackPostings(db);
       const free = (): number => Number(db.pragma('freelist_count', { simple: true }));
       const before = free();
       if (before > 0) db.pragma('incremental_vacuum');

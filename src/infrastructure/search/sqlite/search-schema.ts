@@ -243,3 +243,23 @@ export function recreateSearchSchema(db: SqliteDatabase, collapseField: string |
     recordVersion(db, collapseField);
   }).immediate();
 }
+
+/**
+ * Files up to this size have their postings table repacked by repackPostings (at a million chunks the file is about
+ * 2 GB and is not: its rewrite would hold the write lock for minutes, for a table a few percent of the directory).
+ */
+export const REPACK_POSTINGS_MAX_FILE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Rewrites the postings table's B-tree in key order (`REINDEX` of a WITHOUT ROWID table rebuilds the table itself),
+ * when the file is at most `maxFileBytes`: rows stored partition by partition, each new partition's rows inserted
+ * between the earlier ones, leave its pages about 15% empty (SciFact: 521 of 3,391 KB, 194 KB after). The freed
+ * pages go back to the file system with `incremental_vacuum` (Stores.compact). Returns whether it ran.
+ */
+export function repackPostings(db: SqliteDatabase, maxFileBytes = REPACK_POSTINGS_MAX_FILE_BYTES): boolean {
+  const pages = Number(db.pragma('page_count', { simple: true }));
+  const pageSize = Number(db.pragma('page_size', { simple: true }));
+  if (pages * pageSize > maxFileBytes || !tableExists(db, POSTINGS)) return false;
+  db.transaction(() => db.exec(`REINDEX ${POSTINGS}`)).immediate();
+  return true;
+}
