@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { DocumentWriter } from '../../src/infrastructure/search/sqlite/document-writer';
+import { rowBytes } from '../../src/infrastructure/search/sqlite/row-cache';
 import { SqliteSearchIndex } from '../../src/infrastructure/search/sqlite/sqlite-search-index';
 import { openSqlite } from '../../src/infrastructure/sqlite/sqlite-connection';
 import { cutSlots } from '../support/search-slots';
@@ -93,8 +94,11 @@ describe('SQLite search index: posting lists cached in memory', () => {
 describe('SQLite search index: looked-up rows cached in memory, bounded', () => {
   const temp = makeTempDir('cairn-search-rows-');
   const db = openSqlite({ path: join(temp.dir, 'cairn.sqlite') });
-  // A bound far below one query's matches: the cache starts over several times within one lookup.
-  const index = new SqliteSearchIndex(db, { rowCacheRows: 3 });
+  // A bound far below one query's matches (about three of its rows): the cache starts over several times within
+  // one lookup.
+  const rowCacheBytes =
+    3 * rowBytes({ id: 'row-10', title: 'Invoice 10', fields: { audience: 'customer_safe' } });
+  const index = new SqliteSearchIndex(db, { rowCacheBytes });
   afterAll(async () => {
     await index.close();
     db.close();

@@ -50,7 +50,7 @@ export class MemberCache {
  */
 export function readMembers(
   keys: number[],
-  cached: { rows: Map<number, CachedRow>; lists: Map<number, number[]> },
+  cached: { rows: { get(docNo: number): CachedRow | undefined }; lists: Map<number, number[]> },
   read: (missing: number[]) => Array<MemberRow & { value: number }>,
   keep: (kept: { rows: MemberRow[]; lists: Map<number, number[]> }) => void,
 ): MemberRow[] {

@@ -168,7 +168,7 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly collapseField: string | undefined;
 
   /**
-   * `rowCacheRows`: the bound of the looked-up rows kept between queries (row-cache.ts); `postingCacheBytes`: the
+   * `rowCacheBytes`: the bound of the looked-up rows kept between queries (row-cache.ts); `postingCacheBytes`: the
    * posting cache's budget (posting-cache.ts). `collapseField`: the
    * one field queries can collapse by (SearchQuery.collapse; default SEARCH_COLLAPSE_FIELD, null for none): each
    * document's value of it is kept with its lengths, and the file records it (another reindexes when opened).
@@ -178,14 +178,14 @@ export class SqliteSearchIndex implements SearchIndex {
   constructor(
     private readonly db: SqliteDatabase,
     options: {
-      rowCacheRows?: number;
+      rowCacheBytes?: number;
       collapseField?: string | null;
       postingCacheBytes?: number;
       bodySource?: SearchBodySource;
     } = {},
   ) {
     this.bodySource = options.bodySource;
-    this.rows = new RowCache(options.rowCacheRows);
+    this.rows = new RowCache(options.rowCacheBytes);
     this.postings = new PostingCache(options.postingCacheBytes);
     const field =
       options.collapseField === undefined ? SEARCH_COLLAPSE_FIELD : (options.collapseField ?? undefined);
