@@ -75,6 +75,21 @@ describe('a term’s stored blocks read from their headers', () => {
     expect(cursor.doc).toBe(0);
     expect(() => new BlockCursor(readTermBlocks([bad]))).toThrow(/corrupt posting list/);
   });
+
+  it('refuse a row whose header varints are cut short or longer than five bytes', () => {
+    expect(() => readTermBlocks([Buffer.from([0x85])])).toThrow(/truncated varint/);
+    // Count 1, then a block header whose first varint (the last document) never ends within the row.
+    expect(() => readTermBlocks([Buffer.from([0x01, 0x81, 0x82])])).toThrow(/truncated varint/);
+    expect(() => readTermBlocks([Buffer.from([0x80, 0x80, 0x80, 0x80, 0x80, 0x01])])).toThrow(
+      /varint too long/,
+    );
+    // Five bytes is the longest a varint can take: 2^28, read as such, and refused as a count (a row is one
+    // partition of PARTITION_SIZE documents), before any array is sized by it.
+    expect(() => readTermBlocks([Buffer.from([0x80, 0x80, 0x80, 0x80, 0x01])])).toThrow(
+      /more postings than a partition has documents/,
+    );
+    expect(() => readTermBlocks([Buffer.from([0x81, 0x20])])).toThrow(/more postings than a partition/);
+  });
 });
 
 describe('MaxScore ranking over blocks', () => {

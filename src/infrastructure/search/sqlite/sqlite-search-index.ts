@@ -111,10 +111,13 @@ function prepareStatements(db: SqliteDatabase, collapseField: string | undefined
     ),
     // The term's own rows, one per partition it occurs in, in partition order (the key is organization, group,
     // term, partition: one seek per group): organization key, its groups (a JSON array, termGroups), term.
-    postings: db.prepare<[number, string, string], { data: Buffer }>(
-      `SELECT data FROM ${POSTINGS} WHERE org_key = ? AND grp IN (SELECT value FROM json_each(?)) AND term = ?
+    // Plucked: the blobs themselves, no row object each (a frequent term has a row per partition).
+    postings: db
+      .prepare<[number, string, string], Buffer>(
+        `SELECT data FROM ${POSTINGS} WHERE org_key = ? AND grp IN (SELECT value FROM json_each(?)) AND term = ?
        ORDER BY grp, part`,
-    ),
+      )
+      .pluck(),
     lengths: db.prepare<[number], { part: number; data: Buffer }>(
       `SELECT part, data FROM ${LENGTHS} WHERE org_key = ?`,
     ),
@@ -331,8 +334,7 @@ export class SqliteSearchIndex implements SearchIndex {
     const generation = postedGeneration(org);
     let blocks = this.postings.get(org.org_key, generation, term);
     if (blocks === undefined) {
-      const rows = this.statements.postings.all(org.org_key, termGroups(org.next_doc_no), term);
-      blocks = readTermBlocks(rows.map((row) => row.data));
+      blocks = readTermBlocks(this.statements.postings.all(org.org_key, termGroups(org.next_doc_no), term));
       if (blocks.df <= SCORED_POSTINGS) {
         blocks.scored = score(blocks);
         blocks.bytes += blocks.scored.docs.byteLength + blocks.scored.scores.byteLength;

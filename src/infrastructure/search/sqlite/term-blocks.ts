@@ -3,7 +3,7 @@
  * blocks made from the block headers alone, so a query decodes only the blocks it needs (max-score.ts) and the
  * posting cache keeps postings compressed (about 3 bytes a posting, where decoded scores took 12).
  */
-import { BLOCK_SIZE } from './postings';
+import { BLOCK_SIZE, PARTITION_SIZE } from './postings';
 
 export interface TermBlocks {
   /** Postings in all rows (the term's document frequency). */
@@ -44,16 +44,30 @@ function corrupt(what: string): Error {
   return new Error(`corrupt posting list: ${what}`);
 }
 
-/** Reads one LEB128 varint of `bytes` at `at`; returns the value and leaves the next position in `cursor.at`. */
-function readVarint(bytes: Uint8Array, cursor: { at: number }): number {
-  let value = 0;
-  let shift = 0;
-  for (;;) {
-    if (cursor.at >= bytes.length) throw corrupt('truncated varint');
-    const byte = bytes[cursor.at++];
-    value += (byte & 0x7f) * 2 ** shift;
-    if (byte < 0x80) return value;
-    shift += 7;
+/**
+ * Reads LEB128 varints of one blob: `read()` returns the next and moves `at` past it. A class with the position as
+ * a field and a shift loop (no `2 ** shift` call per byte): reading the block headers of a cold query's terms at
+ * 1M chunks (~4,000 blocks, four varints each) took ~1 ms as a function over a `{ at }` object.
+ */
+class VarintReader {
+  at = 0;
+
+  constructor(private readonly bytes: Uint8Array) {}
+
+  read(): number {
+    const { bytes } = this;
+    if (this.at >= bytes.length) throw corrupt('truncated varint');
+    let byte = bytes[this.at++];
+    if (byte < 0x80) return byte;
+    let value = byte & 0x7f;
+    // Values stay below 2^35 (five bytes): a multiplication keeps them exact where << would overflow 32 bits.
+    for (let scale = 0x80; ; scale *= 0x80) {
+      if (this.at >= bytes.length) throw corrupt('truncated varint');
+      byte = bytes[this.at++];
+      value += (byte & 0x7f) * scale;
+      if (byte < 0x80) return value;
+      if (scale >= 0x10000000) throw corrupt('varint too long');
+    }
   }
 }
 
@@ -61,10 +75,12 @@ function readVarint(bytes: Uint8Array, cursor: { at: number }): number {
 export function readTermBlocks(rows: Uint8Array[]): TermBlocks {
   let df = 0;
   let blockCount = 0;
-  const counts: number[] = [];
-  for (const blob of rows) {
-    const count = readVarint(blob, { at: 0 });
-    counts.push(count);
+  const counts = new Array<number>(rows.length);
+  for (let r = 0; r < rows.length; r++) {
+    const count = new VarintReader(rows[r]).read();
+    // A row holds one partition's postings: an edited count could otherwise size the index arrays at gigabytes.
+    if (count > PARTITION_SIZE) throw corrupt('more postings than a partition has documents');
+    counts[r] = count;
     df += count;
     blockCount += Math.ceil(count / BLOCK_SIZE);
   }
@@ -84,29 +100,30 @@ export function readTermBlocks(rows: Uint8Array[]): TermBlocks {
   };
   let b = 0;
   let previous = -1;
-  rows.forEach((blob, r) => {
+  for (let r = 0; r < rows.length; r++) {
+    const blob = rows[r];
     blocks.bytes += blob.length;
-    const cursor = { at: 0 };
-    const count = readVarint(blob, cursor);
+    const reader = new VarintReader(blob);
+    const count = reader.read();
     let previousLast = -1;
     for (let start = 0; start < count; start += BLOCK_SIZE, b++) {
-      const last = previousLast + readVarint(blob, cursor);
+      const last = previousLast + reader.read();
       if (last <= previous) throw corrupt('blocks out of order');
       blocks.base[b] = previousLast;
       blocks.last[b] = last;
       blocks.count[b] = Math.min(BLOCK_SIZE, count - start);
-      blocks.maxTitle[b] = readVarint(blob, cursor);
-      blocks.maxBody[b] = readVarint(blob, cursor);
-      const length = readVarint(blob, cursor);
+      blocks.maxTitle[b] = reader.read();
+      blocks.maxBody[b] = reader.read();
+      const length = reader.read();
       blocks.row[b] = r;
-      blocks.offset[b] = cursor.at;
-      cursor.at += length;
-      if (cursor.at > blob.length) throw corrupt('block past the end');
+      blocks.offset[b] = reader.at;
+      reader.at += length;
+      if (reader.at > blob.length) throw corrupt('block past the end');
       previousLast = previous = last;
     }
-    if (cursor.at !== blob.length) throw corrupt('trailing bytes');
+    if (reader.at !== blob.length) throw corrupt('trailing bytes');
     if (counts[r] !== count) throw corrupt('count changed');
-  });
+  }
   return blocks;
 }
 
