@@ -30,7 +30,7 @@ import { ndcgAt, recallAt } from './retrieval-metrics';
 import { runCli } from './scale/cli-run';
 import { DEEP_LIMIT, depthRows, interleavedDepth, SEARCH_PATH } from './scale/depth';
 import { dataDirectoryBytes } from './scale/footprint';
-import { indexQueryRows } from './scale/index-queries';
+import { indexQueryRowsInChild } from './scale/index-queries';
 import { treeMemory } from './scale/process-memory';
 import { ingestSciFact, scifactTestQueries, type SciFactQueries } from './scale/scifact';
 import { ingestSynthetic } from './scale/synthetic-ingest';
@@ -178,9 +178,16 @@ export async function benchScale(dir: string): Promise<BenchRow[]> {
     },
   );
 
-  // 2. The index's own query time, in process (no server yet: its caches are the ones measured).
+  // 2. The index's own query time, in a fresh process (no server yet: its caches are the ones measured).
   process.stderr.write(`scale: index queries in process at ${at}…\n`);
-  rows.push(...(await indexQueryRows(sqliteFile(dataDir), org.id, queries, `synthetic queries, ${at}`)));
+  rows.push(
+    ...(await indexQueryRowsInChild({
+      sqliteFile: sqliteFile(dataDir),
+      organizationId: org.id,
+      queries,
+      label: `synthetic queries, ${at}`,
+    })),
+  );
 
   // 3. HTTP search on a server process.
   process.stderr.write(`scale: HTTP search at ${at}…\n`);

@@ -1,6 +1,7 @@
 /**
- * The embedded index's own query time at scale, in the bench process over the data directory's SQLite file (read
- * only, no server): each synthetic query as the memory search handler asks it (its filters, the default title
+ * The embedded index's own query time at scale, in a process of its own (indexQueryRowsInChild; the scale bench's
+ * process keeps what ingestion left on its heap, see index-queries.child.ts) over the data directory's SQLite file
+ * (read only, no server): each synthetic query as the memory search handler asks it (its filters, the default title
  * weight, collapsed by item with at most 10 chunks each) for 10 and 100 items, as a limit-10 and a limit-100
  * search do (without usage reports: with them a search may ask again for more).
  *
@@ -12,12 +13,15 @@
  * - Warm: one index, every query with both depths back to back, the order alternating; a round not counted, then
  *   the p50 of two.
  */
+import { fork } from 'node:child_process';
+import { join } from 'node:path';
 import { DEFAULT_SEARCH_TITLE_BOOST } from '../../src/config/config';
 import { SEARCH_COLLAPSE_FIELD, type SearchFilter } from '../../src/infrastructure/search/search-index.port';
 import { SqliteSearchIndex } from '../../src/infrastructure/search/sqlite/sqlite-search-index';
 import { openSqlite } from '../../src/infrastructure/sqlite/sqlite-connection';
 import { percentile } from '../http-load';
 import type { BenchRow } from '../table';
+import type { IndexQueriesRequest } from './index-queries.child';
 
 /** Items a limit-10 and a limit-100 memory search ask the index for. */
 const DEPTHS = [10, 100] as const;
@@ -101,5 +105,30 @@ export async function indexQueryRows(
     return rows;
   } finally {
     db.close();
+  }
+}
+
+/** indexQueryRows in a fresh child process (index-queries.child.ts: why). */
+export async function indexQueryRowsInChild(request: IndexQueriesRequest): Promise<BenchRow[]> {
+  const child = fork(join(__dirname, 'index-queries.child.js'), [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  try {
+    const message = await new Promise<{ ok: boolean; rows?: BenchRow[]; error?: string }>(
+      (resolve, reject) => {
+        child.once('message', (reply) =>
+          resolve(reply as { ok: boolean; rows?: BenchRow[]; error?: string }),
+        );
+        child.once('error', reject);
+        child.once('exit', (code) =>
+          reject(new Error(`the index query process exited (${code}) without a result`)),
+        );
+        child.send(request);
+      },
+    );
+    if (!message.ok || message.rows === undefined) throw new Error(`index queries failed: ${message.error}`);
+    return message.rows;
+  } finally {
+    if (child.exitCode === null) child.kill();
   }
 }
