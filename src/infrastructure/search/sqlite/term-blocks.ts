@@ -46,8 +46,9 @@ function corrupt(what: string): Error {
 
 /**
  * Reads LEB128 varints of one blob: `read()` returns the next and moves `at` past it. A class with the position as
- * a field and a shift loop (no `2 ** shift` call per byte): reading the block headers of a cold query's terms at
- * 1M chunks (~4,000 blocks, four varints each) took ~1 ms as a function over a `{ at }` object.
+ * a field, a one-byte fast path and a running multiplier (no `2 ** shift` per byte): the block headers of a cold
+ * query's terms at 1M chunks (~4,000 blocks, four varints each) took ~1 ms to read as a function over a `{ at }`
+ * object (CPU profile at 82172af).
  */
 class VarintReader {
   at = 0;
