@@ -1,10 +1,11 @@
 /**
  * Runs autocannon in a child process, so the load generator never shares the server's event loop (it still
- * shares the machine's cores, as a client on the same host does). Receives an HttpLoadRequest over IPC, sends
- * back `{ok, result}` or `{ok: false, error}`. (Not a worker thread: autocannon treats a worker thread as one of
+ * shares the machine's cores, as a client on the same host does). Receives an HttpLoadRequest over IPC and answers
+ * once (child-request.ts). (Not a worker thread: autocannon treats a worker thread as one of
  * its own workers and reports raw histograms.)
  */
 import autocannon from 'autocannon';
+import { answerOnce } from './child-request';
 
 export interface HttpLoadRequest {
   url: string;
@@ -44,12 +45,4 @@ function run(request: HttpLoadRequest): Promise<HttpLoadResult> {
   });
 }
 
-process.once('message', (request: HttpLoadRequest) => {
-  const reply = (message: object): void => {
-    process.send?.(message, () => process.exit(0));
-  };
-  run(request).then(
-    (result) => reply({ ok: true, result }),
-    (error: unknown) => reply({ ok: false, error: String(error) }),
-  );
-});
+answerOnce(run);

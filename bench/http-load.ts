@@ -2,8 +2,8 @@
  * HTTP load for the benchmarks: autocannon in a child process (http-load.child.ts), so the load generator never
  * shares the server's event loop (it still shares the machine's cores, as a client on the same host does).
  */
-import { fork } from 'node:child_process';
 import { join } from 'node:path';
+import { askChild } from './child-request';
 import type { HttpLoadRequest, HttpLoadResult } from './http-load.child';
 
 /** A load's outcome: every response time (ms, ascending), the average requests/s and failed requests. */
@@ -23,23 +23,5 @@ export async function httpLoad(request: HttpLoadRequest): Promise<HttpLoad> {
  * request n modulo the request list (autocannon cycles through it), so interleaved request shapes can be told apart.
  */
 export async function httpLoadInOrder(request: HttpLoadRequest): Promise<HttpLoad> {
-  const child = fork(join(__dirname, 'http-load.child.js'), [], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  try {
-    const message = await new Promise<{ ok: boolean; result?: HttpLoadResult; error?: string }>(
-      (resolve, reject) => {
-        child.once('message', (reply) =>
-          resolve(reply as { ok: boolean; result?: HttpLoadResult; error?: string }),
-        );
-        child.once('error', reject);
-        child.once('exit', (code) => reject(new Error(`the load process exited (${code}) without a result`)));
-        child.send(request);
-      },
-    );
-    if (!message.ok || message.result === undefined) throw new Error(`HTTP load failed: ${message.error}`);
-    return message.result;
-  } finally {
-    if (child.exitCode === null) child.kill();
-  }
+  return askChild<HttpLoadResult>(join(__dirname, 'http-load.child.js'), request, 'load');
 }

@@ -13,13 +13,13 @@
  * - Warm: one index, every query with both depths back to back, the order alternating; a round not counted, then
  *   the p50 of two.
  */
-import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { DEFAULT_SEARCH_TITLE_BOOST } from '../../src/config/config';
 import { SEARCH_COLLAPSE_FIELD, type SearchFilter } from '../../src/infrastructure/search/search-index.port';
 import { SqliteSearchIndex } from '../../src/infrastructure/search/sqlite/sqlite-search-index';
 import { openSqlite } from '../../src/infrastructure/sqlite/sqlite-connection';
 import { percentile } from '../http-load';
+import { askChild } from '../child-request';
 import type { BenchRow } from '../table';
 import type { IndexQueriesRequest } from './index-queries.child';
 
@@ -110,25 +110,5 @@ export async function indexQueryRows(
 
 /** indexQueryRows in a fresh child process (index-queries.child.ts: why). */
 export async function indexQueryRowsInChild(request: IndexQueriesRequest): Promise<BenchRow[]> {
-  const child = fork(join(__dirname, 'index-queries.child.js'), [], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  try {
-    const message = await new Promise<{ ok: boolean; rows?: BenchRow[]; error?: string }>(
-      (resolve, reject) => {
-        child.once('message', (reply) =>
-          resolve(reply as { ok: boolean; rows?: BenchRow[]; error?: string }),
-        );
-        child.once('error', reject);
-        child.once('exit', (code) =>
-          reject(new Error(`the index query process exited (${code}) without a result`)),
-        );
-        child.send(request);
-      },
-    );
-    if (!message.ok || message.rows === undefined) throw new Error(`index queries failed: ${message.error}`);
-    return message.rows;
-  } finally {
-    if (child.exitCode === null) child.kill();
-  }
+  return askChild<BenchRow[]>(join(__dirname, 'index-queries.child.js'), request, 'index query');
 }
