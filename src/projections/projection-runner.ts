@@ -7,7 +7,7 @@ import { BufferedProjectionContext } from './buffered-projection-context';
 import type { Projection } from './projection';
 import { LaggingBatches } from './lagging-batches';
 import { SearchVisibility } from './search-visibility';
-import { SharedBatches } from './shared-batches';
+import { ProjectionReads } from './projection-reads';
 import { WakeableSleep } from './wakeable-sleep';
 import type { ProjectionRunnerOptions, ProjectionStatus } from './projection-runner-types';
 
@@ -44,8 +44,8 @@ export class ProjectionRunner {
    * REBUILD_GIVES_UP_AFTER times in a row (cleared by the next good step).
    */
   private readonly blocked = new Map<string, StoredEventUnreadableError | ProjectionFailedError>();
-  /** Batches of events, shared by the projections reading the same positions. */
-  private readonly batches: SharedBatches;
+  /** How steps read their events (projection-reads.ts). */
+  private readonly reads: ProjectionReads;
   /**
    * Checkpoint moves not written yet, by projection: batches with no event of the projection's types change
    * nothing but the checkpoint, so that write is deferred (each is a durable commit) until the projection next
@@ -55,7 +55,10 @@ export class ProjectionRunner {
   /** When search writes become searchable (search-visibility.ts). */
   private readonly visibility: SearchVisibility;
   /** Per projection: the events of its last batch a step left for the next one (see STEP_WRITE_LIMIT). */
-  private readonly remainders = new Map<string, { after: number; events: RecordedEvent[] }>();
+  private readonly remainders = new Map<
+    string,
+    { after: number; events: RecordedEvent[]; through: number }
+  >();
   /** Batches that grow while a projection lags (lagging-batches.ts). */
   private readonly lagging: LaggingBatches;
   /** Per projection: the step or reset this process is running (see exclusive()). */
@@ -74,7 +77,7 @@ export class ProjectionRunner {
     this.poll = options.pollIntervalMs ?? 25;
     this.standby = options.standbyIntervalMs ?? 500;
     this.batch = options.batchSize ?? 5000;
-    this.batches = new SharedBatches(eventStore, this.batch);
+    this.reads = new ProjectionReads(eventStore, this.batch);
     this.lagging = new LaggingBatches(this.batch);
     this.visibility = new SearchVisibility(searchIndex, this.lagging);
     this.progress.setMaxListeners(0);
@@ -267,6 +270,10 @@ export class ProjectionRunner {
         if (!progressed) {
           await this.exclusive(projection, () => this.flushDeferred(projection, CHECKPOINT_DEFER_MS));
           await this.sleeper.sleep(this.poll);
+        } else {
+          // A step may run without one wait for I/O (the embedded stores are synchronous): timers and requests go
+          // between steps, so a long catch-up never holds the event loop.
+          await new Promise<void>((resolve) => setImmediate(resolve));
         }
       } catch (error) {
         failures += 1;
@@ -308,10 +315,14 @@ export class ProjectionRunner {
     if (remainder?.after !== from && (await this.lagging.shouldWait(projection.name, from, this.eventStore)))
       return false;
     this.remainders.delete(projection.name);
-    const batch = remainder?.after === from ? remainder.events : await this.batches.read(from);
-    // Fewer events than a batch were read: at the head (a remainder is part of a full batch).
-    const atHead = remainder?.after !== from && batch.length < this.batch;
-    if (batch.length === 0) {
+    const read =
+      remainder?.after === from
+        ? { events: remainder.events, through: remainder.through, atHead: false }
+        : await this.reads.read(projection, from);
+    const batch = read.events;
+    // A remainder is never at the head: the step that left it did not apply its whole read.
+    const atHead = read.atHead;
+    if (batch.length === 0 && read.through <= from) {
       this.lagging.caughtUp(projection.name);
       await this.visibility.refresh(projection.name);
       return false;
@@ -333,25 +344,27 @@ export class ProjectionRunner {
       }
     }
     const events = applied === batch.length ? batch : batch.slice(0, applied);
-    if (projection.batchesGrowWhileLagging) this.lagging.grew(projection.name, applied);
+    if (projection.batchesGrowWhileLagging && applied > 0) this.lagging.grew(projection.name, applied);
     if (applied < batch.length) {
       this.remainders.set(projection.name, {
         after: events[events.length - 1].position,
         events: batch.slice(applied),
+        through: read.through,
       });
     }
+    // How far this step's checkpoint moves: through what the read looked at (events of other types included) once
+    // every event it found is applied.
+    const last = applied === batch.length ? read.through : events[events.length - 1].position;
     if (projection.usesSearchIndex) {
       await this.visibility.write(
         projection.name,
         context.searchWrites,
         !(atHead && applied === batch.length),
       );
-      const reached = events[events.length - 1].position;
       const atHeadNow =
-        (atHead && applied === batch.length) || reached >= (await this.eventStore.headPosition());
+        (atHead && applied === batch.length) || last >= (await this.eventStore.headPosition());
       if (atHeadNow && this.visibility.refreshesAtHead) await this.visibility.refresh(projection.name);
     }
-    const last = events[events.length - 1].position;
     const wrote = context.ops.length > 0 || context.searchWrites.length > 0;
     if (!wrote && last - stored < CHECKPOINT_DEFER_EVENTS) {
       const since = this.deferred.get(projection.name)?.since ?? Date.now();

@@ -10,6 +10,8 @@ import type {
   RecordedEvent,
   SubscribeOptions,
   Subscription,
+  TypedRead,
+  TypedReadOptions,
 } from '../event-store/event-store.port';
 import type { DataKeyStore } from './data-key-store.port';
 import { isSealed, open, seal } from './sealed-value';
@@ -25,12 +27,21 @@ import { currentSealingScope } from './sealing-scope';
  */
 export class SealingEventStore implements EventStore {
   readonly countEvents?: (upToPosition: number) => Promise<number>;
+  readonly readAllOfTypes?: (options: TypedReadOptions) => Promise<TypedRead>;
 
   constructor(
     readonly sealed: EventStore,
     private readonly keys: DataKeyStore,
   ) {
     if (sealed.countEvents) this.countEvents = (upTo) => sealed.countEvents!(upTo);
+    const readOfTypes = sealed.readAllOfTypes?.bind(sealed);
+    if (readOfTypes) {
+      this.readAllOfTypes = async (options) => {
+        const read = await readOfTypes(options);
+        const events = options.deferred_data ? this.openWhenRead(read.events) : this.openAll(read.events);
+        return { ...read, events };
+      };
+    }
   }
 
   async append(

@@ -81,6 +81,31 @@ export interface ReadAllOptions {
   deferred_data?: boolean;
 }
 
+/** A read of some event types only (EventStore.readAllOfTypes). */
+export interface TypedReadOptions {
+  /** Exclusive: events with a position strictly greater than this. */
+  after_position: number;
+  /** At most this many events (a positive integer). */
+  max_count: number;
+  /** The event types read; events of other types are passed over unread. */
+  types: ReadonlySet<string>;
+  /** As in ReadAllOptions. */
+  deferred_data?: boolean;
+}
+
+/** What a typed read found, and how far it looked. */
+export interface TypedRead {
+  /** The events of the types asked for, in global order. */
+  events: RecordedEvent[];
+  /**
+   * Every event of those types with a position up to this one is in `events` (or before `after_position`): the read
+   * looked through it. At least `after_position`; the last event's position when `max_count` events were found.
+   */
+  through: number;
+  /** Whether the read looked through the head of the log as it was when read (nothing later existed then). */
+  reached_head: boolean;
+}
+
 export interface Subscription {
   /** Stops delivery; resolves once no handler call is running. */
   stop(): Promise<void>;
@@ -123,6 +148,12 @@ export interface EventStore {
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Reads events of all streams in global order. */
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /**
+   * Reads events of some types only, in global order, passing over the others without reading them (a projection
+   * catching up or rebuilding reads only what it applies). Stores that cannot filter cheaply omit it; readers then
+   * use readAll and skip by type.
+   */
+  readAllOfTypes?(options: TypedReadOptions): Promise<TypedRead>;
   /** Catch-up subscription to all events: first history after the position, then live events. */
   subscribeToAll(options: SubscribeOptions): Subscription;
   /** The highest position written so far (0 when empty). */

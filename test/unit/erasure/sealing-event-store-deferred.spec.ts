@@ -76,6 +76,31 @@ describe('SealingEventStore: sealed fields opened when first read (deferred_data
     await close();
   });
 
+  it('typed reads open sealed fields as readAll does, lazily with deferred_data, and honour an erasure', async () => {
+    const { store, keys, close } = await storeWithItems(3);
+    const types = new Set(['MemoryItemCreated']);
+    const eager = await store.readAll({ after_position: 0 });
+    const typed = await store.readAllOfTypes!({ after_position: 0, max_count: 10, types });
+    expect(typed).toMatchObject({ through: 6, reached_head: true });
+    expect(typed.events.map((e) => ({ ...e }))).toEqual(
+      eager.filter((e) => e.type === 'MemoryItemCreated').map((e) => ({ ...e })),
+    );
+    expect(typed.events[1].data.content).toBe('The secret sentence of item 2.');
+
+    const keyById = jest.spyOn(keys, 'keyById');
+    const deferred = await store.readAllOfTypes!({
+      after_position: 0,
+      max_count: 10,
+      types,
+      deferred_data: true,
+    });
+    expect(keyById).not.toHaveBeenCalled();
+    keys.destroySubjects([subjects.memoryItem(2)], 1);
+    expect(deferred.events[1].data).toMatchObject(SEALING_RULES.MemoryItemCreated.erased);
+    expect(deferred.events[0].data.content).toBe('The secret sentence of item 1.');
+    await close();
+  });
+
   it('without deferred_data, events stay readable after the store is closed', async () => {
     const { store, close } = await storeWithItems(2);
     const events = await store.readAll({ after_position: 0 });

@@ -59,6 +59,7 @@ export interface Statements {
   forward: LimitedStatements;
   backward: LimitedStatements;
   all: LimitedStatements;
+  ofTypes: LimitedStatements;
   head: SqliteStatement;
   count: SqliteStatement;
   streams: SqliteStatement;
@@ -91,6 +92,14 @@ export function prepareEventStatements(db: SqliteDatabase): Statements {
     all: new LimitedStatements(
       db,
       `SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position ASC`,
+      true,
+    ),
+    // A range of positions (the rowid: no other index is read), rows of other types passed over by their type alone:
+    // their data and metadata are never copied out of the page.
+    ofTypes: new LimitedStatements(
+      db,
+      `SELECT ${COLUMNS} FROM events WHERE position > ? AND position <= ?
+         AND type IN (SELECT value FROM json_each(?)) ORDER BY position ASC`,
       true,
     ),
     head: db.prepare('SELECT COALESCE(MAX(position), 0) FROM events'),

@@ -19,6 +19,8 @@ import type {
   RecordedEvent,
   SubscribeOptions,
   Subscription,
+  TypedRead,
+  TypedReadOptions,
 } from '../event-store.port';
 import { StoredEventUnreadableError } from '../../../common/errors';
 import { AppendTooLargeError, appendSize, DEFAULT_MAX_APPEND_BYTES } from '../append-too-large.error';
@@ -34,6 +36,7 @@ import { WriteLock } from '../../sqlite/write-lock';
 import { prepareEventStatements, STREAMS_PAGE, type Row, type Statements } from './sqlite-event-statements';
 import { compressFrom, encodePayload, parsePayload } from './event-payload';
 import { decodeMetadata, encodeMetadata } from './event-metadata';
+import { readOfTypes, TYPED_READ_WINDOW } from './sqlite-typed-reads';
 
 /**
  * Appends acknowledged once committed (`durability: 'committed'`) are synced to disk within this time, together:
@@ -71,6 +74,8 @@ export interface SqliteEventStoreOptions {
   flusher?: WalFlusher;
   /** The largest append accepted, in bytes (default DEFAULT_MAX_APPEND_BYTES, 1 MiB). */
   maxAppendBytes?: number;
+  /** How many positions a typed read looks through at most (default TYPED_READ_WINDOW). */
+  typedReadWindow?: number;
 }
 
 export class SqliteEventStore implements EventStore {
@@ -86,6 +91,7 @@ export class SqliteEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private readonly flusher: WalFlusher | null;
   private readonly maxAppendBytes: number;
+  private readonly typedReadWindow: number;
   private closed = false;
   private readonly traces: TraceRows;
 
@@ -93,6 +99,10 @@ export class SqliteEventStore implements EventStore {
     this.pollIntervalMs = options.pollIntervalMs ?? 25;
     this.flusher = options.flusher ?? null;
     this.maxAppendBytes = options.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES;
+    this.typedReadWindow = options.typedReadWindow ?? TYPED_READ_WINDOW;
+    if (!Number.isSafeInteger(this.typedReadWindow) || this.typedReadWindow < 1) {
+      throw new RangeError(`typedReadWindow must be a positive integer, got ${this.typedReadWindow}`);
+    }
     this.statements = prepareEventStatements(db);
     const transaction = db.transaction(
       (
@@ -181,6 +191,11 @@ export class SqliteEventStore implements EventStore {
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
     return this.readAfter(options.after_position ?? 0, rowLimit(options.max_count));
+  }
+
+  async readAllOfTypes(options: TypedReadOptions): Promise<TypedRead> {
+    this.assertOpen();
+    return readOfTypes(this.statements, options, this.typedReadWindow, toRecorded);
   }
 
   subscribeToAll(options: SubscribeOptions): Subscription {

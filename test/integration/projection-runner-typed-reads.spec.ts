@@ -1,0 +1,138 @@
+import type {
+  EventStore,
+  RecordedEvent,
+  TypedReadOptions,
+} from '../../src/infrastructure/event-store/event-store.port';
+import { SqliteEventStore } from '../../src/infrastructure/event-store/sqlite/sqlite-event-store';
+import { SqliteReadStore } from '../../src/infrastructure/read-store/sqlite/sqlite-read-store';
+import { SqliteSearchIndex } from '../../src/infrastructure/search/sqlite/sqlite-search-index';
+import { openSqlite, type SqliteDatabase } from '../../src/infrastructure/sqlite/sqlite-connection';
+import type { Projection, ProjectionContext } from '../../src/projections/projection';
+import { ProjectionRunner } from '../../src/projections/projection-runner';
+import { makeTempDir } from '../support/temp-dir';
+
+/** Counts its applications (not idempotent: a double apply shows), and remembers the positions it applied. */
+function tickCounter(): Projection {
+  return {
+    name: 'ticks',
+    version: 1,
+    collections: [{ name: 'tick_counts', indexes: [] }],
+    eventTypes: new Set(['Tick']),
+    async apply(event: RecordedEvent, context: ProjectionContext) {
+      const current = await context.get<{ id: string; n: number; at: number[] }>('tick_counts', 'all');
+      context.put('tick_counts', {
+        id: 'all',
+        n: (current?.n ?? 0) + 1,
+        at: [...(current?.at ?? []), event.position],
+      });
+    },
+  };
+}
+
+const meta = () => ({
+  organization_id: null,
+  correlation_id: 'c',
+  causation_id: null,
+  actor: 'system:test',
+  occurred_at: new Date(0).toISOString(),
+  schema_version: 1,
+});
+
+/** The store's reads as the runner makes them: how many events each kind of read handed over. */
+function countingReads(store: SqliteEventStore, typed: boolean) {
+  const seen = { all: 0, typed: 0 };
+  const counted: EventStore = {
+    append: (...args) => store.append(...args),
+    readStream: (...args) => store.readStream(...args),
+    readAll: async (options) => {
+      const events = await store.readAll(options);
+      seen.all += events.length;
+      return events;
+    },
+    subscribeToAll: (options) => store.subscribeToAll(options),
+    headPosition: () => store.headPosition(),
+    listStreams: () => store.listStreams(),
+    ping: () => store.ping(),
+    close: () => store.close(),
+  };
+  if (typed) {
+    counted.readAllOfTypes = async (options: TypedReadOptions) => {
+      const read = await store.readAllOfTypes(options);
+      seen.typed += read.events.length;
+      return read;
+    };
+  }
+  return { counted, seen };
+}
+
+describe('projection runner: a projection behind reads only its own event types', () => {
+  const temp = makeTempDir();
+  const dbs: SqliteDatabase[] = [];
+  const runners: ProjectionRunner[] = [];
+  afterAll(async () => {
+    for (const runner of runners) await runner.stop();
+    for (const db of dbs) db.close();
+    temp.cleanup();
+  });
+
+  /** 400 events of another type with a Tick at every 80th position: 5 ticks. */
+  async function logWithRareTicks(file: string) {
+    const db = openSqlite({ path: `${temp.dir}/${file}` });
+    dbs.push(db);
+    const store = new SqliteEventStore(db, { typedReadWindow: 64 });
+    const ticks: number[] = [];
+    for (let n = 1; n <= 400; n++) {
+      const type = n % 80 === 0 ? 'Tick' : 'Noise';
+      const { position } = await store.append(`s-${n}`, [{ type, data: { n }, metadata: meta() }], 'any');
+      if (type === 'Tick') ticks.push(position);
+    }
+    return { db, store, ticks };
+  }
+
+  for (const typed of [true, false]) {
+    it(
+      typed
+        ? 'catches up and rebuilds through typed reads: each tick applied once, the other events never handed over'
+        : 'a store without typed reads: the same read model, every event read',
+      async () => {
+        const { db, store, ticks } = await logWithRareTicks(`rare-${typed}.sqlite`);
+        const { counted, seen } = countingReads(store, typed);
+        const reads = new SqliteReadStore(db);
+        const runner = new ProjectionRunner(counted, reads, new SqliteSearchIndex(db), [tickCounter()], {
+          owner: `typed-${typed}`,
+          batchSize: 7,
+          pollIntervalMs: 5,
+        });
+        runners.push(runner);
+        await runner.prepare();
+        runner.start();
+        const head = await store.headPosition();
+        expect(await runner.waitFor(head, 10_000)).toBe(true);
+        expect(await reads.get('tick_counts', 'all')).toEqual({ id: 'all', n: 5, at: ticks });
+        expect((await reads.getCheckpoint('ticks'))?.position).toBe(head);
+        if (typed) {
+          // The ticks came from typed reads; readAll only ever read within a batch of the head.
+          expect(seen.typed).toBe(5);
+          expect(seen.all).toBeLessThanOrEqual(7);
+        } else {
+          expect(seen.all).toBeGreaterThanOrEqual(400);
+        }
+
+        const before = { ...seen };
+        const [rebuilt] = await runner.rebuild(['ticks'], 10_000);
+        expect(rebuilt).toMatchObject({ name: 'ticks', position: head });
+        expect(await reads.get('tick_counts', 'all')).toEqual({ id: 'all', n: 5, at: ticks });
+        if (typed) expect(seen.all - before.all).toBeLessThanOrEqual(7);
+
+        // Live again: a tick appended now is applied once, near the head, by the shared read.
+        const late = await store.append('late', [{ type: 'Tick', data: {}, metadata: meta() }], 'any');
+        expect(await runner.waitFor(late.position, 10_000)).toBe(true);
+        expect(await reads.get('tick_counts', 'all')).toEqual({
+          id: 'all',
+          n: 6,
+          at: [...ticks, late.position],
+        });
+      },
+    );
+  }
+});
