@@ -10,6 +10,7 @@ import { openSqlite, type SqliteDatabase } from '../../src/infrastructure/sqlite
 import type { Projection, ProjectionContext } from '../../src/projections/projection';
 import { ProjectionRunner } from '../../src/projections/projection-runner';
 import { makeTempDir } from '../support/temp-dir';
+import { metadata } from '../contract/event-store.contract-support';
 
 /** Counts its applications (not idempotent: a double apply shows), and remembers the positions it applied. */
 function tickCounter(): Projection {
@@ -29,14 +30,7 @@ function tickCounter(): Projection {
   };
 }
 
-const meta = () => ({
-  organization_id: null,
-  correlation_id: 'c',
-  causation_id: null,
-  actor: 'system:test',
-  occurred_at: new Date(0).toISOString(),
-  schema_version: 1,
-});
+const meta = () => metadata({ organization_id: null });
 
 /** The store's reads as the runner makes them: how many events each kind of read handed over. */
 function countingReads(store: SqliteEventStore, typed: boolean) {
