@@ -12,14 +12,17 @@ export interface StepRead {
 }
 
 /**
- * How the projection runner's steps read events. More than a batch behind (catching up, rebuilding), a store that
- * can filter (EventStore.readAllOfTypes) hands over the projection's event types only: a projection of a few
- * organizations' events no longer reads every memory revision and recall trace (a 100k-chunk rebuild: the nine
- * projections besides memory took ~5 s, now ~0.1 s). Near the head, the projections share one read of every event
- * (shared-batches.ts), which projections woken together by one append read once.
+ * How the projection runner's steps read events. A projection behind the head (catching up, rebuilding) asks a store
+ * that can filter (EventStore.readAllOfTypes) for its event types only: a projection of a few organizations' events
+ * no longer reads every memory revision and recall trace (a 100k-chunk rebuild: the nine projections besides memory
+ * took ~5 s, now ~0.1 s). At the head, the projections share one read of every event (shared-batches.ts), which
+ * projections woken together by one append read once. Which of the two is decided by the projection's last read,
+ * never by a read of the head on every step (a step at the head runs after every search's recall trace).
  */
 export class ProjectionReads {
   private readonly shared: SharedBatches;
+  /** Projections whose last read reached the head of the log: their next read is the shared one. */
+  private readonly atHead = new Set<string>();
 
   constructor(
     private readonly eventStore: EventStore,
@@ -30,20 +33,27 @@ export class ProjectionReads {
 
   async read(projection: Projection, from: number): Promise<StepRead> {
     const { eventStore } = this;
-    if (
-      eventStore.readAllOfTypes !== undefined &&
-      (await eventStore.headPosition()) - from > this.batchSize
-    ) {
+    const { name } = projection;
+    if (eventStore.readAllOfTypes !== undefined && !this.atHead.has(name)) {
       const read = await eventStore.readAllOfTypes({
         after_position: from,
         max_count: this.batchSize,
         types: projection.eventTypes,
         deferred_data: true,
       });
+      if (read.reached_head) this.atHead.add(name);
       return { events: read.events, through: read.through, atHead: read.reached_head };
     }
     const events = await this.shared.read(from);
     const through = events.length > 0 ? events[events.length - 1].position : from;
-    return { events, through, atHead: events.length < this.batchSize };
+    // Fewer events than a batch were read: at the head. A full batch: behind, and the next read is a typed one.
+    const atHead = events.length < this.batchSize;
+    if (!atHead) this.atHead.delete(name);
+    return { events, through, atHead };
+  }
+
+  /** The projection was reset: its next read starts behind. */
+  reset(name: string): void {
+    this.atHead.delete(name);
   }
 }

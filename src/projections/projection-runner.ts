@@ -425,6 +425,7 @@ export class ProjectionRunner {
   private async reset(projection: Projection): Promise<void> {
     this.deferred.delete(projection.name);
     this.remainders.delete(projection.name);
+    this.reads.reset(projection.name);
     this.lagging.caughtUp(projection.name);
     if (projection.usesSearchIndex) await this.searchIndex.reset();
     await this.readStore.reset(
