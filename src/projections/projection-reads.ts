@@ -14,8 +14,8 @@ export interface StepRead {
 /**
  * How the projection runner's steps read events. A projection behind the head (catching up, rebuilding) asks a store
  * that can filter (EventStore.readAllOfTypes) for its event types only: a projection of a few organizations' events
- * no longer reads every memory revision and recall trace (a 100k-chunk rebuild: the nine projections besides memory
- * took ~5 s, now ~0.1 s). At the head, the projections share one read of every event (shared-batches.ts), which
+ * reads no memory revision or recall trace (in a 100k-chunk rebuild the nine projections besides memory take ~0.1 s
+ * together; reading every event, ~5 s). At the head, the projections share one read of every event (shared-batches.ts), which
  * projections woken together by one append read once. Which of the two is decided by the projection's last read,
  * never by a read of the head on every step (a step at the head runs after every search's recall trace).
  */

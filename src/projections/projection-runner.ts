@@ -315,13 +315,13 @@ export class ProjectionRunner {
     if (remainder?.after !== from && (await this.lagging.shouldWait(projection.name, from, this.eventStore)))
       return false;
     this.remainders.delete(projection.name);
+    // A remainder is never at the head: the step that left it did not apply its whole read.
     const read =
       remainder?.after === from
         ? { events: remainder.events, through: remainder.through, atHead: false }
         : await this.reads.read(projection, from);
     const batch = read.events;
-    // A remainder is never at the head: the step that left it did not apply its whole read.
-    const atHead = read.atHead;
+    const { atHead } = read;
     if (batch.length === 0 && read.through <= from) {
       this.lagging.caughtUp(projection.name);
       await this.visibility.refresh(projection.name);

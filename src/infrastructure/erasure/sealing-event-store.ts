@@ -38,8 +38,7 @@ export class SealingEventStore implements EventStore {
     if (readOfTypes) {
       this.readAllOfTypes = async (options) => {
         const read = await readOfTypes(options);
-        const events = options.deferred_data ? this.openWhenRead(read.events) : this.openAll(read.events);
-        return { ...read, events };
+        return { ...read, events: this.opened(read.events, options.deferred_data) };
       };
     }
   }
@@ -75,8 +74,12 @@ export class SealingEventStore implements EventStore {
   }
 
   async readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {
-    const events = await this.sealed.readAll(options);
-    return options?.deferred_data ? this.openWhenRead(events) : this.openAll(events);
+    return this.opened(await this.sealed.readAll(options), options?.deferred_data);
+  }
+
+  /** Events of a read of every stream, opened now or, with `deferred_data`, when each one's data is first read. */
+  private opened(events: RecordedEvent[], deferred: boolean | undefined): RecordedEvent[] {
+    return deferred ? this.openWhenRead(events) : this.openAll(events);
   }
 
   subscribeToAll(options: SubscribeOptions): Subscription {
