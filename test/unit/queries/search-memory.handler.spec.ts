@@ -232,4 +232,25 @@ describe('SearchMemoryHandler ranking with usage reports', () => {
     expect(asked.map((query) => query.limit)).toEqual([10]);
     expect(semanticAsks).toHaveLength(1);
   });
+  it('with embeddings on, ranks items semantically in the order of their nearest chunk, each item once', async () => {
+    // The vectors' chunks, nearest first: item 20's, 21's, 20's again (a second chunk), 22's. Fused with their
+    // lexical ranks (20th, 21st, 22nd of 25), the semantic order decides: 20, 21, 22. Were the semantic order
+    // reversed (22, 21, 20), 22 would lead.
+    const found = await hybrid([
+      { memory_item_id: 20, memory_chunk_id: 200, score: 0.9 },
+      { memory_item_id: 21, memory_chunk_id: 210, score: 0.8 },
+      { memory_item_id: 20, memory_chunk_id: 201, score: 0.7 },
+      { memory_item_id: 22, memory_chunk_id: 220, score: 0.6 },
+    ]).execute(new SearchMemoryQuery(connector, 'refunds', 3, null, false));
+    expect(found.items.map((ranked) => [ranked.item.memory_item_id, ranked.method])).toEqual([
+      [20, 'hybrid'],
+      [21, 'hybrid'],
+      [22, 'hybrid'],
+    ]);
+    // Reciprocal rank fusion (k 60): lexical rank 20 and semantic rank 1 (its second chunk adds no rank).
+    expect(found.items[0].score).toBeCloseTo(1 / (60 + 20) + 1 / (60 + 1), 12);
+    expect(found.items[2].score).toBeCloseTo(1 / (60 + 22) + 1 / (60 + 3), 12);
+    // The item's semantic chunks join its lexical one, each once.
+    expect([...found.items[0].chunk_ids].sort((a, b) => a - b)).toEqual([200, 201]);
+  });
 });
