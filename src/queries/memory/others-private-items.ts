@@ -6,6 +6,14 @@ import { MEMORY_ITEMS, type MemoryItemDocument } from '../../projections/memory.
 export const REFRESH_INTERVAL_MS = 1000;
 /** The most private items remembered per organization (about 100 bytes each); later ones are not excluded. */
 export const MAX_TRACKED_ITEMS = 4 * MAX_EXCLUDED_VALUES;
+/**
+ * Organizations whose lists are kept, and the private items remembered over all of them: past either, the lists
+ * of the organizations searched least recently are dropped (the next search of one reads its list again). Without
+ * a bound a process serving many organizations kept a list for every one it ever searched. The total lets two
+ * organizations at MAX_TRACKED_ITEMS alternate without reading their lists again at every search.
+ */
+export const MAX_ORGANIZATIONS = 1024;
+export const MAX_TRACKED_TOTAL = 2 * MAX_TRACKED_ITEMS;
 /** Client keys whose sets are kept per organization (each up to MAX_EXCLUDED_VALUES ids). */
 const MAX_SETS_PER_ORGANIZATION = 32;
 /** Items read per query while bringing a list up to date. */
@@ -25,6 +33,8 @@ interface OrganizationList {
   refreshing: Promise<void> | null;
   /** Per client key (EVERY_OWNER: all): the set and the `owners.size` it was built at. */
   sets: Map<string, { builtAt: number; set: ReadonlySet<number> }>;
+  /** How many of `owners` count in OthersPrivateItems' total (brought up to date after each refresh). */
+  counted: number;
 }
 
 /**
@@ -43,9 +53,25 @@ interface OrganizationList {
  * Archived and erased items stay listed: they are out of search anyway.
  */
 export class OthersPrivateItems {
+  /** By organization, least recently searched first (a search moves its organization to the end). */
   private readonly organizations = new Map<number, OrganizationList>();
+  /** Private items remembered over every kept list (their `counted`). */
+  private tracked = 0;
+  private readonly maxOrganizations: number;
+  private readonly maxTrackedTotal: number;
 
-  constructor(private readonly readStore: ReadStore) {}
+  constructor(
+    private readonly readStore: ReadStore,
+    bounds: { maxOrganizations?: number; maxTrackedTotal?: number } = {},
+  ) {
+    this.maxOrganizations = bounds.maxOrganizations ?? MAX_ORGANIZATIONS;
+    this.maxTrackedTotal = bounds.maxTrackedTotal ?? MAX_TRACKED_TOTAL;
+  }
+
+  /** Private items remembered now, over every organization kept (for tests and diagnostics). */
+  get trackedItems(): number {
+    return this.tracked;
+  }
 
   /**
    * The items to exclude (at most MAX_EXCLUDED_VALUES) for a search by `clientKey` (null: an
@@ -79,10 +105,22 @@ export class OthersPrivateItems {
         refreshedAtMs: 0,
         refreshing: null,
         sets: new Map(),
+        counted: 0,
       };
-      this.organizations.set(organizationId, list);
-    }
+    } else this.organizations.delete(organizationId);
+    this.organizations.set(organizationId, list);
+    this.keepWithinBounds(list);
     return list;
+  }
+
+  /** Drops the least recently searched organizations' lists while past a bound; never `using`'s. */
+  private keepWithinBounds(using: OrganizationList): void {
+    for (const [organizationId, list] of this.organizations) {
+      if (this.organizations.size <= this.maxOrganizations && this.tracked <= this.maxTrackedTotal) return;
+      if (list === using) continue;
+      this.organizations.delete(organizationId);
+      this.tracked -= list.counted;
+    }
   }
 
   /** Reads the organization's private items created since the highest id read, if the corpus moved since. */
@@ -118,6 +156,12 @@ export class OthersPrivateItems {
       if (items.length < PAGE) break;
     }
     list.revision = current;
+    // A list dropped while it was read counts no more (its search still uses it).
+    if (this.organizations.get(organizationId) === list) {
+      this.tracked += list.owners.size - list.counted;
+      list.counted = list.owners.size;
+      this.keepWithinBounds(list);
+    }
   }
 
   /** The excluded set for `owner` (EVERY_OWNER: all), rebuilt when the list grew since it was built. */

@@ -124,3 +124,48 @@ describe('OthersPrivateItems', () => {
     expect(excluded?.size).toBe(MAX_EXCLUDED_VALUES);
   });
 });
+
+describe('OthersPrivateItems bounds over organizations', () => {
+  /** Reads asked for `organization`'s list from the start (a list read anew). */
+  const fromStart = (asked: FindOptions[]) =>
+    asked.filter((options) => (options.filter?.memory_item_id as { $gt: number }).$gt === 0).length;
+
+  it('keeps at most maxOrganizations lists, dropping the least recently searched one', async () => {
+    const { store, asked } = storeOf([note(1, 'ck_a', 1), note(2, 'ck_a', 2), note(3, 'ck_a', 3)]);
+    const others = new OthersPrivateItems(store, { maxOrganizations: 2 });
+    expect([...((await others.of(1, 'ck_b', at('idx_1'), 0)) ?? [])]).toEqual([1]);
+    expect([...((await others.of(2, 'ck_b', at('idx_1'), 0)) ?? [])]).toEqual([2]);
+    // Organization 1 searched again: now 2 is the least recent, and a third organization drops it.
+    await others.of(1, 'ck_b', at('idx_1'), 0);
+    expect([...((await others.of(3, 'ck_b', at('idx_1'), 0)) ?? [])]).toEqual([3]);
+    expect(fromStart(asked)).toBe(3);
+    // Organization 1's list was kept (no read within the interval); 2's is read again, and is right.
+    expect([...((await others.of(1, 'ck_b', at('idx_1'), 0)) ?? [])]).toEqual([1]);
+    expect(fromStart(asked)).toBe(3);
+    expect([...((await others.of(2, 'ck_b', at('idx_1'), 0)) ?? [])]).toEqual([2]);
+    expect(fromStart(asked)).toBe(4);
+    expect(others.trackedItems).toBe(2);
+  });
+
+  it('drops the least recently searched lists once the items remembered pass maxTrackedTotal, never the one in use', async () => {
+    const notes = [
+      ...[1, 2, 3].map((id) => note(id, 'ck_a', 1)),
+      ...[4, 5, 6].map((id) => note(id, 'ck_a', 2)),
+      ...[7, 8, 9, 10, 11].map((id) => note(id, 'ck_a', 3)),
+    ];
+    const { store, asked } = storeOf(notes);
+    const others = new OthersPrivateItems(store, { maxTrackedTotal: 4 });
+    expect([...((await others.of(1, 'ck_b', at('idx_1'), 0)) ?? [])]).toEqual([1, 2, 3]);
+    expect(others.trackedItems).toBe(3);
+    // Organization 2's three items make six: organization 1's list is dropped.
+    expect([...((await others.of(2, 'ck_b', at('idx_1'), 0)) ?? [])]).toEqual([4, 5, 6]);
+    expect(others.trackedItems).toBe(3);
+    // Five items alone are past the bound: the list in use is kept all the same, every other dropped.
+    expect([...((await others.of(3, 'ck_b', at('idx_1'), 0)) ?? [])]).toEqual([7, 8, 9, 10, 11]);
+    expect(others.trackedItems).toBe(5);
+    const reads = fromStart(asked);
+    expect([...((await others.of(2, 'ck_b', at('idx_1'), 0)) ?? [])]).toEqual([4, 5, 6]);
+    expect(fromStart(asked)).toBe(reads + 1);
+    expect(others.trackedItems).toBe(3);
+  });
+});
