@@ -12,7 +12,7 @@
  * - `reference_id`: `mi<item>-r<revision>-c<chunk ids joined by .>` (item, revision and chunk parts).
  */
 import type { RecallTraceRecorded } from '../../events/memory/recall.events';
-import { recallResults } from '../../events/memory/recall-results';
+import { recallResultOf } from '../../events/memory/recall-results';
 import type { MemoryChunk } from '../../events/memory/memory.events';
 import type { MemoryItemFields } from '../../projections/memory.projection';
 import { freshnessOf, type FreshnessCategory } from '../../queries/memory/freshness';
@@ -114,7 +114,7 @@ export function isTraceVerified(
 ): boolean {
   if (!trace || trace.organization_id !== scope.organization_id || trace.connector_id !== scope.connector_id)
     return false;
-  const result = recallResults(trace).find((r) => r.memory_item_id === item.memory_item_id);
+  const result = recallResultOf(trace, item.memory_item_id);
   return (
     result !== undefined &&
     result.revision === item.revision &&

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { asResultColumns, recallResults } from '../../../src/events/memory/recall-results';
+import { asResultColumns, recallResultOf, recallResults } from '../../../src/events/memory/recall-results';
 import type { RecallResult } from '../../../src/events/memory/recall.events';
 
 const result: fc.Arbitrary<RecallResult> = fc.record({
@@ -63,5 +63,26 @@ describe('a recall trace’s results in either layout', () => {
     });
     const columns = asResultColumns([lexical(1, 2), lexical(2, 1)]);
     expect(recallResults({ result_columns: { ...columns, scores: [2] } })).toEqual([lexical(1, 2)]);
+  });
+
+  it('finds one item’s result as the list would, in either layout, even with columns of unequal length', () => {
+    // Ids from a small range, so that items repeat and many asked-for ids are in the trace.
+    const small = result.map((r) => ({ ...r, memory_item_id: r.memory_item_id % 8 }));
+    fc.assert(
+      fc.property(
+        fc.array(small, { maxLength: 30 }),
+        fc.nat({ max: 9 }),
+        fc.constantFrom('columns', 'list', 'short column') as fc.Arbitrary<string>,
+        (results, wanted, layout) => {
+          const columns = asResultColumns(results);
+          if (layout === 'short column') columns.scores = columns.scores.slice(0, results.length >> 1);
+          const trace = layout === 'list' ? { results } : { result_columns: columns };
+          expect(recallResultOf(trace, wanted)).toEqual(
+            recallResults(trace).find((r) => r.memory_item_id === wanted),
+          );
+        },
+      ),
+    );
+    expect(recallResultOf({}, 1)).toBeUndefined();
   });
 });
