@@ -8,7 +8,7 @@ import type { LaggingBatches } from './lagging-batches';
  * `defer_visibility` (the embedded index then stores each partition's postings once instead of once a batch;
  * Elasticsearch refreshes about once a second anyway) and made searchable by one refresh. A rebuild waits for the
  * head (waitFor), so its batches are written at once: deferring them took as long at 100k chunks and raised the
- * rebuild's peak memory by ~230 MB.
+ * rebuild's peak memory by ~230 MiB.
  */
 export class SearchVisibility {
   /** Projections whose search writes may not be visible yet. */
