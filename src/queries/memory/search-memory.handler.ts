@@ -343,8 +343,7 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery, Sea
     semantic: SemanticHit[],
   ): Map<number, RelevanceMethod> {
     if (semantic.length === 0) return new Map();
-    // Items in the order of their best chunk (a Set keeps insertion order; a list's includes() made this
-    // quadratic in the chunks asked for: up to 1,000).
+    // Items in the order of their best chunk: a Set keeps the order of first insertion, one lookup per hit.
     const semanticItems = new Set<number>();
     for (const hit of semantic) {
       const entry = grouped.get(hit.memory_item_id);

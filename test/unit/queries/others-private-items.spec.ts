@@ -126,7 +126,7 @@ describe('OthersPrivateItems', () => {
 });
 
 describe('OthersPrivateItems bounds over organizations', () => {
-  /** Reads asked for `organization`'s list from the start (a list read anew). */
+  /** Reads of a list from the start (an organization's list read anew), over every organization. */
   const fromStart = (asked: FindOptions[]) =>
     asked.filter((options) => (options.filter?.memory_item_id as { $gt: number }).$gt === 0).length;
 
