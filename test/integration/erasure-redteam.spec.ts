@@ -125,6 +125,7 @@ describe('erasure red team (server with model, CLI erasing while it runs)', () =
   const SECRET = 'Our back-office alarm code is Walrus Tangerine Forty Two.';
   const CORRECTION = 'The alarm code was changed to Heron Plum Seventeen at the start of the month.';
   const SAVED = 'Connector note: the landlord Ms Ottoline Barrowcliffe pays rent in cash.';
+  const AFTER_REBUILD = 'Connector note: the boiler service is booked with Quillfeather Heating for March.';
   let h: Awaited<ReturnType<typeof startModelApp>>;
   let org = 0;
   let token = '';
@@ -147,6 +148,8 @@ describe('erasure red team (server with model, CLI erasing while it runs)', () =
   afterAll(async () => h.close());
 
   const replies = (body: Record<string, unknown>) => http(h.t.baseUrl, 'POST', REPLIES, { token, body });
+  const memory = (path: string, body: object) =>
+    http(h.t.baseUrl, 'POST', `${MEMORY}${path}`, { token, body });
 
   it('setup: a reply cites the item, a correction of it is approved, a connector saves and forgets a note', async () => {
     const res = await replies(replyBody(replyKey, question));
@@ -160,15 +163,9 @@ describe('erasure red team (server with model, CLI erasing while it runs)', () =
     expect(fb.status).toBe(200);
     const approved = await cairn(h.t.dataDir, 'proposals:approve', String(org), String(fb.body.proposal_id));
     expect(approved.code).toBe(0);
-    const saved = await http(h.t.baseUrl, 'POST', `${MEMORY}/save`, {
-      token,
-      body: { kind: 'handoff', title: 'Landlord', content: SAVED },
-    });
+    const saved = await memory('/save', { kind: 'handoff', title: 'Landlord', content: SAVED });
     expect(saved.status).toBe(200);
-    const forgot = await http(h.t.baseUrl, 'POST', `${MEMORY}/items/${saved.body.memory_item_id}/forget`, {
-      token,
-      body: {},
-    });
+    const forgot = await memory(`/items/${saved.body.memory_item_id}/forget`, {});
     expect(forgot.status).toBe(200);
   });
 
@@ -186,10 +183,7 @@ describe('erasure red team (server with model, CLI erasing while it runs)', () =
       'red team',
     );
     expect(erased.json).toMatchObject({ erased: true, changed: true });
-    const search = await http(h.t.baseUrl, 'POST', `${MEMORY}/search`, {
-      token,
-      body: { query: 'back-office alarm code Walrus Tangerine' },
-    });
+    const search = await memory('/search', { query: 'back-office alarm code Walrus Tangerine' });
     expect(JSON.stringify(search.body)).not.toContain('Walrus');
     const replay = await replies(replyBody(replyKey, question));
     expect(JSON.stringify(replay.body)).not.toContain('Walrus');
@@ -208,6 +202,16 @@ describe('erasure red team (server with model, CLI erasing while it runs)', () =
     const verified = await cairn(h.t.dataDir, 'audit:verify');
     expect(verified.json.verified).toBe(true);
     expect(JSON.stringify(verified.json.erased)).toContain(String(item));
+  });
+
+  // The CLI ran beside the server, the scans read every file (from a child: data-dir-scan-child.js says why).
+  it('after the CLI rebuild the running server still projects: a note saved now is found', async () => {
+    const saved = await memory('/save', { kind: 'handoff', title: 'Boiler', content: AFTER_REBUILD });
+    expect(saved.status).toBe(200);
+    const found = await memory('/search', { query: 'boiler service Quillfeather' });
+    expect(found.status).toBe(200);
+    const ids = found.body.results.map((r: { memory_item_id: number }) => r.memory_item_id);
+    expect(ids).toEqual([saved.body.memory_item_id]);
   });
 });
 

@@ -1,20 +1,32 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CliResult } from './cli';
 
-/** Scans for text that should have been erased: raw bytes of every file and decoded SQLite values. */
+/**
+ * Scans for text that should have been erased: raw bytes of every file and decoded SQLite values. The files are read
+ * in a child process, never in this one: a test process hosting a server must not open and close the server's
+ * SQLite files (data-dir-scan-child.js says why).
+ */
 
-const SCAN_CHILD = join(__dirname, 'sqlite-value-scan-child.js');
+const SCAN_CHILD = join(__dirname, 'data-dir-scan-child.js');
 
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir)) {
-    const path = join(dir, entry);
-    if (statSync(path).isDirectory()) out.push(...filesUnder(path));
-    else out.push(path);
-  }
-  return out;
+interface DataDirScan {
+  raw: { file: string; encoding: string; needle: string }[];
+  values: { file: string; table: string; column: string; label: string; needle: string }[];
+}
+
+function scanDataDir(dir: string, needles: string[]): DataDirScan {
+  const out = execFileSync(process.execPath, [SCAN_CHILD, dir, '--', ...needles], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return JSON.parse(out) as DataDirScan;
+}
+
+/** The needles found in the raw bytes (UTF-8) of some file under `dir`, read in a child process. */
+export function needlesInFiles(dir: string, needles: string[]): string[] {
+  const { raw } = scanDataDir(dir, needles);
+  return [...new Set(raw.filter((hit) => hit.encoding === 'utf8').map((hit) => hit.needle))];
 }
 
 /** Variants an index might store: as written, NFD, lower-cased, accents folded. */
@@ -33,23 +45,13 @@ function variants(sentence: string): string[] {
 
 /** Every place (raw bytes of any file, or a decoded SQLite value) one of the sentences survives. */
 export function survivors(dir: string, sentences: string[]): string[] {
-  const needles = sentences.flatMap(variants);
-  const hits: string[] = [];
-  const files = filesUnder(dir);
-  for (const file of files) {
-    const bytes = readFileSync(file);
-    for (const needle of needles) {
-      for (const encoding of ['utf8', 'utf16le'] as const) {
-        if (bytes.includes(Buffer.from(needle, encoding)))
-          hits.push(`${file.slice(dir.length)} (raw ${encoding})`);
-      }
-    }
-  }
-  const sqlite = files.filter((f) => readFileSync(f).subarray(0, 15).toString() === 'SQLite format 3');
-  const out = execFileSync(process.execPath, [SCAN_CHILD, ...sqlite, '--', ...needles], { encoding: 'utf8' });
-  for (const hit of JSON.parse(out) as { file: string; table: string; column: string; label: string }[]) {
-    hits.push(`${hit.file.slice(dir.length)} ${hit.table}.${hit.column} [${hit.label}] (decoded value)`);
-  }
+  const { raw, values } = scanDataDir(dir, sentences.flatMap(variants));
+  const hits = [
+    ...raw.map((hit) => `${hit.file.slice(dir.length)} (raw ${hit.encoding})`),
+    ...values.map(
+      (hit) => `${hit.file.slice(dir.length)} ${hit.table}.${hit.column} [${hit.label}] (decoded value)`,
+    ),
+  ];
   return [...new Set(hits)];
 }
 

@@ -1,14 +1,46 @@
-// Opens every SQLite file given read-only (in this child process) and prints JSON lines
-// {file, table, column, rowid?} for every value whose text, inflated text or base64-decoded
-// text contains one of the needles (argv after "--").
-'use strict';
+// Scans a data directory for needles, in this child process: the raw bytes of every file (UTF-8 and UTF-16LE), then
+// every value of every SQLite file (found by its header) opened read-only, as text, inflated text or base64-decoded
+// text. argv: DIR -- NEEDLE...; prints JSON {raw: [{file, encoding, needle}], values: [{file, table, column, label,
+// needle}]}.
+//
+// Why a child process: POSIX advisory locks belong to a process, and closing *any* descriptor of a file drops every
+// lock the process holds on it. A test process that also hosts a Cairn server and read cairn.sqlite with
+// readFileSync would silently drop the server's SQLite locks; the next CLI process to close would then believe it
+// was the file's last user, checkpoint and delete the WAL and shared-memory files under the running server, whose
+// reads fail from then on ("database disk image is malformed"). See https://www.sqlite.org/howtocorrupt.html §2.2.
 const Database = require('better-sqlite3');
 const zlib = require('node:zlib');
 
+const { readdirSync, readFileSync, statSync } = require('node:fs');
+const { join } = require('node:path');
+
 const sep = process.argv.indexOf('--');
-const files = process.argv.slice(2, sep);
+const [dir] = process.argv.slice(2, sep);
 const needles = process.argv.slice(sep + 1);
 const hits = [];
+const raw = [];
+
+function filesUnder(at) {
+  const out = [];
+  for (const entry of readdirSync(at)) {
+    const path = join(at, entry);
+    if (statSync(path).isDirectory()) out.push(...filesUnder(path));
+    else out.push(path);
+  }
+  return out;
+}
+
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+const files = [];
+for (const file of filesUnder(dir)) {
+  const bytes = readFileSync(file);
+  for (const needle of needles) {
+    for (const encoding of ['utf8', 'utf16le']) {
+      if (bytes.includes(Buffer.from(needle, encoding))) raw.push({ file, encoding, needle });
+    }
+  }
+  if (bytes.subarray(0, SQLITE_HEADER.length).equals(SQLITE_HEADER)) files.push(file);
+}
 
 function texts(value) {
   const out = [];
@@ -80,4 +112,4 @@ for (const file of files) {
   db.close();
 }
 const unique = [...new Map(hits.map((h) => [JSON.stringify(h), h])).values()];
-process.stdout.write(JSON.stringify(unique));
+process.stdout.write(JSON.stringify({ raw, values: unique }));
