@@ -116,35 +116,36 @@ export class VectorPartition {
   }
 
   /**
-   * The `k` most similar live, unexpired chunks (cosine similarity > 0), most similar first. Both graphs are asked
+   * The `k` most similar live, unexpired chunks (cosine similarity > 0), most similar first. Each graph is asked
    * for more than `k` (removed and expired chunks are dropped after the graph search), and again for four times as
-   * many while fewer than `k` survive and the graphs hold more.
+   * many until it alone yields `k` live chunks or holds no more that could: the other graph's hits never stand in
+   * for them (an organization whose base is mostly expired still gets its base's nearest live chunks).
    */
   search(query: Float32Array, k: number, nowMs: number): PartitionHit[] {
     if (this.size === 0 || k <= 0) return [];
-    const largest = Math.max(this.base?.size ?? 0, this.delta.size);
-    for (let fetch = Math.max(2 * k, k + 16); ; fetch *= 4) {
-      const hits: PartitionHit[] = [];
-      for (const match of this.base?.search(query, fetch) ?? []) {
-        if (this.removed.has(match.key)) continue;
-        const at = this.baseMetadata.indexOf(match.key);
-        if (at < 0) continue;
-        const expires = this.baseMetadata.expiresAtMs[at];
-        if (!Number.isNaN(expires) && expires <= nowMs) continue;
-        hits.push({ chunkId: match.key, itemId: this.baseMetadata.itemIds[at], score: 1 - match.distance });
-      }
-      for (const match of this.delta.search(query, fetch)) {
-        const entry = this.deltaEntries.get(match.key);
-        if (!entry || (entry.expiresAtMs !== null && entry.expiresAtMs <= nowMs)) continue;
-        hits.push({ chunkId: match.key, itemId: entry.itemId, score: 1 - match.distance });
-      }
-      if (hits.length >= k || fetch >= largest) {
-        return hits
-          .filter((hit) => hit.score > 0)
-          .sort((a, b) => b.score - a.score || a.chunkId - b.chunkId)
-          .slice(0, k);
-      }
-    }
+    const hits = [
+      ...nearestLive(this.base, query, k, (key) => this.liveInBase(key, nowMs)),
+      ...nearestLive(this.delta, query, k, (key) => this.liveInDelta(key, nowMs)),
+    ];
+    return hits.sort((a, b) => b.score - a.score || a.chunkId - b.chunkId).slice(0, k);
+  }
+
+  private liveInBase(chunkId: number, nowMs: number): ChunkEntry | null {
+    if (this.removed.has(chunkId)) return null;
+    const at = this.baseMetadata.indexOf(chunkId);
+    if (at < 0) return null;
+    const expires = this.baseMetadata.expiresAtMs[at];
+    if (!Number.isNaN(expires) && expires <= nowMs) return null;
+    return {
+      chunkId,
+      itemId: this.baseMetadata.itemIds[at],
+      expiresAtMs: Number.isNaN(expires) ? null : expires,
+    };
+  }
+
+  private liveInDelta(chunkId: number, nowMs: number): ChunkEntry | null {
+    const entry = this.deltaEntries.get(chunkId);
+    return !entry || (entry.expiresAtMs !== null && entry.expiresAtMs <= nowMs) ? null : entry;
   }
 
   /**
@@ -185,5 +186,31 @@ export class VectorPartition {
 
   private removeFromBase(chunkId: number): void {
     if (this.baseMetadata.indexOf(chunkId) >= 0) this.removed.add(chunkId);
+  }
+}
+
+/**
+ * One graph's nearest live chunks with a positive similarity: at least `k` of them when it holds them (all it found,
+ * nearest first). Asks for max(2k, k + 16), then four times as many, until `k` live ones are found, the graph has
+ * no more, or the farthest match asked for is already at a similarity of 0 or less (every later one is farther).
+ */
+function nearestLive(
+  graph: AnnGraph | null,
+  query: Float32Array,
+  k: number,
+  live: (chunkId: number) => ChunkEntry | null,
+): PartitionHit[] {
+  if (graph === null || graph.size === 0) return [];
+  for (let fetch = Math.max(2 * k, k + 16); ; fetch *= 4) {
+    const hits: PartitionHit[] = [];
+    let farthest = 0;
+    for (const match of graph.search(query, fetch)) {
+      const score = 1 - match.distance;
+      farthest = match.distance;
+      if (score <= 0) break;
+      const entry = live(match.key);
+      if (entry) hits.push({ chunkId: entry.chunkId, itemId: entry.itemId, score });
+    }
+    if (hits.length >= k || fetch >= graph.size || 1 - farthest <= 0) return hits;
   }
 }

@@ -208,6 +208,58 @@ describe('ChunkVectorIndex (usearch HNSW following the memory-vectors read model
     expect(ids[0]).toBe(3001);
   });
 
+  it('finds the nearest live chunks of an organization whose chunks have mostly expired or been removed', async () => {
+    // 2,500 chunks in the saved base: 2,445 expired, 30 of the other 55 removed; 40 more in the delta, 30 expired.
+    // The graphs' nearest are mostly dead: the search asks again for more until enough live ones are found.
+    const vectors = clustered(2540, 21);
+    const live = new Set<number>();
+    const expired = (id: number) => id % 83 !== 0 && id % 97 !== 0;
+    await model.write(
+      vectors.slice(0, 2500).map((vector, n) => {
+        const id = n + 1;
+        if (!expired(id)) live.add(id);
+        return { memory_chunk_id: id, vector, expires_at_ms: expired(id) ? 999_999 : 2_000_000 };
+      }),
+    );
+    const index = newIndex();
+    await index.search(scope(), Float32Array.from(vectors[0]), 1);
+    expect(index.stats.snapshotsWritten).toBe(1);
+    const removed = [...live].slice(0, 30);
+    await model.write(removed.map((id) => ({ memory_chunk_id: id, vector: null })));
+    for (const id of removed) live.delete(id);
+    await model.write(
+      vectors.slice(2500).map((vector, n) => {
+        const id = n + 2501;
+        if (n < 10) live.add(id);
+        return { memory_chunk_id: id, vector, expires_at_ms: n < 10 ? null : 999_999 };
+      }),
+    );
+    expect(live.size).toBe(35);
+    for (const query of clustered(5, 77)) {
+      const exact = [...live]
+        .map((id) => ({ id, score: cosine(query, vectors[id - 1]) }))
+        .filter((hit) => hit.score > 0)
+        .sort((a, b) => b.score - a.score)
+        .slice(0, 10)
+        .map((hit) => hit.id);
+      const hits = await index.search(scope(), Float32Array.from(query), 10);
+      expect(hits.map((hit) => hit.chunkId)).toEqual(exact);
+    }
+  });
+
+  it('returns only chunks of positive similarity: none for a query opposite to every chunk', async () => {
+    // Every component positive: any two of these are at a similarity >= 0, and the all-negative query below <= 0.
+    const vectors = clustered(2100, 4).map((vector) => vector.map((value) => Math.abs(value) + 0.01));
+    await model.write(vectors.map((vector, n) => ({ memory_chunk_id: n + 1, vector })));
+    const index = newIndex();
+    const opposite = Float32Array.from({ length: DIMS }, () => -1);
+    expect(await index.search(scope(), opposite, 10)).toEqual([]);
+    await model.write([{ memory_chunk_id: 9000, vector: Array.from(opposite) }]);
+    const hits = await index.search(scope(), opposite, 10);
+    expect(hits.map((hit) => hit.chunkId)).toEqual([9000]);
+    expect(hits[0].score).toBeCloseTo(1, 3);
+  });
+
   it('follows a rebuild of the read model from nothing (projections:rebuild)', async () => {
     const vectors = clustered(2500, 8);
     await model.write(vectors.slice(0, 2000).map((vector, n) => ({ memory_chunk_id: n + 1, vector })));
