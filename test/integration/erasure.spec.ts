@@ -229,12 +229,15 @@ describe('erasure by crypto-shredding (issue 33)', () => {
     expect(proposals.find((p) => p.proposal_id === created)).toMatchObject({ title: '[erased]' });
     expect(proposals.find((p) => p.proposal_id === correction)).toMatchObject({ title: '[erased]' });
     expect(printed(listed)).not.toContain(PROPOSED);
-    // The reader's suggested answer stays in its feedback, the conversation's (docs/audit.md: erase the
-    // conversation for it); every other copy, the proposal's above all, went with the item.
+    // The reader's suggested answer went with the item too: its feedback events were sealed under the items the
+    // reply cited as well as the conversation, as the answer itself was.
     const holding = (await t.stores.eventStore.readAll()).filter((e) =>
       JSON.stringify(e.data).includes(CORRECTED),
     );
-    expect(holding.map((e) => e.type)).toEqual(['ReplyFeedbackReserved', 'ReplyFeedbackSubmitted']);
+    expect(holding.map((e) => e.type)).toEqual([]);
+    const audited = await cairn(t.dataDir, 'audit:reply', org, String(asked.body.reply_id));
+    expect(audited.code).toBe(0);
+    expect(printed(audited)).not.toContain(CORRECTED);
     await assertGoneAfterRebuild(PROPOSED, `memory-item-${item}`);
     const verified = await cairn(t.dataDir, 'audit:verify');
     expect(verified.json.erased).toEqual(

@@ -33,6 +33,7 @@ import { isReplayableReceiptV2, type ReceiptReference } from './reply-receipt';
 import type { CitedSpan } from '../../events/memory/proposal.events';
 import { locateCitedSpan } from '../memory/correction-span';
 import { MemoryItemWriter } from '../memory/memory-item-writer';
+import { withSealingScope } from '../../infrastructure/erasure/sealing-scope';
 import { replyRequestDecider } from './reply-request.decider';
 
 /**
@@ -76,6 +77,14 @@ export class SubmitFeedbackHandler implements ICommandHandler<SubmitFeedbackComm
       idempotency_key: input.idempotency_key,
     });
     const message = await this.requireAssistantMessage(connector, messageId);
+    // The reader's suggested answer and note are sealed under the conversation and every item the reply cited:
+    // erasing a cited item erases the correction of the answer that quoted it, as it erases that answer.
+    const cited = await this.citedReferences(
+      connector.organization_id,
+      message.reply_id,
+      message.request_digest,
+    );
+    const sealing = { cited_item_ids: [...new Set(cited.map((c) => c.memory_item_id))] };
     const content = { ...input, ...resolved };
     const fingerprint = feedbackFingerprint(content);
     // Feedback recorded before fingerprint version 2 carries the legacy fingerprint (both retry keys included; it
@@ -125,13 +134,15 @@ export class SubmitFeedbackHandler implements ICommandHandler<SubmitFeedbackComm
       let reservation = found.loaded.state.reserved;
       if (!reservation) {
         const reserving = await this.reservation(command, resolved, fingerprint, message, identities[0]);
-        const executed = await this.executor.executeOn(
-          stream,
-          feedbackDecider,
-          found.loaded,
-          { type: 'ReserveFeedback', reservation: reserving },
-          context,
-          { organizationId: connector.organization_id, waitFor: [] },
+        const executed = await withSealingScope(sealing, () =>
+          this.executor.executeOn(
+            stream,
+            feedbackDecider,
+            found.loaded,
+            { type: 'ReserveFeedback', reservation: reserving },
+            context,
+            { organizationId: connector.organization_id, waitFor: [] },
+          ),
         );
         if (executed.state.moved_to !== null) continue; // never reserved, its identities moved: resolve again
         if (executed.state.submitted) return resultOf(executed.state.submitted, true);
@@ -155,16 +166,18 @@ export class SubmitFeedbackHandler implements ICommandHandler<SubmitFeedbackComm
             feedback_id: feedback.feedback_id,
             response_review_id: feedback.response_review_id,
           },
-          message.request_digest,
+          cited,
           { proposal_id: feedback.proposal_id, memory_source_id },
         );
       }
-      const executed = await this.executor.execute(
-        stream,
-        feedbackDecider,
-        { type: 'SubmitFeedback', feedback: { ...feedback, submitted_at: this.clock.nowIso() } },
-        context,
-        { organizationId: connector.organization_id },
+      const executed = await withSealingScope(sealing, () =>
+        this.executor.execute(
+          stream,
+          feedbackDecider,
+          { type: 'SubmitFeedback', feedback: { ...feedback, submitted_at: this.clock.nowIso() } },
+          context,
+          { organizationId: connector.organization_id },
+        ),
       );
       const submitted = executed.state.submitted;
       if (!submitted) throw new InternalError('feedback not recorded');
@@ -257,12 +270,11 @@ export class SubmitFeedbackHandler implements ICommandHandler<SubmitFeedbackComm
       feedback_id: number;
       response_review_id: number;
     },
-    requestDigest: string | null,
+    cited: ReceiptReference[],
     reserved: { proposal_id: number; memory_source_id: number },
   ): Promise<number> {
     const { connector, input, context } = command;
     if (!hasText(input.suggested_answer)) throw new InternalError('corrected feedback without an answer');
-    const cited = await this.citedReferences(connector.organization_id, ids.reply_id, requestDigest);
     const target = cited.find((c) => c.authority.role === 'authoritative') ?? cited[0];
     const item = target
       ? await this.readStore.get<MemoryItemDocument>(MEMORY_ITEMS, String(target.memory_item_id))

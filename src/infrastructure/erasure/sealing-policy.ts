@@ -127,10 +127,14 @@ function conversationOf(data: EventData): string[] {
   return id === null ? [] : [subjects.conversation(id)];
 }
 
+/** A reader's feedback: the conversation's, and every item the reply cited (its correction goes with them). */
 function feedbackRule(): SealingRule {
   return {
     fields: ['suggested_answer', 'note', 'feedback_issue'],
-    subjects: (data) => conversationOf(data),
+    subjects: (data, _org, scope) => [
+      ...conversationOf(data),
+      ...(scope.cited_item_ids ?? []).map((id) => subjects.memoryItem(id)),
+    ],
     erased: { suggested_answer: null, note: null, feedback_issue: null },
   };
 }
