@@ -28,13 +28,12 @@ import {
 } from './feedback-rules';
 import { SubmitFeedbackCommand, type SubmitFeedbackResult } from './submit-feedback.command';
 import { MEMORY_ITEMS, type MemoryItemDocument } from '../../projections/memory.projection';
-import { REPLIES, type ReplyView } from '../../projections/replies.projection';
-import { isReplayableReceiptV2, type ReceiptReference } from './reply-receipt';
+import type { ReceiptReference } from './reply-receipt';
+import { replyCitedReferences } from './reply-cited-references';
 import type { CitedSpan } from '../../events/memory/proposal.events';
 import { locateCitedSpan } from '../memory/correction-span';
 import { MemoryItemWriter } from '../memory/memory-item-writer';
 import { withSealingScope } from '../../infrastructure/erasure/sealing-scope';
-import { replyRequestDecider } from './reply-request.decider';
 
 /**
  * Feedback on a suggested reply (spec §4.7). Resolves outcome and rating, finds the assistant message (a read-model
@@ -79,11 +78,11 @@ export class SubmitFeedbackHandler implements ICommandHandler<SubmitFeedbackComm
     const message = await this.requireAssistantMessage(connector, messageId);
     // The reader's suggested answer and note are sealed under the conversation and every item the reply cited:
     // erasing a cited item erases the correction of the answer that quoted it, as it erases that answer.
-    const cited = await this.citedReferences(
-      connector.organization_id,
-      message.reply_id,
-      message.request_digest,
-    );
+    const cited = await replyCitedReferences(this.executor, this.readStore, {
+      organizationId: connector.organization_id,
+      replyId: message.reply_id,
+      requestDigest: message.request_digest,
+    });
     const sealing = { cited_item_ids: [...new Set(cited.map((c) => c.memory_item_id))] };
     const content = { ...input, ...resolved };
     const fingerprint = feedbackFingerprint(content);
@@ -317,32 +316,6 @@ export class SubmitFeedbackHandler implements ICommandHandler<SubmitFeedbackComm
       memory_chunk_id: located?.memory_chunk_id ?? null,
       span: located?.span ?? null,
     };
-  }
-
-  /**
-   * The references a completed reply cited, from its receipt on the request stream: named by the assistant message (its
-   * look-up is fed before the reply answers), else found through the reply's receipt view (older messages).
-   */
-  private async citedReferences(
-    organizationId: number,
-    replyId: number,
-    requestDigest: string | null,
-  ): Promise<ReceiptReference[]> {
-    let stream = requestDigest === null ? null : streams.replyRequest(requestDigest);
-    if (stream === null) {
-      const view = await this.readStore.get<ReplyView>(REPLIES, String(replyId));
-      if (!view || view.organization_id !== organizationId) return [];
-      stream = view.request_stream;
-    }
-    const { state } = await this.executor.load(stream, replyRequestDecider);
-    if (
-      state.status !== 'completed' ||
-      state.reply_id !== replyId ||
-      state.request?.organization_id !== organizationId
-    )
-      return [];
-    if (!state.receipt || !isReplayableReceiptV2(state.receipt)) return [];
-    return state.receipt.references;
   }
 }
 
