@@ -11,6 +11,8 @@ export interface HttpLoadRequest {
   url: string;
   connections: number;
   durationS: number;
+  /** When set, the load ends after this many requests in all (each connection cycles the list on its own). */
+  amount?: number;
   /** Cycled through in order; `body` only for POST. */
   requests: Array<{ method: 'GET' | 'POST'; path: string; headers: Record<string, string>; body?: string }>;
 }
@@ -29,6 +31,7 @@ function run(request: HttpLoadRequest): Promise<HttpLoadResult> {
         url: request.url,
         connections: request.connections,
         duration: request.durationS,
+        ...(request.amount !== undefined ? { amount: request.amount } : {}),
         requests: request.requests,
       },
       (error: unknown, done: autocannon.Result) => {
