@@ -28,9 +28,12 @@ import { CollapsingHeap, type MatchHeap, WorstFirstHeap } from './top-matches';
 /**
  * Up to this many postings over all of a query's terms, ranking adds every posting to a dense array of sums
  * instead (term at a time, then a heap pass over the matched documents): with few postings there is little to
- * skip, and adding one costs less than the document-at-a-time steps (SciFact's queries: ~10,000 postings).
+ * skip, and adding one costs less than the document-at-a-time steps (SciFact's queries: ~10,000 postings). Above
+ * it MaxScore's skipping wins: 20,000 against 100,000 cut the CPU time of every ask shape measured on SciFact,
+ * synthetic and topical text (a hybrid search's 100-item ask at 1M: 5.1 against 8.6 ms), with the same results; no
+ * dense path at all was slower on SciFact (docs/benchmarks.md, "Dense or MaxScore").
  */
-export const DENSE_POSTINGS = 100_000;
+export const DENSE_POSTINGS = 20_000;
 
 /** Terms with at most this many postings are kept with their scores (TermBlocks.scored): 12 bytes a posting more. */
 export const SCORED_POSTINGS = 16_384;
