@@ -76,7 +76,13 @@ export const memoryProposalsProjection: Projection = {
     const at = recorded.metadata.occurred_at;
     const id = String(event.data.proposal_id);
     if (event.type === 'MemoryProposalCaptured') {
-      const named = [event.data.target_memory_item_id, event.data.cited?.memory_item_id ?? null];
+      // Every item whose erasure erases the proposal's text (sealing-policy.ts): its target, the cited span's item
+      // and, for a correction, every item the corrected reply cited.
+      const named = new Set([
+        event.data.target_memory_item_id,
+        event.data.cited?.memory_item_id ?? null,
+        ...(event.data.correction?.cited_memory_item_ids ?? []),
+      ]);
       for (const item of named) if (item !== null) await link(context, String(item), event.data.proposal_id);
       const conversation = event.data.correction?.conversation_id;
       if (conversation !== undefined) {

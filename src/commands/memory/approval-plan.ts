@@ -2,6 +2,7 @@
  * What approving a proposal does, decided without I/O (the proposal decider and `proposals:show` both use it):
  * the policy the approved item gets, and for a correction the content of the revision it appends.
  */
+import { ERASED_TEXT } from '../../infrastructure/erasure/sealed-value';
 import { ConflictError, NotFoundError, ValidationFailedError } from '../../common/errors';
 import type {
   AppliedPolicy,
@@ -80,15 +81,23 @@ export function planApproval(
     override: null,
   };
   const cited = proposal.cited ?? null;
-  if (target.applied) {
-    const base = cited?.revision ?? target.revision;
-    return { policy, correction: { base_revision: base, rebased: false, old_text: '', content: null } };
-  }
+  // Before the applied check: approving again a correction applied before its item's erasure is refused too.
   if (target.erased) {
     throw new ConflictError(
       'memory_item_erased',
       `memory item ${proposal.target_memory_item_id} was erased: this correction cannot be applied (reject it)`,
     );
+  }
+  // Its text went with an item the corrected reply cited (sealing-policy.ts): nothing is left to apply.
+  if (cited === null && proposal.title === ERASED_TEXT && proposal.content === '') {
+    throw new ConflictError(
+      'memory_item_erased',
+      'the text of this correction was erased with an item the corrected reply cited (reject it)',
+    );
+  }
+  if (target.applied) {
+    const base = cited?.revision ?? target.revision;
+    return { policy, correction: { base_revision: base, rebased: false, old_text: '', content: null } };
   }
   if (target.archived) {
     throw new ConflictError(

@@ -99,6 +99,8 @@ export class ReviewProposalHandler implements ICommandHandler<ReviewProposalComm
       return { ...result, correction: null };
     }
     if (!target) throw new InternalError('correction target not loaded');
+    // Approved before and its item since erased: nothing to apply again, the same refusal as a first approval.
+    await this.erasures.requireNotErased(organizationId, state.proposal.target_memory_item_id);
     const applied = await this.applyCorrection(
       state.proposal,
       target,

@@ -62,13 +62,20 @@ export const SEALING_RULES: Readonly<Record<string, SealingRule>> = {
           : id !== null
             ? [subjects.proposal(id)]
             : orgSubject(organizationId);
-      // A correction's text is the reader's suggested answer: its conversation's data as well.
-      const conversation = num(
-        (data.correction as { conversation_id?: unknown } | null | undefined)?.conversation_id,
+      // A correction's text is the reader's suggested answer: its conversation's data as well, and (as the
+      // feedback it came from) every item the corrected reply cited.
+      const correction = data.correction as
+        { conversation_id?: unknown; cited_memory_item_ids?: unknown } | null | undefined;
+      const conversation = num(correction?.conversation_id);
+      const replyCited = Array.isArray(correction?.cited_memory_item_ids)
+        ? (correction.cited_memory_item_ids as unknown[]).map(num).filter((id): id is number => id !== null)
+        : [];
+      const items = [...new Set([cited, ...replyCited])].filter(
+        (id): id is number => id !== null && id !== target,
       );
       return [
         ...own,
-        ...(cited === null || cited === target ? [] : [subjects.memoryItem(cited)]),
+        ...items.map((id) => subjects.memoryItem(id)),
         ...(conversation === null ? [] : [subjects.conversation(conversation)]),
       ];
     },
