@@ -238,6 +238,15 @@ describe('erasure by crypto-shredding (issue 33)', () => {
     const audited = await cairn(t.dataDir, 'audit:reply', org, String(asked.body.reply_id));
     expect(audited.code).toBe(0);
     expect(printed(audited)).not.toContain(CORRECTED);
+    // A retry of the feedback is answered the same for its true text and for a guess: neither is confirmed.
+    const retry = (suggested_answer: string) =>
+      http(t.baseUrl, 'POST', `${REPLIES}/${asked.body.message_id}/feedback`, {
+        token: tenant.token,
+        body: { outcome: 'corrected', suggested_answer, external_feedback_id: 'erase-proposal' },
+      });
+    const [truth, guess] = [await retry(CORRECTED), await retry('Late pick-up ends at 18:00 on Thursdays.')];
+    expect([truth.status, guess.status]).toEqual([200, 200]);
+    expect(guess.body).toEqual(truth.body);
     await assertGoneAfterRebuild(PROPOSED, `memory-item-${item}`);
     const verified = await cairn(t.dataDir, 'audit:verify');
     expect(verified.json.erased).toEqual(

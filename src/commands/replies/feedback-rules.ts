@@ -169,3 +169,29 @@ function normalized(content: FeedbackContent): FeedbackContent {
     note: content.note ?? null,
   };
 }
+
+/**
+ * Whether an erasure took a stored feedback's text: its text fields read as erased (null) and no longer give the
+ * fingerprint it was recorded with (version 2, or a legacy one with its primary key and the caller's other key, or
+ * none). Such feedback is answered as recorded whatever a retry sends: comparing the retry with the erased text
+ * would confirm a guess of it.
+ */
+export function storedTextErased(
+  stored: FeedbackContent & { fingerprint: string; retry_key_kind: FeedbackKeyKind; retry_key: string },
+  callerIdempotencyKey: string | null,
+): boolean {
+  if (stored.suggested_answer !== null || stored.note !== null || stored.feedback_issue !== null)
+    return false;
+  const primary = {
+    external_feedback_id: null,
+    idempotency_key: null,
+    [stored.retry_key_kind]: stored.retry_key,
+  };
+  const recorded = [
+    feedbackFingerprint(stored),
+    ...[callerIdempotencyKey, null].map((key) =>
+      legacyFeedbackFingerprint({ ...stored, ...primary, idempotency_key: primary.idempotency_key ?? key }),
+    ),
+  ];
+  return !recorded.includes(stored.fingerprint);
+}

@@ -25,6 +25,7 @@ import {
   resolveFeedback,
   type FeedbackIdentity,
   type ResolvedFeedback,
+  storedTextErased,
 } from './feedback-rules';
 import { SubmitFeedbackCommand, type SubmitFeedbackResult } from './submit-feedback.command';
 import { MEMORY_ITEMS, type MemoryItemDocument } from '../../projections/memory.projection';
@@ -122,7 +123,8 @@ export class SubmitFeedbackHandler implements ICommandHandler<SubmitFeedbackComm
         context,
         (state, matchedBy) => {
           const first = state.submitted ?? state.reserved;
-          if (first) assertSameSubmission(first, fingerprintFor(first), matchedBy ?? undefined);
+          if (first && !storedTextErased(first, input.idempotency_key))
+            assertSameSubmission(first, fingerprintFor(first), matchedBy ?? undefined);
         },
       );
       const stream = streams.replyFeedback(found.digest);
