@@ -171,10 +171,28 @@ function normalized(content: FeedbackContent): FeedbackContent {
 }
 
 /**
+ * The fingerprints feedback recorded before version 2 may carry for `content`: both retry keys were covered, and it
+ * stored only its primary key, so the other is the caller's idempotency key, or none.
+ */
+export function legacyFingerprints(
+  content: FeedbackContent,
+  stored: { retry_key_kind: FeedbackKeyKind; retry_key: string },
+  callerIdempotencyKey: string | null,
+): string[] {
+  const primary = {
+    external_feedback_id: null,
+    idempotency_key: null,
+    [stored.retry_key_kind]: stored.retry_key,
+  };
+  return [callerIdempotencyKey, null].map((key) =>
+    legacyFeedbackFingerprint({ ...content, ...primary, idempotency_key: primary.idempotency_key ?? key }),
+  );
+}
+
+/**
  * Whether an erasure took a stored feedback's text: its text fields read as erased (null) and no longer give the
- * fingerprint it was recorded with (version 2, or a legacy one with its primary key and the caller's other key, or
- * none). Such feedback is answered as recorded whatever a retry sends: comparing the retry with the erased text
- * would confirm a guess of it.
+ * fingerprint it was recorded with (version 2 or legacy). Such feedback is answered as recorded whatever a retry
+ * sends: comparing the retry with the erased text would confirm a guess of it.
  */
 export function storedTextErased(
   stored: FeedbackContent & { fingerprint: string; retry_key_kind: FeedbackKeyKind; retry_key: string },
@@ -182,16 +200,6 @@ export function storedTextErased(
 ): boolean {
   if (stored.suggested_answer !== null || stored.note !== null || stored.feedback_issue !== null)
     return false;
-  const primary = {
-    external_feedback_id: null,
-    idempotency_key: null,
-    [stored.retry_key_kind]: stored.retry_key,
-  };
-  const recorded = [
-    feedbackFingerprint(stored),
-    ...[callerIdempotencyKey, null].map((key) =>
-      legacyFeedbackFingerprint({ ...stored, ...primary, idempotency_key: primary.idempotency_key ?? key }),
-    ),
-  ];
+  const recorded = [feedbackFingerprint(stored), ...legacyFingerprints(stored, stored, callerIdempotencyKey)];
   return !recorded.includes(stored.fingerprint);
 }

@@ -21,7 +21,7 @@ import {
   feedbackFingerprint,
   feedbackIdentities,
   hasText,
-  legacyFeedbackFingerprint,
+  legacyFingerprints,
   resolveFeedback,
   type FeedbackIdentity,
   type ResolvedFeedback,
@@ -87,25 +87,13 @@ export class SubmitFeedbackHandler implements ICommandHandler<SubmitFeedbackComm
     const sealing = { cited_item_ids: [...new Set(cited.map((c) => c.memory_item_id))] };
     const content = { ...input, ...resolved };
     const fingerprint = feedbackFingerprint(content);
-    // Feedback recorded before fingerprint version 2 carries the legacy fingerprint (both retry keys included; it
-    // stored only its primary key, so the other is the caller's, or none).
+    // Feedback recorded before fingerprint version 2 carries the legacy fingerprint (both retry keys included).
     const fingerprintFor = (
       stored: Pick<ReplyFeedbackSubmitted['data'], 'fingerprint' | 'retry_key_kind' | 'retry_key'>,
-    ): string => {
-      const primary = {
-        external_feedback_id: null,
-        idempotency_key: null,
-        [stored.retry_key_kind]: stored.retry_key,
-      };
-      const legacy = [input.idempotency_key, null].map((key) =>
-        legacyFeedbackFingerprint({
-          ...content,
-          ...primary,
-          idempotency_key: primary.idempotency_key ?? key,
-        }),
-      );
-      return legacy.includes(stored.fingerprint) ? stored.fingerprint : fingerprint;
-    };
+    ): string =>
+      legacyFingerprints(content, stored, input.idempotency_key).includes(stored.fingerprint)
+        ? stored.fingerprint
+        : fingerprint;
 
     // Everything stored (the event, and a proposal) is scanned first; unsafe content stores nothing.
     const scanned: Record<string, string> = {};
