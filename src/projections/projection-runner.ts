@@ -216,7 +216,10 @@ export class ProjectionRunner {
       // A blocked projection stops the rebuild with its error (an undecodable row named) instead of waiting out the
       // timeout; only this process's loop can tell (a server holding the lease retries, and logs it).
       this.blocked.delete(projection.name);
-      if (!(await this.waitFor(head, timeoutMs, [projection.name], true))) {
+      const reached = await this.visibility.duringRebuild(projection.name, () =>
+        this.waitFor(head, timeoutMs, [projection.name], true),
+      );
+      if (!reached) {
         throw new Error(
           `rebuild of ${projection.name} did not reach position ${head} within ${timeoutMs} ms`,
         );

@@ -6,13 +6,15 @@ import type { LaggingBatches } from './lagging-batches';
  * says so (read-your-writes) once the step reaches the head, and before any waitFor() of the projection returns;
  * until then, the full batches of a catch-up and the batches of a bulk load nobody waits for are written with
  * `defer_visibility` (the embedded index then stores each partition's postings once instead of once a batch;
- * Elasticsearch refreshes about once a second anyway) and made searchable by one refresh. A rebuild waits for the
- * head (waitFor), so its batches are written at once: deferring them took as long at 100k chunks and raised the
- * rebuild's peak memory by ~230 MiB.
+ * Elasticsearch refreshes about once a second anyway) and made searchable by one refresh. A rebuild's full
+ * batches are deferred too, though it waits for the head: nobody can read its read models' writes before it ends
+ * (the index was just emptied), and its refresh comes at the end of its waitFor().
  */
 export class SearchVisibility {
   /** Projections whose search writes may not be visible yet. */
   private readonly unrefreshed = new Set<string>();
+  /** Projections being rebuilt (ProjectionRunner.rebuild). */
+  private readonly rebuilding = new Set<string>();
 
   constructor(
     private readonly index: SearchIndex,
@@ -22,9 +24,20 @@ export class SearchVisibility {
   /** Writes one step's search writes; `full`: the step applied a full batch (not at the head). */
   async write(name: string, writes: SearchWrite[], full: boolean): Promise<void> {
     if (writes.length === 0) return;
-    const defer_visibility = (full || this.lagging.bulkInProgress) && !this.lagging.anyoneWaiting;
+    const defer_visibility =
+      (full || this.lagging.bulkInProgress) && (!this.lagging.anyoneWaiting || this.rebuilding.has(name));
     await this.index.write(writes, { defer_visibility });
     this.unrefreshed.add(name);
+  }
+
+  /** Runs `rebuild` (a rebuild of projection `name`, which ends by waiting for it) with its full batches deferred. */
+  async duringRebuild<T>(name: string, rebuild: () => Promise<T>): Promise<T> {
+    this.rebuilding.add(name);
+    try {
+      return await rebuild();
+    } finally {
+      this.rebuilding.delete(name);
+    }
   }
 
   /** Whether a step that reached the head refreshes: always, but during a bulk load nobody waits for. */

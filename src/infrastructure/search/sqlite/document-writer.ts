@@ -37,9 +37,10 @@ import {
   type StoredRow,
 } from './document-statements';
 import { decodeFields, encodeFields } from './field-codec';
-import { firstAtOrAbove, repair, writePostings } from './posting-writes';
+import { repair, writeLoggedPostings } from './posting-writes';
+import { TermNumbers } from './posting-log';
 import type { LengthChanges } from './document-lengths';
-import { PARTITION_SIZE, partitionOf, type TermChanges } from './postings';
+import { PARTITION_SIZE, partitionOf } from './postings';
 import { Batch, type Pending } from './write-batch';
 import type { SqliteDatabase } from '../../sqlite/sqlite-connection';
 
@@ -55,6 +56,8 @@ export class DocumentWriter {
   private readonly statements: Statements;
   /** Deferred postings by organization key. */
   private readonly pending = new Map<number, Pending>();
+  /** The term numbers of the deferred postings (started afresh whenever none are held). */
+  private numbers = new TermNumbers();
 
   /** Documents whose old postings were found without their text (Batch.unindexUnknown), since this writer began. */
   unindexedUnknown = 0;
@@ -80,7 +83,12 @@ export class DocumentWriter {
   apply(writes: readonly SearchWrite[], options: { defer?: boolean } = {}): void {
     const deferring = options.defer === true && this.onlyNewDocuments(writes);
     if (!deferring) this.flushPending();
-    const batch = new Batch(this.statements, (org) => this.deferredFrom(org));
+    if (deferring && this.pending.size === 0 && this.numbers.size > 0) this.numbers = new TermNumbers();
+    const batch = new Batch(
+      this.statements,
+      (org) => this.deferredFrom(org),
+      deferring ? this.numbers : undefined,
+    );
     const bodies = new IndexedBodies(this.statements, this.source, deferring ? [] : writes);
     for (const write of writes) {
       if (write.kind === 'upsert') this.upsertOne(batch, write.document, bodies, deferring);
@@ -156,14 +164,8 @@ export class DocumentWriter {
       this.pending.set(orgKey, pending);
       return;
     }
-    const kept: Pending = { from: upTo, changes: new Map(), lengths: new Map(), documents: 0 };
-    const storedChanges = new Map<string, TermChanges>();
+    const kept: Pending = { from: upTo, log: pending.log, lengths: new Map(), documents: 0 };
     const storedLengths: LengthChanges = new Map();
-    for (const [term, changes] of pending.changes) {
-      const cut = firstAtOrAbove(changes, upTo);
-      if (cut > 0) storedChanges.set(term, cut === changes.length ? changes : changes.slice(0, cut));
-      if (cut < changes.length) kept.changes.set(term, changes.slice(cut));
-    }
     for (const [docNo, lengths] of pending.lengths) {
       if (docNo < upTo) storedLengths.set(docNo, lengths);
       else {
@@ -171,7 +173,7 @@ export class DocumentWriter {
         kept.documents += 1;
       }
     }
-    writePostings(this.statements, orgKey, pending.from, storedChanges, storedLengths);
+    writeLoggedPostings(this.statements, orgKey, pending.from, pending.log, upTo, storedLengths);
     this.statements.setPosted.run(upTo, orgKey);
     if (this.source !== undefined) this.statements.clearBodies.run(orgKey, pending.from, upTo);
     if (kept.documents > 0) this.pending.set(orgKey, kept);

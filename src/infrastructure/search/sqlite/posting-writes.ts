@@ -7,6 +7,7 @@ import { unpackBody } from './body-codec';
 import { analyzeDocument, type DocumentTerms } from './analyzer';
 import { type LengthChanges, lengthChangesByPartition, mergeLengths } from './document-lengths';
 import type { OrgRow, Statements } from './document-statements';
+import { PostingLog } from './posting-log';
 import {
   decodePostings,
   encodeNewPostings,
@@ -50,7 +51,9 @@ export function writePostings(
   lengths: LengthChanges,
 ): void {
   const lastStoredPart = storedBelow === 0 ? -1 : partitionOf(storedBelow - 1);
-  for (const [term, termChanges] of changes) {
+  const terms = [...changes.keys()].sort();
+  for (const term of terms) {
+    const termChanges = changes.get(term)!;
     for (const [part, partChanges] of changesByPartition(termChanges)) {
       const group = groupOf(part);
       const stored = part > lastStoredPart ? undefined : s.postings.get(orgKey, group, term, part);
@@ -61,6 +64,35 @@ export function writePostings(
       else if (stored !== undefined) s.dropPostings.run(orgKey, group, term, part);
     }
   }
+  writeLengths(s, orgKey, lastStoredPart, lengths);
+}
+
+/**
+ * Stores the postings `log` holds for documents below `upTo` (taking them out of it) and `lengths` of one
+ * organization, as writePostings() does, but rows in the table's key order, each from typed arrays: a deferred
+ * catch-up's or rebuild's postings, every one a new document's.
+ */
+export function writeLoggedPostings(
+  s: Statements,
+  orgKey: number,
+  storedBelow: number,
+  log: PostingLog,
+  upTo: number,
+  lengths: LengthChanges,
+): void {
+  const lastStoredPart = storedBelow === 0 ? -1 : partitionOf(storedBelow - 1);
+  log.take(upTo, (row) => {
+    const stored =
+      row.part > lastStoredPart ? undefined : s.postings.get(orgKey, row.group, row.term, row.part);
+    const data = encodePostings(
+      stored === undefined ? row : mergePostings(decodePostings(stored.data), PostingLog.asChanges(row)),
+    );
+    if (data !== null) s.putPostings.run(orgKey, row.group, row.term, row.part, data);
+  });
+  writeLengths(s, orgKey, lastStoredPart, lengths);
+}
+
+function writeLengths(s: Statements, orgKey: number, lastStoredPart: number, lengths: LengthChanges): void {
   for (const [part, partChanges] of lengthChangesByPartition(lengths)) {
     const stored = part > lastStoredPart ? undefined : s.lengths.get(orgKey, part);
     s.putLengths.run(orgKey, part, mergeLengths(part, stored?.data, partChanges));
@@ -106,10 +138,4 @@ export function addDocument(
     list.push(docNo, entry.titleCount, entry.bodyCount);
   }
   lengths.set(docNo, [a.titleLength, a.bodyLength, key, expiry]);
-}
-
-/** The index of the first change (a multiple of FIELDS_PER_CHANGE) whose document is `docNo` or above. */
-export function firstAtOrAbove(changes: TermChanges, docNo: number): number {
-  for (let i = 0; i < changes.length; i += FIELDS_PER_CHANGE) if (changes[i] >= docNo) return i;
-  return changes.length;
 }

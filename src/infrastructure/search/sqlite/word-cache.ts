@@ -10,6 +10,9 @@ export interface TermEntry {
   stamp: number;
   titleCount: number;
   bodyCount: number;
+  /** The term's number in `numberedBy` (posting-log.ts TermNumbers), kept here: no lookup by string per posting. */
+  numberedBy: object | null;
+  number: number;
 }
 
 const INITIAL_SLOTS = 1 << 14;
@@ -42,7 +45,11 @@ export class WordCache {
     let entry: TermEntry | null = null;
     if (term !== null) {
       entry = this.terms.get(term) ?? null;
-      if (entry === null) this.terms.set(term, (entry = { term, stamp: 0, titleCount: 0, bodyCount: 0 }));
+      if (entry === null)
+        this.terms.set(
+          term,
+          (entry = { term, stamp: 0, titleCount: 0, bodyCount: 0, numberedBy: null, number: 0 }),
+        );
     }
     this.slots[slot] = this.words.length;
     this.words.push(word);

@@ -8,12 +8,13 @@ import { type LengthChanges, REMOVED } from './document-lengths';
 import type { OrgRow, Statements, StoredRow } from './document-statements';
 import { GenerationHash, rowHash } from './generation-hash';
 import { addDocument, repair, writePostings } from './posting-writes';
+import { PostingLog, type TermNumbers } from './posting-log';
 import { decodePostings, groupOf, partitionOf, type TermChanges } from './postings';
 
 /** Postings and lengths of new documents not stored yet (deferred), for documents numbered `from` and up. */
 export interface Pending {
   from: number;
-  changes: Map<string, TermChanges>;
+  log: PostingLog;
   lengths: LengthChanges;
   documents: number;
 }
@@ -25,6 +26,8 @@ export interface OrgState extends OrgRow {
   next_doc_no_at_start: number;
   /** Pending changes by term. */
   changes: Map<string, TermChanges>;
+  /** A deferring batch's postings instead (documents added in order, none changed or removed). */
+  log: PostingLog | null;
   /** Pending document length changes. */
   lengths: LengthChanges;
 }
@@ -37,6 +40,8 @@ export class Batch {
     private readonly statements: Statements,
     /** Where the writer's deferred postings of an organization start, if it holds any the stored row agrees with. */
     private readonly deferredFrom: (org: OrgRow) => number | undefined = () => undefined,
+    /** Set for a batch whose postings are deferred (new documents only): they go to a log, numbered by these. */
+    private readonly deferring?: TermNumbers,
   ) {}
 
   /**
@@ -58,7 +63,14 @@ export class Batch {
     const hash = rowHash(no, id, version, title, body, fields);
     org.hash.toggle(hash);
     const a = analyzeDocument(title, body);
-    addDocument(org.changes, org.lengths, no, a, key, expiry);
+    if (this.deferring === undefined) addDocument(org.changes, org.lengths, no, a, key, expiry);
+    else {
+      const numbers = this.deferring;
+      const log = (org.log ??= new PostingLog(numbers));
+      for (const entry of a.entries)
+        log.add(numbers.numberOfEntry(entry), no, entry.titleCount, entry.bodyCount);
+      org.lengths.set(no, [a.titleLength, a.bodyLength, key, expiry]);
+    }
     org.documents += 1;
     org.title_tokens += a.titleLength;
     org.body_tokens += a.bodyLength;
@@ -138,19 +150,22 @@ export class Batch {
    * deferred); returns the organizations touched.
    */
   deferTo(pending: Map<number, Pending>): OrgState[] {
+    const numbers = this.deferring;
+    if (numbers === undefined) throw new Error('deferTo() of a batch that was not deferring');
     const orgs = this.sortedOrgs();
     for (const org of orgs) {
       this.updateOrg(org);
       let deferred = pending.get(org.org_key);
       if (deferred === undefined) {
-        deferred = { from: org.posted_doc_no, changes: new Map(), lengths: new Map(), documents: 0 };
+        deferred = {
+          from: org.posted_doc_no,
+          log: new PostingLog(numbers),
+          lengths: new Map(),
+          documents: 0,
+        };
         pending.set(org.org_key, deferred);
       }
-      for (const [term, changes] of org.changes) {
-        const list = deferred.changes.get(term);
-        if (list === undefined) deferred.changes.set(term, changes);
-        else for (const value of changes) list.push(value);
-      }
+      if (org.log !== null) deferred.log.append(org.log);
       for (const [docNo, lengths] of org.lengths) deferred.lengths.set(docNo, lengths);
       deferred.documents += org.lengths.size;
     }
@@ -191,6 +206,7 @@ export class Batch {
       next_doc_no_at_start: row.next_doc_no,
       hash: new GenerationHash(row.generation),
       changes: new Map(),
+      log: null,
       lengths: new Map(),
     };
     this.orgs.set(organizationId, state);
