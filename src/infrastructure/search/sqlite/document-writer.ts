@@ -180,7 +180,8 @@ export class DocumentWriter {
   }
 
   private upsertOne(batch: Batch, d: SearchDocument, bodies: IndexedBodies, deferring: boolean): void {
-    const row = this.statements.row.get(d.id);
+    // A deferring batch's documents were all looked up (onlyNewDocuments), in this transaction: none has a row.
+    const row = deferring ? undefined : this.statements.row.get(d.id);
     if (row !== undefined && row.version > d.version) return;
     // The row hash covers the fields as JSON; the row stores them encoded (field-codec.ts).
     const fields = JSON.stringify(d.fields);
