@@ -16,11 +16,19 @@ export interface TermEntry {
 }
 
 const INITIAL_SLOTS = 1 << 14;
+/** Ints per slot: the word's hash, its offset in `chars` plus one (0: an empty slot), its length, its index. */
+const SLOT = 4;
 
 export class WordCache {
-  private slots = new Int32Array(INITIAL_SLOTS).fill(-1);
-  private hashes: number[] = [];
-  private words: string[] = [];
+  /**
+   * Open addressing, linear probing; a slot holds what a probe compares (hash, length, where the word's characters
+   * are), so a probe reads one slot and the word's characters, both from typed arrays: no string object.
+   */
+  private slots = new Int32Array(SLOT * INITIAL_SLOTS);
+  /** The cached words' UTF-16 code units, one after the other. */
+  private chars = new Uint16Array(1 << 16);
+  private charsUsed = 0;
+  /** By word index: the word's entry (null: a stop word). */
   private entries: Array<TermEntry | null> = [];
   private readonly terms = new Map<string, TermEntry>();
 
@@ -31,13 +39,16 @@ export class WordCache {
 
   /** The entry of `text[start, end)` (null: a stop word); `hash` is hashOf() of those code points. */
   lookup(text: string, start: number, end: number, hash: number): TermEntry | null {
-    const mask = this.slots.length - 1;
+    const { slots, chars } = this;
+    const mask = slots.length / SLOT - 1;
+    const length = end - start;
     let slot = hash & mask;
     for (;;) {
-      const index = this.slots[slot];
-      if (index < 0) break;
-      if (this.hashes[index] === hash && sameWord(this.words[index], text, start, end))
-        return this.entries[index];
+      const at = slot * SLOT;
+      const offset = slots[at + 1];
+      if (offset === 0) break;
+      if (slots[at] === hash && slots[at + 2] === length && sameChars(chars, offset - 1, text, start, length))
+        return this.entries[slots[at + 3]];
       slot = (slot + 1) & mask;
     }
     const word = text.slice(start, end);
@@ -51,39 +62,53 @@ export class WordCache {
           (entry = { term, stamp: 0, titleCount: 0, bodyCount: 0, numberedBy: null, number: 0 }),
         );
     }
-    this.slots[slot] = this.words.length;
-    this.words.push(word);
-    this.hashes.push(hash);
+    if (this.charsUsed + length > this.chars.length) this.growChars(this.charsUsed + length);
+    for (let i = 0; i < length; i++) this.chars[this.charsUsed + i] = text.charCodeAt(start + i);
+    const at = slot * SLOT;
+    slots[at] = hash;
+    slots[at + 1] = this.charsUsed + 1;
+    slots[at + 2] = length;
+    slots[at + 3] = this.entries.length;
+    this.charsUsed += length;
     this.entries.push(entry);
-    if (this.words.length * 2 > this.slots.length) this.grow();
+    if (this.entries.length * 2 > mask + 1) this.grow();
     return entry;
   }
 
   /** Empties a full cache. Call only between two texts: one text's tally must never split over two entries. */
   trim(): void {
-    if (this.words.length < this.limit) return;
-    this.slots = new Int32Array(INITIAL_SLOTS).fill(-1);
-    this.hashes = [];
-    this.words = [];
+    if (this.entries.length < this.limit) return;
+    this.slots = new Int32Array(SLOT * INITIAL_SLOTS);
+    this.chars = new Uint16Array(1 << 16);
+    this.charsUsed = 0;
     this.entries = [];
     this.terms.clear();
   }
 
   private grow(): void {
-    const slots = new Int32Array(this.slots.length * 2).fill(-1);
-    const mask = slots.length - 1;
-    this.hashes.forEach((hash, index) => {
-      let slot = hash & mask;
-      while (slots[slot] >= 0) slot = (slot + 1) & mask;
-      slots[slot] = index;
-    });
+    const old = this.slots;
+    const slots = new Int32Array(old.length * 2);
+    const mask = slots.length / SLOT - 1;
+    for (let from = 0; from < old.length; from += SLOT) {
+      if (old[from + 1] === 0) continue;
+      let slot = old[from] & mask;
+      while (slots[slot * SLOT + 1] !== 0) slot = (slot + 1) & mask;
+      slots.set(old.subarray(from, from + SLOT), slot * SLOT);
+    }
     this.slots = slots;
+  }
+
+  private growChars(needed: number): void {
+    let size = this.chars.length * 2;
+    while (size < needed) size *= 2;
+    const chars = new Uint16Array(size);
+    chars.set(this.chars.subarray(0, this.charsUsed));
+    this.chars = chars;
   }
 }
 
-function sameWord(word: string, text: string, start: number, end: number): boolean {
-  if (word.length !== end - start) return false;
-  for (let i = 0; i < word.length; i++) if (word.charCodeAt(i) !== text.charCodeAt(start + i)) return false;
+function sameChars(chars: Uint16Array, offset: number, text: string, start: number, length: number): boolean {
+  for (let i = 0; i < length; i++) if (chars[offset + i] !== text.charCodeAt(start + i)) return false;
   return true;
 }
 
