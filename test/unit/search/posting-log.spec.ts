@@ -117,7 +117,7 @@ describe('PostingLog', () => {
 
   it('numbers a term once, whether asked by its string or by its analyzer entry', () => {
     const numbers = new TermNumbers();
-    const entry = { term: 'cairn', stamp: 0, titleCount: 0, bodyCount: 0, numberedBy: null, number: 0 };
+    const entry = { term: 'cairn', stamp: 0, titleCount: 0, bodyCount: 0, numberedBy: 0, number: 0 };
     expect(numbers.numberOf('moraine')).toBe(0);
     expect(numbers.numberOfEntry(entry)).toBe(1);
     expect(numbers.numberOf('cairn')).toBe(1);

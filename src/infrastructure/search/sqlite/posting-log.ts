@@ -15,10 +15,14 @@ import { FIELDS_PER_CHANGE, groupOf, partitionOf, PARTITION_SIZE, type TermChang
 const U16_MAX = 0xffff;
 const INITIAL_ENTRIES = 1 << 12;
 
+let serials = 0;
+
 /** Term strings numbered in the order first seen; shared by the logs of one writer. */
 export class TermNumbers {
   private readonly numbers = new Map<string, number>();
   readonly terms: string[] = [];
+  /** This numbering's serial (never 0), which analyzer entries remember their number by. */
+  private readonly serial = ++serials;
 
   numberOf(term: string): number {
     let n = this.numbers.get(term);
@@ -32,10 +36,10 @@ export class TermNumbers {
 
   /** numberOf() an analyzed term, remembered on its (shared) entry. */
   numberOfEntry(entry: Readonly<TermEntry>): number {
-    if (entry.numberedBy === this) return entry.number;
+    if (entry.numberedBy === this.serial) return entry.number;
     const n = this.numberOf(entry.term);
     const writable = entry as TermEntry;
-    writable.numberedBy = this;
+    writable.numberedBy = this.serial;
     writable.number = n;
     return n;
   }

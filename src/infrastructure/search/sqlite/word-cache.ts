@@ -10,8 +10,11 @@ export interface TermEntry {
   stamp: number;
   titleCount: number;
   bodyCount: number;
-  /** The term's number in `numberedBy` (posting-log.ts TermNumbers), kept here: no lookup by string per posting. */
-  numberedBy: object | null;
+  /**
+   * The term's number in the TermNumbers (posting-log.ts) whose serial is `numberedBy` (0: none), kept here: no
+   * lookup by string per posting. A serial, not the object, so that no cached word keeps an old numbering alive.
+   */
+  numberedBy: number;
   number: number;
 }
 
@@ -59,7 +62,7 @@ export class WordCache {
       if (entry === null)
         this.terms.set(
           term,
-          (entry = { term, stamp: 0, titleCount: 0, bodyCount: 0, numberedBy: null, number: 0 }),
+          (entry = { term, stamp: 0, titleCount: 0, bodyCount: 0, numberedBy: 0, number: 0 }),
         );
     }
     if (this.charsUsed + length > this.chars.length) this.growChars(this.charsUsed + length);
