@@ -13,8 +13,8 @@ import type { LaggingBatches } from './lagging-batches';
 export class SearchVisibility {
   /** Projections whose search writes may not be visible yet. */
   private readonly unrefreshed = new Set<string>();
-  /** Projections being rebuilt (ProjectionRunner.rebuild). */
-  private readonly rebuilding = new Set<string>();
+  /** Rebuilds under way (ProjectionRunner.rebuild), by projection: two admin requests may overlap. */
+  private readonly rebuilding = new Map<string, number>();
 
   constructor(
     private readonly index: SearchIndex,
@@ -32,11 +32,13 @@ export class SearchVisibility {
 
   /** Runs `rebuild` (a rebuild of projection `name`, which ends by waiting for it) with its full batches deferred. */
   async duringRebuild<T>(name: string, rebuild: () => Promise<T>): Promise<T> {
-    this.rebuilding.add(name);
+    this.rebuilding.set(name, (this.rebuilding.get(name) ?? 0) + 1);
     try {
       return await rebuild();
     } finally {
-      this.rebuilding.delete(name);
+      const left = (this.rebuilding.get(name) ?? 1) - 1;
+      if (left > 0) this.rebuilding.set(name, left);
+      else this.rebuilding.delete(name);
     }
   }
 
