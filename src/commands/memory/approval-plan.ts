@@ -2,7 +2,7 @@
  * What approving a proposal does, decided without I/O (the proposal decider and `proposals:show` both use it):
  * the policy the approved item gets, and for a correction the content of the revision it appends.
  */
-import { ERASED_TEXT } from '../../infrastructure/erasure/sealed-value';
+import { SEALING_RULES } from '../../infrastructure/erasure/sealing-policy';
 import { ConflictError, NotFoundError, ValidationFailedError } from '../../common/errors';
 import type {
   AppliedPolicy,
@@ -10,6 +10,13 @@ import type {
   ProposedPolicy,
 } from '../../events/memory/proposal.events';
 import { replaceSpanOnce } from './correction-span';
+
+/** How a proposal's sealed fields read once the keys they were sealed under are destroyed. */
+const ERASED_PROPOSAL = SEALING_RULES.MemoryProposalCaptured.erased as {
+  title: string;
+  content: string;
+  cited: null;
+};
 
 /** The operator's choices: re-base a correction on the item's current revision; override the audience. */
 export type ApprovalOptions = { rebase: boolean; audience: AppliedPolicy['audience'] | null };
@@ -88,8 +95,12 @@ export function planApproval(
       `memory item ${proposal.target_memory_item_id} was erased: this correction cannot be applied (reject it)`,
     );
   }
-  // Its text went with an item the corrected reply cited (sealing-policy.ts): nothing is left to apply.
-  if (cited === null && proposal.title === ERASED_TEXT && proposal.content === '') {
+  // Its text went with an item the corrected reply cited: its sealed fields read as erased, nothing is left to apply.
+  if (
+    cited === ERASED_PROPOSAL.cited &&
+    proposal.title === ERASED_PROPOSAL.title &&
+    proposal.content === ERASED_PROPOSAL.content
+  ) {
     throw new ConflictError(
       'memory_item_erased',
       'the text of this correction was erased with an item the corrected reply cited (reject it)',
