@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { bm25, termWeighting } from '../../../src/infrastructure/search/sqlite/bm25';
+import { computeBlockMaxima } from '../../../src/infrastructure/search/sqlite/block-maxima';
+import { scorePostings } from '../../../src/infrastructure/search/sqlite/dense-sums';
 import { MaxScoreRanker, RankedMatches } from '../../../src/infrastructure/search/sqlite/max-score';
 import {
   BLOCK_SIZE,
@@ -117,14 +119,19 @@ describe('MaxScore ranking over blocks', () => {
           const expected = bruteForce(c, weights, w);
           // Both paths: document at a time with pruning, and every posting added up (few postings), from the
           // blocks or from scores kept for this title weight (or for another one, which must not be used).
-          const paths: Array<[number, number | undefined]> = [
-            [0, undefined],
-            [Infinity, undefined],
-            [Infinity, w],
-            [Infinity, w + 1],
+          // Document at a time, blocks bounded by their headers, by their exact maxima (from the blocks or from
+          // kept scores), or by maxima computed under another title weight (which must not be used).
+          const paths: Array<[number, number | undefined, number | undefined]> = [
+            [0, undefined, undefined],
+            [0, undefined, w],
+            [0, w, w],
+            [0, undefined, w + 1],
+            [Infinity, undefined, undefined],
+            [Infinity, w, undefined],
+            [Infinity, w + 1, undefined],
           ];
-          for (const [dense, scoredFor] of paths) {
-            const matches = new RankedMatches(ranker(c, weights, w, dense, scoredFor));
+          for (const [dense, scoredFor, maximaFor] of paths) {
+            const matches = new RankedMatches(ranker(c, weights, w, dense, scoredFor, maximaFor));
             const got = slices.flatMap((n) => matches.next(n));
             expect(got).toEqual(expected.slice(0, got.length));
             expect(got.length).toBe(
@@ -134,7 +141,7 @@ describe('MaxScore ranking over blocks', () => {
               ),
             );
             // And the first slice alone, from a fresh ranker.
-            expect(ranker(c, weights, w, dense, scoredFor).top(slices[0])).toEqual(
+            expect(ranker(c, weights, w, dense, scoredFor, maximaFor).top(slices[0])).toEqual(
               expected.slice(0, slices[0]),
             );
           }
@@ -183,6 +190,51 @@ describe('MaxScore ranking over blocks', () => {
     // Decoded: block 0, block 1 (the next posting), then 6 (2–5 skipped), 7 (the next posting), 8 (skipped to from
     // 7, the block right after it), 9 and 10 (the next postings); then 11–15 skipped.
     expect(ranked.decodedBlocks[1]).toBe(7);
+  });
+
+  it('bounds each block by its postings’ highest score once the maxima are computed, and scores fewer documents', () => {
+    fc.assert(
+      fc.property(fc.integer(), fc.constantFrom(0, 1, 2), (seed, w) => {
+        const c = corpus(seededRandom(seed), 2 * PARTITION_SIZE, [0.3, 0.05]);
+        c.terms.forEach((postings) => {
+          const blocks = stored(postings);
+          const weighting = termWeighting(blocks.df, c.stats, w);
+          const score = ([doc, title, body]: Posting) =>
+            bm25(weighting, w * title + body, w * c.lengths.title[doc] + c.lengths.body[doc]);
+          // Each block's maximum is the highest score of its postings, computed as ranking computes scores.
+          let at = 0;
+          const expected = Array.from({ length: blocks.blockCount }, (_, b) => {
+            const block = postings.slice(at, (at += blocks.count[b]));
+            return Math.max(0, ...block.map(score));
+          });
+          expect([...computeBlockMaxima(blocks, weighting, c.lengths).scores]).toEqual(expected);
+          // The same from kept scores (no decoding), and never from scores kept for another title weight.
+          blocks.scored = scorePostings(blocks, weighting, c.lengths);
+          expect([...computeBlockMaxima(blocks, weighting, c.lengths).scores]).toEqual(expected);
+          const other = termWeighting(blocks.df, c.stats, w + 1);
+          expect([...computeBlockMaxima(blocks, other, c.lengths).scores]).toEqual([
+            ...computeBlockMaxima(stored(postings), other, c.lengths).scores,
+          ]);
+        });
+      }),
+      { numRuns: 20 },
+    );
+    // Lengths from 5 to 55 and the shortest document 5 long: the headers bound every block by a length-5 document.
+    const c = corpus(seededRandom(3), 3 * PARTITION_SIZE, [0.5, 0.2, 0.05]);
+    const byHeaders = ranker(c, [1, 1, 1], 1);
+    const byMaxima = ranker(c, [1, 1, 1], 1, 0, undefined, 1);
+    const expected = bruteForce(c, [1, 1, 1], 1).slice(0, 10);
+    expect(byHeaders.top(10)).toEqual(expected);
+    expect(byMaxima.top(10)).toEqual(expected);
+    expect(byMaxima.scoredDocuments).toBeLessThan(byHeaders.scoredDocuments);
+    // Maxima computed under other statistics (a smaller collection: every idf lower) bound nothing for this one.
+    const stale = c.terms.map((postings) => {
+      const blocks = stored(postings);
+      const smaller = { ...c.stats, documents: Math.ceil(c.stats.documents / 2) };
+      blocks.maxima = computeBlockMaxima(blocks, termWeighting(blocks.df, smaller, 1), c.lengths);
+      return { blocks, weight: 1 };
+    });
+    expect(new MaxScoreRanker(stale, c.lengths, c.stats, 1, 0).top(10)).toEqual(expected);
   });
 
   it('ranks equal scores by the lower document number whichever term brings a document first', () => {

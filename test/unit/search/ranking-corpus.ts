@@ -1,5 +1,6 @@
 /** Corpora for the ranking tests: random documents and terms, stored as the index stores them, and a brute force. */
 import { bm25, type CollectionStats, termWeighting } from '../../../src/infrastructure/search/sqlite/bm25';
+import { computeBlockMaxima } from '../../../src/infrastructure/search/sqlite/block-maxima';
 import { scorePostings } from '../../../src/infrastructure/search/sqlite/dense-sums';
 import type { DocumentLengths } from '../../../src/infrastructure/search/sqlite/document-lengths';
 import { MaxScoreRanker, type RankTerm } from '../../../src/infrastructure/search/sqlite/max-score';
@@ -86,7 +87,8 @@ export function bruteForce(c: Corpus, weights: number[], w: number): Array<{ doc
 
 /**
  * The ranker over `c`, document at a time (densePostings 0) unless told to add up every posting; `scoredFor`:
- * the title weight each term's kept scores were computed for (none kept when undefined).
+ * the title weight each term's kept scores were computed for (none kept when undefined); `maximaFor`: the title
+ * weight its blocks' exact maxima were computed for (none when undefined: header bounds).
  */
 export function ranker(
   c: Corpus,
@@ -94,11 +96,14 @@ export function ranker(
   w: number,
   densePostings = 0,
   scoredFor?: number,
+  maximaFor?: number,
 ): MaxScoreRanker {
   const terms: RankTerm[] = c.terms.map((postings, i) => {
     const blocks = stored(postings);
     if (scoredFor !== undefined)
       blocks.scored = scorePostings(blocks, termWeighting(blocks.df, c.stats, scoredFor), c.lengths);
+    if (maximaFor !== undefined)
+      blocks.maxima = computeBlockMaxima(blocks, termWeighting(blocks.df, c.stats, maximaFor), c.lengths);
     return { blocks, weight: weights[i] };
   });
   return new MaxScoreRanker(terms, c.lengths, c.stats, w, densePostings);

@@ -3,8 +3,10 @@
  * compressed blocks, document at a time, with block-max bounds for the terms it only looks up (Chakrabarti et
  * al. 2011; Ding & Suel 2011).
  *
- * Each term has an upper bound: its BM25 score with its highest block tfs in the organization's shortest document
- * (bm25.ts, document-lengths.ts), times its weight. Terms are ordered by bound; once the heap holds `k` matches and
+ * Each term has an upper bound, and each of its blocks one: the highest score of the block's postings when the
+ * term has exact maxima (block-maxima.ts: a cached term asked for again), else the BM25 score of the block's highest
+ * tfs in the organization's shortest document (bm25.ts, document-lengths.ts); the term's is its blocks' highest,
+ * times its weight. Terms are ordered by bound; once the heap holds `k` matches and
  * the bounds of the weakest terms together stay under the k-th score (θ), those terms are "non-essential": a
  * document none of the other terms contains cannot enter, so documents are taken from the essential terms' postings
  * only, and a non-essential term is looked up in a document only while the document can still reach θ (its
@@ -21,6 +23,7 @@
  */
 import { bm25, type CollectionStats, termWeighting, type TermWeighting } from './bm25';
 import { type DocumentLengths, shortestLength } from './document-lengths';
+import { maximaUnder } from './block-maxima';
 import { addScored, addTerm, denseScratch } from './dense-sums';
 import { BlockCursor, END, type TermBlocks } from './term-blocks';
 import { CollapsingHeap, type MatchHeap, WorstFirstHeap } from './top-matches';
@@ -83,6 +86,8 @@ export class MaxScoreRanker {
   private readonly cursors: BlockCursor[];
   private readonly weights: Float64Array;
   private readonly weightings: TermWeighting[];
+  /** Per term, its blocks' exact maxima (block-maxima.ts), or null: bounded by the block headers. */
+  private readonly maxima: Array<Float64Array | null>;
   private readonly bounds: Float64Array;
   /** Running sums of the bounds (prefix[j]: terms 0..j together). */
   private readonly prefix: Float64Array;
@@ -116,18 +121,24 @@ export class MaxScoreRanker {
     this.shortest = shortestLength(lengths, titleBoost);
     const scored = terms.map(({ blocks, weight }, i) => {
       const weighting = termWeighting(blocks.df, stats, titleBoost);
+      const maxima = maximaUnder(blocks, weighting);
       let highest = 0;
-      for (let b = 0; b < blocks.blockCount; b++) {
-        const tf = titleBoost * blocks.maxTitle[b] + blocks.maxBody[b];
-        if (tf > highest) highest = tf;
+      if (maxima !== null) {
+        for (let b = 0; b < blocks.blockCount; b++) if (maxima[b] > highest) highest = maxima[b];
+      } else {
+        let tf = 0;
+        for (let b = 0; b < blocks.blockCount; b++)
+          tf = Math.max(tf, titleBoost * blocks.maxTitle[b] + blocks.maxBody[b]);
+        highest = bm25(weighting, tf, this.shortest);
       }
-      return { i, blocks, weight, weighting, bound: weight * bm25(weighting, highest, this.shortest) };
+      return { i, blocks, weight, weighting, maxima, bound: weight * highest };
     });
     scored.sort((a, b) => a.bound - b.bound || a.i - b.i);
     const n = scored.length;
     this.cursors = scored.map((t) => new BlockCursor(t.blocks));
     this.weights = Float64Array.from(scored, (t) => t.weight);
     this.weightings = scored.map((t) => t.weighting);
+    this.maxima = scored.map((t) => t.maxima);
     this.bounds = Float64Array.from(scored, (t) => t.bound);
     this.queryIndex = Int32Array.from(scored, (t) => t.i);
     this.byQuery = new Int32Array(n);
@@ -296,15 +307,21 @@ export class MaxScoreRanker {
     return this.weights[j] * bm25(this.weightings[j], this.w * cursor.titleTf() + cursor.bodyTf(), length);
   }
 
+  /** The highest score (query weight 1) term j can have in its block b: exact, or from the block's header. */
+  private blockHighest(j: number, b: number): number {
+    const maxima = this.maxima[j];
+    if (maxima !== null) return maxima[b];
+    const { maxTitle, maxBody } = this.cursors[j].blocks;
+    return bm25(this.weightings[j], this.w * maxTitle[b] + maxBody[b], this.shortest);
+  }
+
   /** Term j's highest score (weight included) in its cursor's block. */
   private blockBound(j: number): number {
     const cursor = this.cursors[j];
     const b = cursor.block;
     if (this.boundOf[j] !== b) {
-      const { maxTitle, maxBody } = cursor.blocks;
       this.boundOf[j] = b;
-      this.blockBounds[j] =
-        this.weights[j] * bm25(this.weightings[j], this.w * maxTitle[b] + maxBody[b], this.shortest);
+      this.blockBounds[j] = this.weights[j] * this.blockHighest(j, b);
     }
     return this.blockBounds[j];
   }
@@ -315,12 +332,11 @@ export class MaxScoreRanker {
    */
   private skipBlocks(j: number, rest: number, theta: number): void {
     const cursor = this.cursors[j];
-    const { maxTitle, maxBody, blockCount } = cursor.blocks;
+    const { blockCount } = cursor.blocks;
     const weight = this.weights[j];
-    const weighting = this.weightings[j];
     let b = cursor.block + 1;
     while (b < blockCount) {
-      const bound = weight * bm25(weighting, this.w * maxTitle[b] + maxBody[b], this.shortest);
+      const bound = weight * this.blockHighest(j, b);
       if ((bound + rest) * SLACK >= theta) break;
       b++;
     }

@@ -39,8 +39,9 @@ import { type CachedRow, RowCache } from './row-cache';
 import { type DocumentLengths, readLengths } from './document-lengths';
 import { MaxScoreRanker, type RankedDoc, RankedMatches, SCORED_POSTINGS } from './max-score';
 import { scorePostings } from './dense-sums';
-import { termWeighting } from './bm25';
-import { readTermBlocks, type ScoredPostings, type TermBlocks } from './term-blocks';
+import { termWeighting, type TermWeighting } from './bm25';
+import { computeBlockMaxima, maximaUnder } from './block-maxima';
+import { readTermBlocks, type TermBlocks } from './term-blocks';
 import { groupOf, partitionOf } from './postings';
 import { DOCS, ensureSearchSchema, LENGTHS, ORGS, POSTINGS, recreateSearchSchema } from './search-schema';
 import { type NormalizedQuery, normalizeQuery, validateDeletes, validateDocuments } from './search-input';
@@ -269,9 +270,11 @@ export class SqliteSearchIndex implements SearchIndex {
     if (org === undefined || org.documents === 0) return [];
     const stats = { documents: org.documents, titleTokens: org.title_tokens, bodyTokens: org.body_tokens };
     const lengths = this.lengthsOf(org);
-    const score = (blocks: TermBlocks) =>
-      scorePostings(blocks, termWeighting(blocks.df, stats, q.titleBoost), lengths);
-    const terms = q.terms.map(({ term, weight }) => ({ blocks: this.blocksOf(org, term, score), weight }));
+    const weigh = (blocks: TermBlocks) => termWeighting(blocks.df, stats, q.titleBoost);
+    const terms = q.terms.map(({ term, weight }) => ({
+      blocks: this.blocksOf(org, term, weigh, lengths),
+      weight,
+    }));
     const ranker = new MaxScoreRanker(terms, lengths, stats, q.titleBoost);
     ranker.skip = failingExpiry(q.filters, lengths.expiry);
     if (q.collapse?.values !== undefined)
@@ -327,20 +330,31 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   /**
-   * A term's postings in this snapshot: its own rows, one per partition it occurs in, with their scores (`score`)
-   * when they are few (cached for the generation).
+   * A term's postings in this snapshot: its own rows, one per partition it occurs in, with their scores when they
+   * are few (cached for the generation). A cached term asked for again gets its blocks' exact maxima under this
+   * query's weighting (block-maxima.ts), which the ranking then bounds its blocks by; a term read for the first time
+   * keeps its header bounds (a cold query would pay a pass over every posting for them).
    */
-  private blocksOf(org: OrgRow, term: string, score: (blocks: TermBlocks) => ScoredPostings): TermBlocks {
+  private blocksOf(
+    org: OrgRow,
+    term: string,
+    weigh: (blocks: TermBlocks) => TermWeighting,
+    lengths: DocumentLengths,
+  ): TermBlocks {
     const generation = postedGeneration(org);
     let blocks = this.postings.get(org.org_key, generation, term);
     if (blocks === undefined) {
       blocks = readTermBlocks(this.statements.postings.all(org.org_key, termGroups(org.next_doc_no), term));
       if (blocks.df <= SCORED_POSTINGS) {
-        blocks.scored = score(blocks);
+        blocks.scored = scorePostings(blocks, weigh(blocks), lengths);
         blocks.bytes += blocks.scored.docs.byteLength + blocks.scored.scores.byteLength;
       }
       this.postings.set(org.org_key, generation, term, blocks);
+      return blocks;
     }
+    const weighting = weigh(blocks);
+    if (maximaUnder(blocks, weighting) === null)
+      blocks.maxima = computeBlockMaxima(blocks, weighting, lengths);
     return blocks;
   }
 

@@ -3,6 +3,7 @@
  * blocks made from the block headers alone, so a query decodes only the blocks it needs (max-score.ts) and the
  * posting cache keeps postings compressed (about 3 bytes a posting, where decoded scores took 12).
  */
+import type { BlockMaxima } from './block-maxima';
 import { BLOCK_SIZE, PARTITION_SIZE } from './postings';
 
 export interface TermBlocks {
@@ -27,7 +28,12 @@ export interface TermBlocks {
    * postings (max-score.ts SCORED_POSTINGS): adding them up then takes no decoding and no length lookups.
    */
   scored: ScoredPostings | null;
-  /** What keeping it costs (blobs, index and scores). */
+  /**
+   * Each block's exact highest score under one weighting (block-maxima.ts), computed when the cached term is ranked
+   * again; null until then. Ranking bounds blocks by their headers without them.
+   */
+  maxima: BlockMaxima | null;
+  /** What keeping it costs (blobs, index, scores, and the maxima it may get: counted from the start). */
   bytes: number;
 }
 
@@ -37,8 +43,8 @@ export interface ScoredPostings {
   scores: Float64Array;
 }
 
-/** Bytes of index per block (the typed arrays above). */
-const INDEX_BYTES_PER_BLOCK = 4 + 4 + 1 + 4 + 4 + 2 + 2;
+/** Bytes of index per block (the typed arrays above, and the f64 of the maxima a cached term may get). */
+const INDEX_BYTES_PER_BLOCK = 4 + 4 + 1 + 4 + 4 + 2 + 2 + 8;
 
 function corrupt(what: string): Error {
   return new Error(`corrupt posting list: ${what}`);
@@ -97,6 +103,7 @@ export function readTermBlocks(rows: Uint8Array[]): TermBlocks {
     maxBody: new Uint16Array(blockCount),
     rows,
     scored: null,
+    maxima: null,
     bytes: blockCount * INDEX_BYTES_PER_BLOCK,
   };
   let b = 0;
