@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import * as blockMaxima from '../../src/infrastructure/search/sqlite/block-maxima';
 import { DocumentWriter } from '../../src/infrastructure/search/sqlite/document-writer';
 import { rowBytes } from '../../src/infrastructure/search/sqlite/row-cache';
 import { SqliteSearchIndex } from '../../src/infrastructure/search/sqlite/sqlite-search-index';
@@ -89,58 +88,6 @@ describe('SQLite search index: posting lists cached in memory', () => {
     expect(await ids(server, 'basalt')).toEqual([]);
     await cli.upsert([doc('e', 'basalt plateau')]);
     expect(await ids(server, 'basalt')).toEqual(['e']);
-  });
-});
-
-describe('SQLite search index: a cached term ranked again by its blocks’ exact maxima', () => {
-  const temp = makeTempDir('cairn-search-maxima-');
-  const db = openSqlite({ path: join(temp.dir, 'cairn.sqlite') });
-  const index = new SqliteSearchIndex(db);
-  afterAll(async () => {
-    await index.close();
-    db.close();
-    temp.cleanup();
-  });
-
-  it('computes them when the term is asked for again, again for another title weight, and ranks the same', async () => {
-    // Over DENSE_POSTINGS postings in all, so ranking goes document at a time, where the bounds are used.
-    const words = ['moraine', 'glacier', 'cirque', 'erratic', 'esker', 'drumlin'];
-    const documents = Array.from({ length: 9_000 }, (_, n) => ({
-      id: `d${n}`,
-      organization_id: 'org-1',
-      title: n % 7 === 0 ? 'glacier notes' : `note ${n}`,
-      body: Array.from({ length: 4 + (n % 23) }, (_, k) => words[(n * 7 + k * k) % words.length]).join(' '),
-      fields: {},
-      version: 1,
-    }));
-    await index.upsert(documents);
-    const ask = (target: SqliteSearchIndex, boost: number) =>
-      target
-        .search({ organization_id: 'org-1', text: 'glacier moraine esker', limit: 10, title_boost: boost })
-        .then((hits) => hits.map((hit) => [hit.id, hit.score]));
-    const cold = async (boost: number) => {
-      const fresh = new SqliteSearchIndex(db);
-      try {
-        return await ask(fresh, boost);
-      } finally {
-        await fresh.close();
-      }
-    };
-    const computed = jest.spyOn(blockMaxima, 'computeBlockMaxima');
-    try {
-      const expected = { 1: await cold(1), 2: await cold(2) };
-      expect(computed).not.toHaveBeenCalled();
-      const calls: number[] = [];
-      for (const boost of [1, 1, 1, 2, 2] as const) {
-        computed.mockClear();
-        expect(await ask(index, boost)).toEqual(expected[boost]);
-        calls.push(computed.mock.calls.length);
-      }
-      // First ask: read, header bounds. Second: maxima for its three terms. Then kept; another weight: again.
-      expect(calls).toEqual([0, 3, 0, 3, 0]);
-    } finally {
-      computed.mockRestore();
-    }
   });
 });
 
