@@ -54,12 +54,13 @@ describe('MaxScore ranking, collapsed', () => {
               return true;
             })
             .slice(0, k);
-          for (const [dense, scoredFor] of [
-            [0, undefined],
-            [Infinity, undefined],
-            [Infinity, w],
-          ] as Array<[number, number | undefined]>) {
-            const ranking = ranker(c, weights, w, dense, scoredFor);
+          for (const [dense, scoredFor, order] of [
+            [0, undefined, 'windows'],
+            [0, undefined, 'documents'],
+            [Infinity, undefined, 'windows'],
+            [Infinity, w, 'windows'],
+          ] as Array<[number, number | undefined, 'windows' | 'documents']>) {
+            const ranking = ranker(c, weights, w, dense, scoredFor, undefined, order);
             if (skipped.size > 0) ranking.skip = (doc) => skipped.has(doc);
             expect(ranking.top(k, Infinity, -1, { keys, excluded, excludedKeys })).toEqual(expected);
           }

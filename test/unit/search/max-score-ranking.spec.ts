@@ -121,17 +121,22 @@ describe('MaxScore ranking over blocks', () => {
           // blocks or from scores kept for this title weight (or for another one, which must not be used).
           // Document at a time, blocks bounded by their headers, by their exact maxima (from the blocks or from
           // kept scores), or by maxima computed under another title weight (which must not be used).
-          const paths: Array<[number, number | undefined, number | undefined]> = [
-            [0, undefined, undefined],
-            [0, undefined, w],
-            [0, w, w],
-            [0, undefined, w + 1],
-            [Infinity, undefined, undefined],
-            [Infinity, w, undefined],
-            [Infinity, w + 1, undefined],
+          // Window by window and document at a time.
+          const paths: Array<[number, number | undefined, number | undefined, 'windows' | 'documents']> = [
+            [0, undefined, undefined, 'windows'],
+            [0, undefined, w, 'windows'],
+            [0, w, w, 'windows'],
+            [0, undefined, w + 1, 'windows'],
+            [0, undefined, undefined, 'documents'],
+            [0, undefined, w, 'documents'],
+            [0, undefined, w + 1, 'documents'],
+            [Infinity, undefined, undefined, 'windows'],
+            [Infinity, w, undefined, 'windows'],
+            [Infinity, w + 1, undefined, 'windows'],
           ];
-          for (const [dense, scoredFor, maximaFor] of paths) {
-            const matches = new RankedMatches(ranker(c, weights, w, dense, scoredFor, maximaFor));
+          for (const [dense, scoredFor, maximaFor, order] of paths) {
+            const make = () => ranker(c, weights, w, dense, scoredFor, maximaFor, order);
+            const matches = new RankedMatches(make());
             const got = slices.flatMap((n) => matches.next(n));
             expect(got).toEqual(expected.slice(0, got.length));
             expect(got.length).toBe(
@@ -141,9 +146,7 @@ describe('MaxScore ranking over blocks', () => {
               ),
             );
             // And the first slice alone, from a fresh ranker.
-            expect(ranker(c, weights, w, dense, scoredFor, maximaFor).top(slices[0])).toEqual(
-              expected.slice(0, slices[0]),
-            );
+            expect(make().top(slices[0])).toEqual(expected.slice(0, slices[0]));
           }
         },
       ),
@@ -151,11 +154,11 @@ describe('MaxScore ranking over blocks', () => {
     );
   });
 
-  it('decodes few blocks of a common term when a rare one decides the best matches', () => {
+  it('decodes few blocks of a common term when a rare one decides the best matches (document at a time)', () => {
     const random = seededRandom(5);
     // 12,000 documents: a rare term in 40 of them, a common one in 90%.
     const c = corpus(random, 12_000, [0.9, 40 / 12_000]);
-    const ranked = ranker(c, [1, 1], 1);
+    const ranked = ranker(c, [1, 1], 1, 0, undefined, undefined, 'documents');
     const top = ranked.top(10);
     expect(top).toEqual(bruteForce(c, [1, 1], 1).slice(0, 10));
     const common = stored(c.terms[0]);
@@ -166,7 +169,7 @@ describe('MaxScore ranking over blocks', () => {
     expect(commonDecoded).toBeLessThanOrEqual(41);
   });
 
-  it('skips the blocks of the only essential term that cannot reach the best, and no block that can', () => {
+  it('skips the blocks of the only essential term that cannot reach the best, and no block that can (document at a time)', () => {
     // 4,096 documents of equal length. The rare term: in the first 2,048 (16 blocks), tf 1, except documents 10, 20
     // and 30 (block 0) with tf 6 and one document with tf 8 in each of the blocks 6, 8 and 9. The common term: in
     // every document, tf 1 (its bound is tiny).
@@ -183,7 +186,7 @@ describe('MaxScore ranking over blocks', () => {
     const rare = Array.from({ length: size / 2 }, (_, i): Posting => [i, 0, tf(i)]);
     const common = Array.from({ length: size }, (_, i): Posting => [i, 0, 1]);
     const c: Corpus = { lengths, stats, terms: [common, rare] };
-    const ranked = ranker(c, [1, 1], 1);
+    const ranked = ranker(c, [1, 1], 1, 0, undefined, undefined, 'documents');
     const top = ranked.top(3);
     expect(top.map(({ docNo }) => docNo)).toEqual(best);
     expect(top).toEqual(bruteForce(c, [1, 1], 1).slice(0, 3));
@@ -234,7 +237,9 @@ describe('MaxScore ranking over blocks', () => {
       blocks.maxima = computeBlockMaxima(blocks, termWeighting(blocks.df, smaller, 1), c.lengths);
       return { blocks, weight: 1 };
     });
-    expect(new MaxScoreRanker(stale, c.lengths, c.stats, 1, 0).top(10)).toEqual(expected);
+    expect(
+      new MaxScoreRanker(stale, c.lengths, c.stats, 1, { densePostings: 0, densePerWindow: 0 }).top(10),
+    ).toEqual(expected);
   });
 
   it('ranks equal scores by the lower document number whichever term brings a document first', () => {
@@ -261,9 +266,13 @@ describe('MaxScore ranking over blocks', () => {
         ],
       ],
     };
-    for (const dense of [0, Infinity]) {
+    for (const [dense, order] of [
+      [0, 'windows'],
+      [0, 'documents'],
+      [Infinity, 'windows'],
+    ] as const) {
       expect(
-        ranker(c, [1, 1], 1, dense)
+        ranker(c, [1, 1], 1, dense, undefined, undefined, order)
           .top(2)
           .map(({ docNo }) => docNo),
       ).toEqual([5, 10]);
@@ -273,8 +282,12 @@ describe('MaxScore ranking over blocks', () => {
   it('starts each ranking from the first posting, and leaves out documents no term matched', () => {
     const c = corpus(seededRandom(9), 500, [0.02, 0.01]);
     const all = bruteForce(c, [1, 2], 1);
-    for (const dense of [0, Infinity]) {
-      const ranked = ranker(c, [1, 2], 1, dense);
+    for (const [dense, order] of [
+      [0, 'windows'],
+      [0, 'documents'],
+      [Infinity, 'windows'],
+    ] as const) {
+      const ranked = ranker(c, [1, 2], 1, dense, undefined, undefined, order);
       expect(ranked.top(1000)).toEqual(all);
       expect(ranked.top(3)).toEqual(all.slice(0, 3));
       expect(ranked.top(1000)).toEqual(all);

@@ -86,9 +86,11 @@ export function bruteForce(c: Corpus, weights: number[], w: number): Array<{ doc
 }
 
 /**
- * The ranker over `c`, document at a time (densePostings 0) unless told to add up every posting; `scoredFor`:
+ * The ranker over `c`, skipping (densePostings 0; never dense for few postings a window) unless told to add up
+ * every posting; `scoredFor`:
  * the title weight each term's kept scores were computed for (none kept when undefined); `maximaFor`: the title
- * weight its blocks' exact maxima were computed for (none when undefined: header bounds).
+ * weight its blocks' exact maxima were computed for (none when undefined: header bounds); `ranking`: window by
+ * window or document at a time.
  */
 export function ranker(
   c: Corpus,
@@ -97,6 +99,7 @@ export function ranker(
   densePostings = 0,
   scoredFor?: number,
   maximaFor?: number,
+  ranking: 'windows' | 'documents' = 'windows',
 ): MaxScoreRanker {
   const terms: RankTerm[] = c.terms.map((postings, i) => {
     const blocks = stored(postings);
@@ -106,5 +109,5 @@ export function ranker(
       blocks.maxima = computeBlockMaxima(blocks, termWeighting(blocks.df, c.stats, maximaFor), c.lengths);
     return { blocks, weight: weights[i] };
   });
-  return new MaxScoreRanker(terms, c.lengths, c.stats, w, densePostings);
+  return new MaxScoreRanker(terms, c.lengths, c.stats, w, { densePostings, densePerWindow: 0, ranking });
 }

@@ -13,8 +13,9 @@
  * partial score plus the remaining bounds, the looked-up term's bounded by the block the document would be in, read
  * from the block header without decoding it). A block is decoded only when a posting in it is needed; when a
  * single essential term is left, its blocks whose highest score cannot lift a document to θ are skipped unread.
- * A query with few postings in all (DENSE_POSTINGS) is ranked densely instead: every posting added to its
- * document's sum (from kept scores when the term has them), then one heap pass.
+ * This is the document-at-a-time path. A query of up to WINDOW_TERMS terms is ranked the same way a window of
+ * documents at a time (window-ranking.ts), and one with few postings (DENSE_POSTINGS, DENSE_PER_WINDOW) densely:
+ * every posting added to its document's sum (from kept scores when the term has them), a window at a time.
  *
  * Exact: a document is left out only when a bound proves it below θ (with a relative slack of SLACK, so that no
  * rounding of the bounds' sums can leave out a document that ties), and a kept document's score is added up in
@@ -24,25 +25,39 @@
 import { bm25, type CollectionStats, termWeighting, type TermWeighting } from './bm25';
 import { type DocumentLengths, shortestLength } from './document-lengths';
 import { maximaUnder } from './block-maxima';
-import { addScored, addTerm, denseScratch } from './dense-sums';
+import { addWindows, type DenseTerm } from './dense-sums';
+import { rankWindows, WINDOW, WINDOW_TERMS } from './window-ranking';
 import { BlockCursor, END, type TermBlocks } from './term-blocks';
 import { CollapsingHeap, type MatchHeap, WorstFirstHeap } from './top-matches';
 
 /**
- * Up to this many postings over all of a query's terms, ranking adds every posting to a dense array of sums
- * instead (term at a time, then a heap pass over the matched documents): with few postings there is little to
- * skip, and adding one costs less than the document-at-a-time steps (SciFact's queries: ~10,000 postings). Above
- * it MaxScore's skipping wins: 20,000 against 100,000 cut the CPU time of every ask shape measured on SciFact,
- * synthetic and topical text (a hybrid search's 100-item ask at 1M: 5.1 against 8.6 ms), with the same results; no
- * dense path at all was slower on SciFact (docs/benchmarks.md, "Dense or MaxScore").
+ * Up to this many postings over all of a query's terms, ranking adds every posting up (dense-sums.ts, a window of
+ * documents at a time) instead of skipping any: with few postings there is little to skip (SciFact's queries:
+ * ~10,000 postings). 20,000 against 100,000 cut the CPU time of every ask shape on SciFact and synthetic text at
+ * 100k chunks (docs/benchmarks.md, "Dense, MaxScore or windows").
  */
 export const DENSE_POSTINGS = 20_000;
+
+/**
+ * Also dense when a query has at most this many postings per window of the organization's document range: skipping
+ * pays for its per-window work (bounds, sorting, lookups) only where windows hold enough postings. At 1M chunks a
+ * topical hybrid ask (~65,000 postings, ~270 a window) took ~2.5 ms dense against ~4.3 window by window, while
+ * synthetic queries (~440,000 postings, ~1,800 a window) are faster window by window (3.0 against 6.7 ms dense).
+ */
+export const DENSE_PER_WINDOW = 512;
 
 /** Terms with at most this many postings are kept with their scores (TermBlocks.scored): 12 bytes a posting more. */
 export const SCORED_POSTINGS = 16_384;
 
 /** A bound times this is compared with θ: sums of bounds in another order than the scores' may round lower. */
 const SLACK = 1 + 1e-9;
+
+/** When a ranking adds every posting up, and how it skips otherwise (MaxScoreRanker's constructor). */
+export interface RankingOptions {
+  densePostings?: number;
+  densePerWindow?: number;
+  ranking?: 'windows' | 'documents';
+}
 
 export interface RankTerm {
   blocks: TermBlocks;
@@ -100,23 +115,35 @@ export class MaxScoreRanker {
   private readonly boundOf: Int32Array;
   private readonly blockBounds: Float64Array;
   private readonly shortest: number;
+  private readonly densePostings: number;
+  private readonly densePerWindow: number;
+  private readonly ranking: 'windows' | 'documents';
   private readonly w: number;
   /**
    * Documents every ranking leaves out, never scored (those whose kept expiry fails the query's condition on it:
    * their rows would fail the filters). Null: none.
    */
   skip: ((doc: number) => boolean) | null = null;
-  /** Documents the last `top()` scored on its document-at-a-time path (what it cost; 0 on the dense path). */
+  /**
+   * Documents the last `top()` scored beyond its first bound: on the document-at-a-time path, those whose terms were
+   * scored; window by window, those whose non-essential terms were looked up (what it cost; 0 on the dense path).
+   */
   scoredDocuments = 0;
 
-  /** `densePostings`: up to how many postings the dense path ranks (DENSE_POSTINGS). */
+  /**
+   * `options`: when to rank densely (DENSE_POSTINGS, DENSE_PER_WINDOW; 0 for never) and how otherwise: window by
+   * window (window-ranking.ts, for up to WINDOW_TERMS terms) or document at a time.
+   */
   constructor(
     terms: readonly RankTerm[],
     private readonly lengths: DocumentLengths,
     stats: CollectionStats,
     titleBoost: number,
-    private readonly densePostings = DENSE_POSTINGS,
+    options: RankingOptions = {},
   ) {
+    this.densePostings = options.densePostings ?? DENSE_POSTINGS;
+    this.densePerWindow = options.densePerWindow ?? DENSE_PER_WINDOW;
+    this.ranking = options.ranking ?? 'windows';
     this.w = titleBoost;
     this.shortest = shortestLength(lengths, titleBoost);
     const scored = terms.map(({ blocks, weight }, i) => {
@@ -171,14 +198,33 @@ export class MaxScoreRanker {
         ? new WorstFirstHeap(capacity)
         : new CollapsingHeap(capacity, collapse.keys, collapse.excluded, collapse.excludedKeys);
     this.scoredDocuments = 0;
-    if (postings <= this.densePostings) return this.denseTop(heap, postings, lastScore, lastDoc);
+    const windows = Math.ceil(this.lengths.title.length / WINDOW);
+    if (postings <= this.densePostings || postings <= this.densePerWindow * windows)
+      return this.denseTop(heap, lastScore, lastDoc);
+    const leftOut = either(collapse === undefined ? null : excludedBy(collapse), this.skip);
+    if (this.ranking === 'windows' && n <= WINDOW_TERMS) {
+      this.scoredDocuments = rankWindows(
+        {
+          cursors,
+          weights: this.weights,
+          weightings: this.weightings,
+          byQuery: this.byQuery,
+          blockHighest: (j, b) => this.blockHighest(j, b),
+          lengths: this.lengths,
+          w: this.w,
+          leftOut,
+          handedOut: (score, doc) => handedOut(score, doc, lastScore, lastDoc),
+        },
+        heap,
+      );
+      return heap.drain();
+    }
     for (const cursor of cursors) cursor.reset();
     this.boundOf.fill(-1);
     // θ: the worst kept score once the heap is full (until then any positive score is taken).
     let theta = heap.floor;
     // Terms essential..n−1 are the essential ones.
     let essential = 0;
-    const leftOut = either(collapse === undefined ? null : excludedBy(collapse), this.skip);
     for (;;) {
       let doc = END;
       for (let j = essential; j < n; j++) if (cursors[j].doc < doc) doc = cursors[j].doc;
@@ -246,31 +292,22 @@ export class MaxScoreRanker {
 
   /**
    * Every posting added to its document's sum, term by term in query order (the same floating-point sums as
-   * the document-at-a-time path), then one heap pass over the matched documents.
+   * the document-at-a-time path), a window of documents at a time (dense-sums.ts), each window's matched
+   * documents offered to the heap in document order.
    */
-  private denseTop(heap: MatchHeap, postings: number, lastScore: number, lastDoc: number): RankedDoc[] {
-    const { sums, marks, docs } = denseScratch(this.lengths.title.length, postings);
-    const n = this.cursors.length;
-    let matched = 0;
-    for (let i = 0; i < n; i++) {
+  private denseTop(heap: MatchHeap, lastScore: number, lastDoc: number): RankedDoc[] {
+    const terms: DenseTerm[] = [];
+    for (let i = 0; i < this.cursors.length; i++) {
       const j = this.byQuery[i];
-      const { blocks } = this.cursors[j];
-      if (blocks.scored !== null && blocks.scored.w === this.w) {
-        matched = addScored(blocks.scored, this.weights[j], matched);
-        continue;
-      }
-      matched = addTerm(blocks, this.weights[j], this.weightings[j], this.lengths, matched);
-      this.cursors[j].decodedBlocks += blocks.blockCount;
+      terms.push({ blocks: this.cursors[j].blocks, weight: this.weights[j], weighting: this.weightings[j] });
     }
     const skip = this.skip;
-    for (let m = 0; m < matched; m++) {
-      const doc = docs[m];
-      const score = sums[doc];
-      sums[doc] = 0;
-      marks[doc] = 0;
-      if (skip !== null && skip(doc)) continue;
+    const decoded = addWindows(terms, this.lengths, (doc, score) => {
+      // Most documents are under the heap's floor: turned away before anything else is read for them.
+      if (!(score >= heap.floor) || (skip !== null && skip(doc))) return;
       if (!handedOut(score, doc, lastScore, lastDoc)) heap.offer(score, doc);
-    }
+    });
+    decoded.forEach((blocks, i) => (this.cursors[this.byQuery[i]].decodedBlocks += blocks));
     return heap.drain();
   }
 

@@ -231,6 +231,36 @@ export class BlockCursor {
     return (this.doc = this.docs[0]);
   }
 
+  /**
+   * Moves past every posting before `target` (never back) without decoding a block it has not decoded: `doc` is the
+   * posting when its block is decoded, else stale (nextAtLeast() bounds it from the headers) until `advance`.
+   */
+  skipTo(target: number): void {
+    if (this.doc >= target && this.decoded === this.block) return;
+    if (!this.seekBlock(target)) {
+      this.doc = END;
+      return;
+    }
+    if (this.decoded !== this.block) return;
+    const { docs } = this;
+    let i = this.at;
+    while (docs[i] < target) i++;
+    this.at = i;
+    this.doc = docs[i];
+  }
+
+  /**
+   * The next posting's document, or a lower bound of it read from the headers when its block is not decoded (a
+   * document of the block's partition: a row's blocks hold one partition); END when none is left.
+   */
+  nextAtLeast(): number {
+    const { blockCount, base, last } = this.blocks;
+    if (this.block >= blockCount) return END;
+    if (this.decoded === this.block) return this.doc;
+    const highest = last[this.block];
+    return Math.max(base[this.block] + 1, highest - (highest % PARTITION_SIZE));
+  }
+
   /** Moves to the first posting at or after `target` (never back); its document, or END. */
   advance(target: number): number {
     if (this.doc >= target && this.decoded === this.block) return this.doc;
