@@ -33,16 +33,17 @@ import { CollapsingHeap, type MatchHeap, WorstFirstHeap } from './top-matches';
 /**
  * Up to this many postings over all of a query's terms, ranking adds every posting up (dense-sums.ts, a window of
  * documents at a time) instead of skipping any: with few postings there is little to skip (SciFact's queries:
- * ~10,000 postings). 20,000 against 100,000 cut the CPU time of every ask shape on SciFact and synthetic text at
- * 100k chunks (docs/benchmarks.md, "Dense, MaxScore or windows").
+ * ~10,000 postings). At 100k synthetic chunks (~44,000 postings a query), in one process alternating, a 10-item
+ * ask took 0.32 ms with 20,000 against 0.48 with 100,000 (100 items: 1.10 against 1.04).
  */
 export const DENSE_POSTINGS = 20_000;
 
 /**
  * Also dense when a query has at most this many postings per window of the organization's document range: skipping
  * pays for its per-window work (bounds, sorting, lookups) only where windows hold enough postings. At 1M chunks a
- * topical hybrid ask (~65,000 postings, ~270 a window) took ~2.5 ms dense against ~4.3 window by window, while
- * synthetic queries (~440,000 postings, ~1,800 a window) are faster window by window (3.0 against 6.7 ms dense).
+ * topical hybrid ask (~65,000 postings, ~270 a window) took 2.9 ms dense against 4.1 window by window, while
+ * synthetic queries (~440,000 postings, ~1,800 a window) are faster window by window (10 items: 2.9 against ~10 ms
+ * dense; docs/benchmarks.md, "Dense, MaxScore or windows").
  */
 export const DENSE_PER_WINDOW = 512;
 
