@@ -1,9 +1,11 @@
 /**
- * The embedded index's exact block maxima (block-maxima.ts) as a search uses them: computed for a cached term
- * asked for again, under the query's weighting, and never changing what a search answers.
+ * What the embedded index computes for a cached term asked for again, under the query's weighting, never changing
+ * what a search answers: its blocks' exact maxima (block-maxima.ts), and the scores of a mid-sized term.
  */
 import { join } from 'node:path';
 import * as blockMaxima from '../../src/infrastructure/search/sqlite/block-maxima';
+import * as denseSums from '../../src/infrastructure/search/sqlite/dense-sums';
+import { SCORED_POSTINGS, WARM_SCORED_POSTINGS } from '../../src/infrastructure/search/sqlite/max-score';
 import { SqliteSearchIndex } from '../../src/infrastructure/search/sqlite/sqlite-search-index';
 import { openSqlite } from '../../src/infrastructure/sqlite/sqlite-connection';
 import { makeTempDir } from '../support/temp-dir';
@@ -56,6 +58,41 @@ describe('SQLite search index: a cached term ranked again by its blocks’ exact
       expect(calls).toEqual([0, 3, 0, 3, 0]);
     } finally {
       computed.mockRestore();
+    }
+  });
+
+  it('keeps the scores of a term of up to WARM_SCORED_POSTINGS postings once it is asked for again', async () => {
+    // 'tarn' in every one of 17,000 documents: over SCORED_POSTINGS, so not scored when first read.
+    const documents = Array.from({ length: 17_000 }, (_, n) => ({
+      id: `t${n}`,
+      organization_id: 'org-2',
+      title: `tarn ${n % 5 === 0 ? 'tarn' : 'pool'}`,
+      body: `tarn water ${'deep '.repeat(n % 9)}`,
+      fields: {},
+      version: 1,
+    }));
+    await index.upsert(documents);
+    expect(documents.length).toBeGreaterThan(SCORED_POSTINGS);
+    expect(documents.length).toBeLessThanOrEqual(WARM_SCORED_POSTINGS);
+    const ask = (target: SqliteSearchIndex, boost: number) =>
+      target
+        .search({ organization_id: 'org-2', text: 'tarn', limit: 10, title_boost: boost })
+        .then((hits) => hits.map((hit) => [hit.id, hit.score]));
+    const fresh = new SqliteSearchIndex(db);
+    const expected = { 1: await ask(fresh, 1), 2: await ask(fresh, 2) };
+    await fresh.close();
+    const scored = jest.spyOn(denseSums, 'scorePostings');
+    try {
+      const calls: number[] = [];
+      for (const boost of [1, 1, 1, 2, 2] as const) {
+        scored.mockClear();
+        expect(await ask(index, boost)).toEqual(expected[boost]);
+        calls.push(scored.mock.calls.length);
+      }
+      // First ask: read, not scored. Second: scored (and kept). Then kept; another title weight: scored again.
+      expect(calls).toEqual([0, 1, 0, 1, 0]);
+    } finally {
+      scored.mockRestore();
     }
   });
 });

@@ -55,17 +55,18 @@ export class PostingCache {
     return entry.blocks;
   }
 
-  /** Keeps `blocks` (read under `generation`, which get() has just recorded). */
+  /** Keeps `blocks` (read under `generation`, which get() has just recorded); set again once they grew, counted anew. */
   set(orgKey: number, generation: string, term: string, blocks: TermBlocks): void {
     if (this.generations.get(orgKey) !== generation) return;
     const bytes = ENTRY_OVERHEAD + 2 * term.length + blocks.bytes + 64 * blocks.rows.length;
-    if (bytes > this.budget * LARGEST_SHARE) return;
     const key = `${orgKey}\u0000${term}`;
+    // An entry set again (grown) replaces its earlier count, or leaves when it no longer fits.
     const previous = this.entries.get(key);
     if (previous !== undefined) {
       this.bytes -= previous.bytes;
       this.entries.delete(key);
     }
+    if (bytes > this.budget * LARGEST_SHARE) return;
     this.entries.set(key, { blocks, bytes });
     this.bytes += bytes;
     for (const [oldest, entry] of this.entries) {

@@ -37,11 +37,17 @@ import { failingExpiry, fieldMatcher } from './field-matcher';
 import { PostingCache } from './posting-cache';
 import { type CachedRow, RowCache } from './row-cache';
 import { type DocumentLengths, readLengths } from './document-lengths';
-import { MaxScoreRanker, type RankedDoc, RankedMatches, SCORED_POSTINGS } from './max-score';
+import {
+  MaxScoreRanker,
+  type RankedDoc,
+  RankedMatches,
+  SCORED_POSTINGS,
+  WARM_SCORED_POSTINGS,
+} from './max-score';
 import { scorePostings } from './dense-sums';
 import { termWeighting, type TermWeighting } from './bm25';
 import { computeBlockMaxima, maximaUnder } from './block-maxima';
-import { readTermBlocks, type TermBlocks } from './term-blocks';
+import { readTermBlocks, type ScoredPostings, type TermBlocks } from './term-blocks';
 import { groupOf, partitionOf } from './postings';
 import { DOCS, ensureSearchSchema, LENGTHS, ORGS, POSTINGS, recreateSearchSchema } from './search-schema';
 import { type NormalizedQuery, normalizeQuery, validateDeletes, validateDocuments } from './search-input';
@@ -332,8 +338,9 @@ export class SqliteSearchIndex implements SearchIndex {
   /**
    * A term's postings in this snapshot: its own rows, one per partition it occurs in, with their scores when they
    * are few (cached for the generation). A cached term asked for again gets its blocks' exact maxima under this
-   * query's weighting (block-maxima.ts), which the ranking then bounds its blocks by; a term read for the first time
-   * keeps its header bounds (a cold query would pay a pass over every posting for them).
+   * query's weighting (block-maxima.ts), which the ranking then bounds its blocks by, and its scores when it has up
+   * to WARM_SCORED_POSTINGS postings; a term read for the first time keeps its header bounds (a cold query would
+   * pay a pass over every posting for them).
    */
   private blocksOf(
     org: OrgRow,
@@ -347,12 +354,19 @@ export class SqliteSearchIndex implements SearchIndex {
       blocks = readTermBlocks(this.statements.postings.all(org.org_key, termGroups(org.next_doc_no), term));
       if (blocks.df <= SCORED_POSTINGS) {
         blocks.scored = scorePostings(blocks, weigh(blocks), lengths);
-        blocks.bytes += blocks.scored.docs.byteLength + blocks.scored.scores.byteLength;
+        blocks.bytes += scoredBytes(blocks.scored);
       }
       this.postings.set(org.org_key, generation, term, blocks);
       return blocks;
     }
     const weighting = weigh(blocks);
+    if (blocks.df <= WARM_SCORED_POSTINGS && blocks.scored?.w !== weighting.w) {
+      if (blocks.scored !== null) blocks.bytes -= scoredBytes(blocks.scored);
+      blocks.scored = scorePostings(blocks, weighting, lengths);
+      blocks.bytes += scoredBytes(blocks.scored);
+      // Counted again: the entry is larger now.
+      this.postings.set(org.org_key, generation, term, blocks);
+    }
     if (maximaUnder(blocks, weighting) === null)
       blocks.maxima = computeBlockMaxima(blocks, weighting, lengths);
     return blocks;
@@ -438,4 +452,9 @@ export class SqliteSearchIndex implements SearchIndex {
       write(items.slice(start, start + WRITE_BATCH));
     }
   }
+}
+
+/** What a term's kept scores cost in the posting cache. */
+function scoredBytes(scored: ScoredPostings): number {
+  return scored.docs.byteLength + scored.scores.byteLength;
 }
