@@ -5,9 +5,9 @@
  * Sums are taken a window of WINDOW document numbers at a time (Lucene's BooleanScorer does the same): each term,
  * in query order, adds its postings in the window to a window-sized array, then the window's matched documents are
  * offered to the heap in document order. The arrays stay in the processor's cache and the documents' lengths, keys
- * and expiries are read in order. Sums over the whole document range, offered in the order documents were first
- * met, took ~130 ns a posting at 1M chunks (each add and each offer a cache miss in 8 MB arrays) against ~15 with
- * windows.
+ * and expiries are read in order. At 1M chunks a topical hybrid ask (~65,000 postings) took 8.3 ms summed over the
+ * whole document range and offered in the order documents were first met (each add and each offer a cache miss in
+ * 8 MB arrays), against 2.7 ms a window at a time.
  */
 import { bm25, type TermWeighting } from './bm25';
 import type { DocumentLengths } from './document-lengths';
