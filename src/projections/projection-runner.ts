@@ -27,6 +27,15 @@ const CHECKPOINT_DEFER_EVENTS = 10_000;
 const STEP_WRITE_LIMIT = 6000;
 
 /**
+ * What a step found: `idle`, nothing new; `more`, events left to read (a full batch, a remainder, a reset), so the
+ * next step runs at once; `caught_up`, it applied everything up to the head of the log. After `caught_up` the loop
+ * waits for the next poll (or a waiter's nudge) like an idle one: at the head a step runs after every append, and
+ * stepping again at once after each made every projection step once per search's recall trace (events no
+ * projection applies), ten steps per search.
+ */
+type StepOutcome = 'idle' | 'more' | 'caught_up';
+
+/**
  * Runs every projection from its own checkpoint (never through an in-process event bus). One process at a time
  * runs a given projection, by lease; a batch's writes and its checkpoint move are one compare-and-set commit, so a
  * batch applied by a process that lost its lease (or raced a rebuild) is rejected and re-read, never doubled.
@@ -267,10 +276,10 @@ export class ProjectionRunner {
           await this.sleeper.sleep(this.standby);
           continue;
         }
-        const progressed = await this.exclusive(projection, () => this.step(projection));
+        const outcome = await this.exclusive(projection, () => this.step(projection));
         failures = 0;
         this.blocked.delete(projection.name);
-        if (!progressed) {
+        if (outcome !== 'more') {
           await this.exclusive(projection, () => this.flushDeferred(projection, CHECKPOINT_DEFER_MS));
           await this.sleeper.sleep(this.poll);
         } else {
@@ -302,21 +311,21 @@ export class ProjectionRunner {
     return held;
   }
 
-  /** Applies one batch; false when there was nothing new. */
-  private async step(projection: Projection): Promise<boolean> {
+  /** Applies one batch. */
+  private async step(projection: Projection): Promise<StepOutcome> {
     const checkpoint = await this.readStore.getCheckpoint(projection.name);
     // A newer build owns this read model (rolling deploy): never downgrade it, stand by.
-    if (checkpoint && checkpoint.version > projection.version) return false;
+    if (checkpoint && checkpoint.version > projection.version) return 'idle';
     if (checkpoint && checkpoint.version < projection.version) {
       await this.reset(projection);
-      return true;
+      return 'more';
     }
     const stored = checkpoint?.position ?? 0;
     const from = this.appliedPosition(projection.name, stored);
     if (from === stored) this.deferred.delete(projection.name);
     const remainder = this.remainders.get(projection.name);
     if (remainder?.after !== from && (await this.lagging.shouldWait(projection.name, from, this.eventStore)))
-      return false;
+      return 'idle';
     this.remainders.delete(projection.name);
     // A remainder is never at the head: the step that left it did not apply its whole read.
     const read =
@@ -328,7 +337,7 @@ export class ProjectionRunner {
     if (batch.length === 0 && read.through <= from) {
       this.lagging.caughtUp(projection.name);
       await this.visibility.refresh(projection.name);
-      return false;
+      return 'idle';
     }
     const context = new BufferedProjectionContext(
       this.readStore,
@@ -358,6 +367,7 @@ export class ProjectionRunner {
     // How far this step's checkpoint moves: through what the read looked at (events of other types included) once
     // every event it found is applied.
     const last = applied === batch.length ? read.through : events[events.length - 1].position;
+    const outcome: StepOutcome = atHead && applied === batch.length ? 'caught_up' : 'more';
     if (projection.usesSearchIndex) {
       await this.visibility.write(
         projection.name,
@@ -373,7 +383,7 @@ export class ProjectionRunner {
       const since = this.deferred.get(projection.name)?.since ?? Date.now();
       this.deferred.set(projection.name, { stored, position: last, since });
       this.progress.emit('progress', projection.name, last);
-      return true;
+      return outcome;
     }
     this.deferred.delete(projection.name);
     const committed = await this.readStore.commit(
@@ -383,7 +393,8 @@ export class ProjectionRunner {
       context.ops,
     );
     if (committed) this.progress.emit('progress', projection.name, last);
-    return true;
+    // A refused commit (another process moved the checkpoint) reads again at once.
+    return committed ? outcome : 'more';
   }
 
   /** Runs `work` after any other exclusive work on the projection in this process has finished. */

@@ -140,3 +140,59 @@ describe('projection runner: a projection behind reads only its own event types'
     );
   }
 });
+
+describe('projection runner: at the head, events of other types cost a step per poll, not a step each', () => {
+  const temp = makeTempDir();
+  afterAll(() => temp.cleanup());
+
+  it('a stream of events no projection applies (recall traces) is read once per poll; a waited-for tick still applies at once', async () => {
+    const db = openSqlite({ path: `${temp.dir}/noise.sqlite` });
+    const store = new SqliteEventStore(db);
+    const { counted, seen } = countingReads(store, true);
+    const reads = new SqliteReadStore(db);
+    let checkpointReads = 0;
+    const getCheckpoint = reads.getCheckpoint.bind(reads);
+    reads.getCheckpoint = (name) => {
+      checkpointReads += 1;
+      return getCheckpoint(name);
+    };
+    const poll = 40;
+    const runner = new ProjectionRunner(counted, reads, new SqliteSearchIndex(db), [tickCounter()], {
+      owner: 'noise',
+      pollIntervalMs: poll,
+    });
+    try {
+      await runner.prepare();
+      runner.start();
+      const first = await store.append('t', [{ type: 'Tick', data: {}, metadata: meta() }], 'any');
+      expect(await runner.waitFor(first.position, 10_000)).toBe(true);
+
+      // 300 appends of another type, one at a time, as searches append their traces.
+      const before = { reads: seen.all, checkpoints: checkpointReads };
+      const started = Date.now();
+      for (let n = 0; n < 300; n++) {
+        await store.append(`noise-${n}`, [{ type: 'Noise', data: { n }, metadata: meta() }], 'any');
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await new Promise((resolve) => setTimeout(resolve, poll * 3));
+      // Stepping again at once after every step that found something made one step per append (~300 here).
+      const polls = Math.ceil((Date.now() - started) / poll);
+      expect(checkpointReads - before.checkpoints).toBeLessThanOrEqual(2 * polls + 4);
+      expect(seen.all - before.reads).toBe(300);
+
+      // A tick appended now and waited for is applied without waiting out a poll (the waiter nudges the loop).
+      const tick = await store.append('t', [{ type: 'Tick', data: {}, metadata: meta() }], 'any');
+      const waited = Date.now();
+      expect(await runner.waitFor(tick.position, 10_000)).toBe(true);
+      expect(Date.now() - waited).toBeLessThan(poll);
+      expect(await reads.get('tick_counts', 'all')).toEqual({
+        id: 'all',
+        n: 2,
+        at: [first.position, tick.position],
+      });
+    } finally {
+      await runner.stop();
+      db.close();
+    }
+  });
+});
