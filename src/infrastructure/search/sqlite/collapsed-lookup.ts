@@ -101,6 +101,8 @@ function withMembers(
       return { id, title, fields, score: match.score, members: own(i) };
     });
   }
+  // The hits themselves were scored exactly by the ranking and passed: not scored or matched again.
+  const known = new Map<number, number>(best.map((match) => [match.docNo, match.score]));
   const byValue = membersByValue(
     read,
     org,
@@ -108,6 +110,7 @@ function withMembers(
     keys,
     best.map((match) => keys[match.docNo]).filter((key) => key >= 0),
     passes,
+    known,
   );
   return best.map((match, i) => {
     const value = keys[match.docNo];
@@ -153,7 +156,9 @@ function asMembers(listed: ScoredMember[], max: number): SearchMember[] {
 
 /**
  * Each of `values`' documents that pass and match (score > 0: a document none of the terms is in is no member),
- * exactly scored, by value, best first (then by document number). Values without any are absent.
+ * exactly scored, by value, best first (then by document number). Values without any are absent. `known`: documents
+ * already scored exactly (by the ranking, every path of which gives the same score) that passed, with their scores:
+ * taken as they are, so a value whose only document is its hit costs no scoring (most of SciFact's items).
  */
 function membersByValue(
   read: CollapsedRows,
@@ -162,22 +167,28 @@ function membersByValue(
   keys: Float64Array,
   values: number[],
   passes: Passes,
+  known: ReadonlyMap<number, number> = new Map(),
 ): Map<number, ScoredMember[]> {
+  const byValue = new Map<number, ScoredMember[]>();
+  const add = (member: ScoredMember): void => {
+    const list = byValue.get(keys[member.docNo]);
+    if (list === undefined) byValue.set(keys[member.docNo], [member]);
+    else list.push(member);
+  };
   const candidates = new Map<number, ScoredMember>();
   for (const { docNo, row } of read.memberRows(org, values)) {
-    if (passes(row.fields))
-      candidates.set(docNo, { docNo, id: row.id, title: row.title, score: 0, fields: row.fields });
+    const score = known.get(docNo);
+    const member = { docNo, id: row.id, title: row.title, score: score ?? 0, fields: row.fields };
+    if (score !== undefined) add(member);
+    else if (passes(row.fields)) candidates.set(docNo, member);
   }
   const docs = Int32Array.from(candidates.keys()).sort();
   const scores = ranker.scoreDocs(docs);
-  const byValue = new Map<number, ScoredMember[]>();
   docs.forEach((doc, i) => {
     if (scores[i] <= 0) return;
     const member = candidates.get(doc)!;
     member.score = scores[i];
-    const list = byValue.get(keys[doc]);
-    if (list === undefined) byValue.set(keys[doc], [member]);
-    else list.push(member);
+    add(member);
   });
   for (const list of byValue.values()) list.sort((a, b) => b.score - a.score || a.docNo - b.docNo);
   return byValue;
