@@ -156,7 +156,8 @@ describe('projection runner: at the head, events of other types cost a step per 
       checkpointReads += 1;
       return getCheckpoint(name);
     };
-    const poll = 40;
+    // Long enough that a waited-for tick applied within it was not picked up by a poll, on a loaded machine too.
+    const poll = 200;
     const runner = new ProjectionRunner(counted, reads, new SqliteSearchIndex(db), [tickCounter()], {
       owner: 'noise',
       pollIntervalMs: poll,
