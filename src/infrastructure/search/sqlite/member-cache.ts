@@ -56,11 +56,26 @@ export function readMembers(
 ): MemberRow[] {
   const members: MemberRow[] = [];
   const missing: number[] = [];
-  for (const key of new Set(keys)) {
+  // Plain loops, no array per value: a limit-100 search looks up 100 values here.
+  const seen = new Set<number>();
+  for (const key of keys) {
+    if (seen.has(key)) continue;
+    seen.add(key);
     const docs = cached.lists.get(key);
-    const rows = docs?.map((docNo) => cached.rows.get(docNo));
-    if (docs === undefined || rows === undefined || rows.some((row) => row === undefined)) missing.push(key);
-    else docs.forEach((docNo, i) => members.push({ docNo, row: rows[i] as CachedRow }));
+    const start = members.length;
+    let complete = docs !== undefined;
+    for (const docNo of docs ?? []) {
+      const row = cached.rows.get(docNo);
+      if (row === undefined) {
+        complete = false;
+        break;
+      }
+      members.push({ docNo, row });
+    }
+    if (!complete) {
+      members.length = start;
+      missing.push(key);
+    }
   }
   if (missing.length === 0) return members;
   const lists = new Map<number, number[]>(missing.map((key) => [key, []]));
