@@ -10,6 +10,24 @@ import { SqliteSearchIndex } from '../../src/infrastructure/search/sqlite/sqlite
 import { openSqlite } from '../../src/infrastructure/sqlite/sqlite-connection';
 import { makeTempDir } from '../support/temp-dir';
 
+/**
+ * Asks with title boosts 1, 1, 1, 2, 2, each answer equal to a fresh index's for its boost; returns how many times
+ * `spy` was called during each ask.
+ */
+async function callsPerAsk(
+  spy: jest.SpyInstance,
+  ask: (boost: 1 | 2) => Promise<unknown>,
+  expected: Record<1 | 2, unknown>,
+): Promise<number[]> {
+  const calls: number[] = [];
+  for (const boost of [1, 1, 1, 2, 2] as const) {
+    spy.mockClear();
+    expect(await ask(boost)).toEqual(expected[boost]);
+    calls.push(spy.mock.calls.length);
+  }
+  return calls;
+}
+
 describe('SQLite search index: a cached term ranked again by its blocks’ exact maxima', () => {
   const temp = makeTempDir('cairn-search-maxima-');
   const db = openSqlite({ path: join(temp.dir, 'cairn.sqlite') });
@@ -48,14 +66,8 @@ describe('SQLite search index: a cached term ranked again by its blocks’ exact
     try {
       const expected = { 1: await cold(1), 2: await cold(2) };
       expect(computed).not.toHaveBeenCalled();
-      const calls: number[] = [];
-      for (const boost of [1, 1, 1, 2, 2] as const) {
-        computed.mockClear();
-        expect(await ask(index, boost)).toEqual(expected[boost]);
-        calls.push(computed.mock.calls.length);
-      }
       // First ask: read, header bounds. Second: maxima for its three terms. Then kept; another weight: again.
-      expect(calls).toEqual([0, 3, 0, 3, 0]);
+      expect(await callsPerAsk(computed, (boost) => ask(index, boost), expected)).toEqual([0, 3, 0, 3, 0]);
     } finally {
       computed.mockRestore();
     }
@@ -83,14 +95,8 @@ describe('SQLite search index: a cached term ranked again by its blocks’ exact
     await fresh.close();
     const scored = jest.spyOn(denseSums, 'scorePostings');
     try {
-      const calls: number[] = [];
-      for (const boost of [1, 1, 1, 2, 2] as const) {
-        scored.mockClear();
-        expect(await ask(index, boost)).toEqual(expected[boost]);
-        calls.push(scored.mock.calls.length);
-      }
       // First ask: read, not scored. Second: scored (and kept). Then kept; another title weight: scored again.
-      expect(calls).toEqual([0, 1, 0, 1, 0]);
+      expect(await callsPerAsk(scored, (boost) => ask(index, boost), expected)).toEqual([0, 1, 0, 1, 0]);
     } finally {
       scored.mockRestore();
     }

@@ -352,18 +352,13 @@ export class SqliteSearchIndex implements SearchIndex {
     let blocks = this.postings.get(org.org_key, generation, term);
     if (blocks === undefined) {
       blocks = readTermBlocks(this.statements.postings.all(org.org_key, termGroups(org.next_doc_no), term));
-      if (blocks.df <= SCORED_POSTINGS) {
-        blocks.scored = scorePostings(blocks, weigh(blocks), lengths);
-        blocks.bytes += scoredBytes(blocks.scored);
-      }
+      if (blocks.df <= SCORED_POSTINGS) keepScores(blocks, weigh(blocks), lengths);
       this.postings.set(org.org_key, generation, term, blocks);
       return blocks;
     }
     const weighting = weigh(blocks);
     if (blocks.df <= WARM_SCORED_POSTINGS && blocks.scored?.w !== weighting.w) {
-      if (blocks.scored !== null) blocks.bytes -= scoredBytes(blocks.scored);
-      blocks.scored = scorePostings(blocks, weighting, lengths);
-      blocks.bytes += scoredBytes(blocks.scored);
+      keepScores(blocks, weighting, lengths);
       // Counted again: the entry is larger now.
       this.postings.set(org.org_key, generation, term, blocks);
     }
@@ -452,6 +447,13 @@ export class SqliteSearchIndex implements SearchIndex {
       write(items.slice(start, start + WRITE_BATCH));
     }
   }
+}
+
+/** Keeps `blocks`' scores under `weighting`, their bytes counted in place of any scores it kept before. */
+function keepScores(blocks: TermBlocks, weighting: TermWeighting, lengths: DocumentLengths): void {
+  if (blocks.scored !== null) blocks.bytes -= scoredBytes(blocks.scored);
+  blocks.scored = scorePostings(blocks, weighting, lengths);
+  blocks.bytes += scoredBytes(blocks.scored);
 }
 
 /** What a term's kept scores cost in the posting cache. */
