@@ -367,34 +367,55 @@ export class ProjectionRunner {
     // How far this step's checkpoint moves: through what the read looked at (events of other types included) once
     // every event it found is applied.
     const last = applied === batch.length ? read.through : events[events.length - 1].position;
-    const outcome: StepOutcome = atHead && applied === batch.length ? 'caught_up' : 'more';
-    if (projection.usesSearchIndex) {
-      await this.visibility.write(
-        projection.name,
-        context.searchWrites,
-        !(atHead && applied === batch.length),
-      );
-      const atHeadNow =
-        (atHead && applied === batch.length) || last >= (await this.eventStore.headPosition());
-      if (atHeadNow && this.visibility.refreshesAtHead) await this.visibility.refresh(projection.name);
-    }
-    const wrote = context.ops.length > 0 || context.searchWrites.length > 0;
+    const wholeAtHead = atHead && applied === batch.length;
+    const outcome: StepOutcome = wholeAtHead ? 'caught_up' : 'more';
+    const ops = context.ops;
+    const wrote = ops.length > 0 || context.searchWrites.length > 0;
+    // The search index's writes land before the commit of the read models and the checkpoint (a crash between the
+    // two replays the batch into both). The commit is called first all the same, its writes held until the search
+    // index's are done: it prepares its documents meanwhile (a large batch's compression on another thread).
+    let startSearch = (): void => undefined;
+    const searchWritten = projection.usesSearchIndex
+      ? new Promise<void>((resolve) => (startSearch = resolve)).then(() =>
+          this.writeSearch(projection, context, last, wholeAtHead),
+        )
+      : undefined;
+    // Its failure is the step's either way (awaited below, or through the commit); a commit that fails before it
+    // waits for it must not leave it unhandled.
+    searchWritten?.catch(() => undefined);
     if (!wrote && last - stored < CHECKPOINT_DEFER_EVENTS) {
+      startSearch();
+      await searchWritten;
       const since = this.deferred.get(projection.name)?.since ?? Date.now();
       this.deferred.set(projection.name, { stored, position: last, since });
       this.progress.emit('progress', projection.name, last);
       return outcome;
     }
     this.deferred.delete(projection.name);
-    const committed = await this.readStore.commit(
+    const committing = this.readStore.commit(
       projection.name,
       stored,
       { position: last, version: projection.version },
-      context.ops,
+      ops,
+      searchWritten === undefined ? {} : { after: searchWritten },
     );
+    startSearch();
+    const committed = await committing;
     if (committed) this.progress.emit('progress', projection.name, last);
     // A refused commit (another process moved the checkpoint) reads again at once.
     return committed ? outcome : 'more';
+  }
+
+  /** A step's search index writes, then a refresh of what searches see if they reached the head. */
+  private async writeSearch(
+    projection: Projection,
+    context: BufferedProjectionContext,
+    last: number,
+    wholeAtHead: boolean,
+  ): Promise<void> {
+    await this.visibility.write(projection.name, context.searchWrites, !wholeAtHead);
+    const atHeadNow = wholeAtHead || last >= (await this.eventStore.headPosition());
+    if (atHeadNow && this.visibility.refreshesAtHead) await this.visibility.refresh(projection.name);
   }
 
   /** Runs `work` after any other exclusive work on the projection in this process has finished. */

@@ -62,6 +62,33 @@ export function describeCoordinationContract(getStore: () => ReadStore, it: Cont
       }
     });
 
+    it('writes nothing before `after` settles, then the whole commit', async () => {
+      const [c, p] = [unique('c'), unique('p')];
+      let release = (): void => undefined;
+      const after = new Promise<void>((resolve) => (release = resolve));
+      const ops = puts(c, [{ id: 'a', text: 'x'.repeat(50_000) }, { id: 'b' }]);
+      const committing = store.commit(p, 0, { position: 3, version: 1 }, ops, { after });
+      await sleep(30);
+      expect(await store.get(c, 'a')).toBeNull();
+      expect(await store.getCheckpoint(p)).toBeNull();
+      release();
+      expect(await committing).toBe(true);
+      expect(await store.get(c, 'a')).toEqual({ id: 'a', text: 'x'.repeat(50_000) });
+      expect(await store.get(c, 'b')).toEqual({ id: 'b' });
+      expect(await store.getCheckpoint(p)).toMatchObject({ position: 3, version: 1 });
+    });
+
+    it('writes nothing and rejects with its error when `after` rejects', async () => {
+      const [c, p] = [unique('c'), unique('p')];
+      const failure = new Error('the search index refused the batch');
+      const after = sleep(10).then(() => Promise.reject(failure));
+      await expect(
+        store.commit(p, 0, { position: 2, version: 1 }, puts(c, [{ id: 'a' }]), { after }),
+      ).rejects.toBe(failure);
+      expect(await store.get(c, 'a')).toBeNull();
+      expect(await store.getCheckpoint(p)).toBeNull();
+    });
+
     it('rejects an invalid op before writing anything', async () => {
       const [c, p] = [unique('c'), unique('p')];
       const bad = [

@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
+import { WORKER_FROM_UNITS as DEFLATE_THREAD_FROM_UNITS } from '../../src/infrastructure/read-store/sqlite/deflate-worker';
+import { deflatePacked } from '../../src/infrastructure/read-store/sqlite/packed-fields';
 import { SqliteReadStore } from '../../src/infrastructure/read-store/sqlite/sqlite-read-store';
 import { openSqlite, type SqliteDatabase } from '../../src/infrastructure/sqlite/sqlite-connection';
 import { makeTempDir } from '../support/temp-dir';
@@ -30,7 +32,8 @@ describe('SqliteReadStore specifics', () => {
     db = openSqlite({ path: join(tmp.dir, 'cairn.db') });
     store = new SqliteReadStore(db);
   });
-  afterEach(() => {
+  afterEach(async () => {
+    await store.close();
     db.close();
     tmp.cleanup();
   });
@@ -40,6 +43,49 @@ describe('SqliteReadStore specifics', () => {
     await again.close();
     await expect(store.ping()).resolves.toBeUndefined();
     expect(db.open).toBe(true);
+  });
+
+  it("stores a large batch's packed fields (compressed on the deflate thread) byte for byte as a small one's", async () => {
+    await store.ensureCollection('items', ['organization_id'], { packed: ['chunks'] });
+    // Eight sections of a runbook per item, each revised differently: 40 items are ~280,000 UTF-16 units of chunks,
+    // over the thread's threshold; one item alone is under it (compressed inline).
+    const item = (n: number, revision: number) => ({
+      id: `i${n}`,
+      organization_id: 'org',
+      title: `Runbook ${n}`,
+      chunks: Array.from({ length: 8 }, (_, s) => ({
+        memory_chunk_id: n * 8 + s,
+        text:
+          `Section ${s + 1} of runbook ${n} (revision ${revision}): drain the queue on höst-${s}, ` +
+          `then restart the worker pool; wait ${s * 7 + n} s — “ack” each page. `.repeat(14),
+      })),
+    });
+    const items = Array.from({ length: 40 }, (_, n) => item(n, 2));
+    expect(DEFLATE_THREAD_FROM_UNITS).toBeLessThan(JSON.stringify(items.map((i) => i.chunks)).length);
+    expect(JSON.stringify({ chunks: item(0, 1).chunks }).length).toBeLessThan(DEFLATE_THREAD_FROM_UNITS);
+    expect(
+      await store.commit(
+        'memory',
+        0,
+        { position: 1, version: 1 },
+        items.map((doc) => ({ op: 'put', collection: 'items', doc })),
+      ),
+    ).toBe(true);
+    expect(
+      await store.commit('memory', 1, { position: 2, version: 1 }, [
+        { op: 'put', collection: 'items', doc: { ...item(40, 1), id: 'single' } },
+      ]),
+    ).toBe(true);
+    const rows = db
+      .prepare(`SELECT id, packed FROM read_documents WHERE collection = 'items' ORDER BY rowid`)
+      .all() as Array<{ id: string; packed: Buffer }>;
+    expect(rows.map((row) => row.id)).toEqual([...items.map((i) => i.id), 'single']);
+    for (const [n, row] of rows.entries()) {
+      const chunks = n < items.length ? items[n].chunks : item(40, 1).chunks;
+      expect(row.packed.equals(deflatePacked(JSON.stringify({ chunks })))).toBe(true);
+      expect(JSON.parse(inflateRawSync(row.packed).toString('utf8'))).toEqual({ chunks });
+    }
+    expect((await store.get('items', 'i39'))?.chunks).toEqual(items[39].chunks);
   });
 
   it('stores packed fields deflated apart from the JSONB row; refuses filtering, sorting or packing what cannot be', async () => {

@@ -50,6 +50,16 @@ export type ReadDocument = Record<string, unknown> & { id: string };
 export type WriteOp =
   { op: 'put'; collection: string; doc: ReadDocument } | { op: 'delete'; collection: string; id: string };
 
+export interface CommitOptions {
+  /**
+   * Nothing is written before this settles: the caller's writes that must land first (a projection step's search
+   * index writes). The documents are prepared meanwhile (serialized; the embedded store also compresses them,
+   * on a thread of its own for a large batch). If it rejects, nothing is written and commit() rejects with its
+   * error.
+   */
+  after?: Promise<unknown>;
+}
+
 export interface Checkpoint {
   projection: string;
   /** Global position of the last event applied (0: none). */
@@ -120,12 +130,14 @@ export interface ReadStore {
   /**
    * Applies `ops` in order and moves the checkpoint of `projection` from `expectedPosition` to `next`, atomically.
    * Returns false and applies nothing when the stored position (0 when absent) is not `expectedPosition`.
+   * The caller must not change `ops` or their documents until the returned promise settles.
    */
   commit(
     projection: string,
     expectedPosition: number,
     next: { position: number; version: number },
     ops: WriteOp[],
+    options?: CommitOptions,
   ): Promise<boolean>;
   getCheckpoint(projection: string): Promise<Checkpoint | null>;
   listCheckpoints(): Promise<Checkpoint[]>;

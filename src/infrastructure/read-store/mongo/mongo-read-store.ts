@@ -31,6 +31,7 @@ import type {
   LeaseInfo,
   ReadDocument,
   ReadStore,
+  CommitOptions,
   WriteOp,
 } from '../read-store.port';
 import { assertGetManyIds } from '../read-store.port';
@@ -195,6 +196,7 @@ export class MongoReadStore implements ReadStore {
     expectedPosition: number,
     next: { position: number; version: number },
     ops: WriteOp[],
+    options: CommitOptions = {},
   ): Promise<boolean> {
     assertNonEmptyString(projection, 'projection');
     assertPosition(expectedPosition, 'expectedPosition');
@@ -203,6 +205,7 @@ export class MongoReadStore implements ReadStore {
     if (next.position < expectedPosition) throw new RangeError('next.position is before expectedPosition');
     assertWriteOps(ops);
     const batches = this.toBatches(ops);
+    await options.after;
     const checkpoint = { position: next.position, version: next.version, updated_at: this.clock.nowIso() };
     const session = this.client.startSession();
     try {

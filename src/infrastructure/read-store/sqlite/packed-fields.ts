@@ -14,12 +14,18 @@ import type { ParsedFind } from '../read-store-query';
  * 0.400 in ~200 µs at the default level 6 (measured on the store bench's synthetic text): every ingest and
  * rebuild pays it once per item.
  */
-const DEFLATE = { level: 4 };
+export const PACKED_DEFLATE_LEVEL = 4;
 
 /** A document as one row stores it: its JSON (packed fields null) and its packed fields, if any. */
 export interface StoredDocument {
   json: string;
   packed: Buffer | null;
+}
+
+/** A document split for its row, its packed fields not compressed yet: their JSON (null: none). */
+export interface SerializedDocument {
+  json: string;
+  packedJson: string | null;
 }
 
 /**
@@ -31,6 +37,21 @@ export function packDocument(
   fields: readonly string[],
   serialize: (doc: ReadDocument) => string,
 ): StoredDocument {
+  const { json, packedJson } = serializeDocument(doc, fields, serialize);
+  return { json, packed: packedJson === null ? null : deflatePacked(packedJson) };
+}
+
+/** Raw DEFLATE of a document's packed fields' JSON, as packDocument() stores it. */
+export function deflatePacked(packedJson: string): Buffer {
+  return deflateRawSync(Buffer.from(packedJson, 'utf8'), { level: PACKED_DEFLATE_LEVEL });
+}
+
+/** packDocument() up to the compression, which the caller does (several documents at once, see deflate-worker.ts). */
+export function serializeDocument(
+  doc: ReadDocument,
+  fields: readonly string[],
+  serialize: (doc: ReadDocument) => string,
+): SerializedDocument {
   const taken: Record<string, unknown> = {};
   let any = false;
   for (const field of fields) {
@@ -42,13 +63,10 @@ export function packDocument(
     taken[field] = value;
     any = true;
   }
-  if (!any) return { json: serialize(doc), packed: null };
+  if (!any) return { json: serialize(doc), packedJson: null };
   const rest: ReadDocument = { ...doc };
   for (const field of Object.keys(taken)) rest[field] = null;
-  return {
-    json: serialize(rest),
-    packed: deflateRawSync(Buffer.from(JSON.stringify(taken), 'utf8'), DEFLATE),
-  };
+  return { json: serialize(rest), packedJson: JSON.stringify(taken) };
 }
 
 /** Whether JSON.stringify leaves the value out (without serializing plain values a second time). */

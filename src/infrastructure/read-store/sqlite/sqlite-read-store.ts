@@ -16,6 +16,7 @@ import { WriteLock } from '../../sqlite/write-lock';
 import type {
   Checkpoint,
   CollectionOptions,
+  CommitOptions,
   FindOptions,
   GetManyOptions,
   FindResult,
@@ -40,7 +41,15 @@ import {
   toStoredJson,
 } from '../read-store-query';
 import { LOWER_FN, type SqlParam } from './sqlite-filter';
-import { assertNotPacked, packDocument, packedField, unpackDocument } from './packed-fields';
+import { DeflateWorker } from './deflate-worker';
+import {
+  assertNotPacked,
+  PACKED_DEFLATE_LEVEL,
+  packedField,
+  type SerializedDocument,
+  serializeDocument,
+  unpackDocument,
+} from './packed-fields';
 import {
   collectionIndex,
   collectionSql,
@@ -113,6 +122,8 @@ export class SqliteReadStore implements ReadStore {
   private readonly lock: WriteLock;
   /** Each collection's packed fields, as this process's ensureCollection() named them. */
   private readonly packedFields = new Map<string, readonly string[]>();
+  /** Compresses a commit's packed fields, on a thread of its own for a large batch. */
+  private readonly deflater = new DeflateWorker(PACKED_DEFLATE_LEVEL);
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -332,6 +343,7 @@ export class SqliteReadStore implements ReadStore {
     expectedPosition: number,
     next: { position: number; version: number },
     ops: WriteOp[],
+    options: CommitOptions = {},
   ): Promise<boolean> {
     assertNonEmptyString(projection, 'projection');
     assertPosition(expectedPosition, 'expectedPosition');
@@ -339,17 +351,24 @@ export class SqliteReadStore implements ReadStore {
     assertPosition(next.version, 'next.version');
     if (next.position < expectedPosition) throw new RangeError('next.position is before expectedPosition');
     assertWriteOps(ops);
-    // Serialize before taking the write lock, to keep the transaction short.
-    const prepared: PreparedOp[] = ops.map((op) =>
+    // Serialized now, compressed while `after` runs (on the deflate thread for a large batch), all before the write
+    // lock is taken, to keep the transaction short.
+    const serialized = ops.map((op) =>
       op.op === 'put'
-        ? {
-            op: 'put',
-            collection: op.collection,
-            id: op.doc.id,
-            ...packDocument(op.doc, this.packedFields.get(op.collection) ?? [], toStoredJson),
-          }
-        : { op: 'delete', collection: op.collection, id: op.id },
+        ? serializeDocument(op.doc, this.packedFields.get(op.collection) ?? [], toStoredJson)
+        : null,
     );
+    const texts: string[] = [];
+    for (const doc of serialized) if (doc?.packedJson != null) texts.push(doc.packedJson);
+    const compressing = this.deflater.deflateMany(texts);
+    const [compressed] = await Promise.all([compressing, options.after]);
+    let taken = 0;
+    const prepared: PreparedOp[] = ops.map((op, n) => {
+      if (op.op === 'delete') return { op: 'delete', collection: op.collection, id: op.id };
+      const doc = serialized[n] as SerializedDocument;
+      const packed = doc.packedJson === null ? null : compressed[taken++];
+      return { op: 'put', collection: op.collection, id: op.doc.id, json: doc.json, packed };
+    });
     const checkpoint: Checkpoint = { projection, ...next, updated_at: this.clock.nowIso() };
     const committed = this.lock.run(() => this.tx.commit.immediate(expectedPosition, checkpoint, prepared));
     if (committed) this.stats.noteWrites(prepared.length);
@@ -407,8 +426,10 @@ export class SqliteReadStore implements ReadStore {
     this.s.ping.get();
   }
 
-  /** The connection is shared (event store, search index): its owner closes it. */
-  async close(): Promise<void> {}
+  /** Stops the deflate thread. The connection is shared (event store, search index): its owner closes it. */
+  async close(): Promise<void> {
+    await this.deflater.close();
+  }
 
   /** The statements of `collection`'s rows (collection-sql.ts: the collection is a literal), prepared once. */
   private collection(collection: string): CollectionStatements {
