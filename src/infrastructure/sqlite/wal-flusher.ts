@@ -3,10 +3,14 @@
  * but does not wait for the disk); before an append is acknowledged, `flush()` waits for an fdatasync of the
  * WAL file that started after the commit. That is what synchronous=FULL does inside every commit, but:
  *
- * - the sync runs on libuv's thread pool, so the event loop keeps serving while the disk works;
  * - SQLite's write lock is not held during the sync, so other processes' writers do not wait for it;
  * - one sync covers every commit before it, of this process and of others (fdatasync is per file), so
- *   concurrent appends share one.
+ *   concurrent appends share one;
+ * - a slow disk's sync runs on libuv's thread pool, so the event loop keeps serving while the disk works. A fast
+ *   disk's runs in the event loop's thread (`inlineUpToMs`): the thread pool's round trip (handing the sync to a
+ *   pool thread, waking the event loop when it is done) cost ~150 µs an append here, more than the sync's own
+ *   time, and the loop holds still for no longer than a sync takes. Which of the two follows the recent syncs'
+ *   durations, so a disk that slows down moves the syncs off the event loop.
  *
  * A commit is in the operating system's cache when it returns: a process crash loses nothing; a power loss
  * can lose only commits whose flush had not completed, i.e. appends not yet acknowledged. WAL frames are
@@ -16,17 +20,46 @@ import { fdatasync, fdatasyncSync, openSync, closeSync } from 'node:fs';
 
 export type Sync = () => Promise<void>;
 
+/** A sync in the event loop's thread is allowed while recent syncs averaged at most this (WalFlusherOptions). */
+export const INLINE_SYNC_UP_TO_MS = 1;
+/** Weight of the latest sync's duration in the running average that decides where the next one runs. */
+const AVERAGE_WEIGHT = 0.2;
+
+export interface WalFlusherOptions {
+  /**
+   * Syncs run in the event loop's thread (`syncNow`) while the recent ones averaged at most this many milliseconds
+   * (an exponential average over every sync, wherever it ran); else on the thread pool (`sync`). Absent: always on
+   * the thread pool.
+   */
+  inlineUpToMs?: number;
+  /** Milliseconds, for timing syncs (default performance.now). */
+  now?: () => number;
+}
+
 export class WalFlusher {
   private running: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
   private relaxedDepth = 0;
   /** A sync promised by flushWithin(), not started yet. */
   private scheduled: NodeJS.Timeout | null = null;
+  /** Running average of the syncs' durations (ms); null: none timed yet. */
+  private averageMs: number | null = null;
+  private readonly now: () => number;
 
   constructor(
     private readonly sync: Sync,
     private readonly syncNow: () => void = () => undefined,
-  ) {}
+    private readonly options: WalFlusherOptions = {},
+  ) {
+    this.now = options.now ?? (() => performance.now());
+  }
+
+  /** Where the next sync runs: 'inline' (the event loop's thread) or 'pool'. */
+  get nextSyncRuns(): 'inline' | 'pool' {
+    const limit = this.options.inlineUpToMs;
+    if (limit === undefined) return 'pool';
+    return (this.averageMs ?? 0) <= limit ? 'inline' : 'pool';
+  }
 
   /**
    * Resolves once everything committed before the call is on disk. The sync starts in a later microtask, after
@@ -82,16 +115,40 @@ export class WalFlusher {
       clearTimeout(this.scheduled);
       this.scheduled = null;
     }
+    const started = this.now();
+    if (this.nextSyncRuns === 'inline') {
+      // In a microtask of the turn that flushed: every caller of this turn shares it, as they would a pooled one.
+      try {
+        this.syncNow();
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      } finally {
+        this.timed(started);
+      }
+      return Promise.resolve();
+    }
     const run = this.sync().finally(() => {
+      this.timed(started);
       if (this.running === run) this.running = null;
     });
     this.running = run;
     return run;
   }
+
+  private timed(started: number): void {
+    const ms = this.now() - started;
+    this.averageMs = this.averageMs === null ? ms : this.averageMs + AVERAGE_WEIGHT * (ms - this.averageMs);
+  }
 }
 
-/** A flusher for the WAL of the SQLite file at `path` (open in WAL mode, so its `-wal` file exists). */
-export function walFlusherFor(path: string): { flusher: WalFlusher; close(): void } {
+/**
+ * A flusher for the WAL of the SQLite file at `path` (open in WAL mode, so its `-wal` file exists); syncs run in
+ * the event loop's thread while they average at most INLINE_SYNC_UP_TO_MS.
+ */
+export function walFlusherFor(
+  path: string,
+  options: WalFlusherOptions = { inlineUpToMs: INLINE_SYNC_UP_TO_MS },
+): { flusher: WalFlusher; close(): void } {
   let fd: number | null = null;
   // Opened on first use; the WAL file is kept (same inode) while any connection has the database open.
   const descriptor = (): number => (fd ??= openSync(`${path}-wal`, 'r+'));
@@ -101,6 +158,7 @@ export function walFlusherFor(path: string): { flusher: WalFlusher; close(): voi
         fdatasync(descriptor(), (error) => (error ? reject(error) : resolve())),
       ),
     () => fdatasyncSync(descriptor()),
+    options,
   );
   return {
     flusher,
