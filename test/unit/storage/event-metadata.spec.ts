@@ -153,7 +153,10 @@ describe('event metadata (embedded event store)', () => {
     const store = new SqliteEventStore(db);
     try {
       await store.append('s', [{ type: 'A', data: { n: 1 }, metadata: callerMetadata }], 'no_stream');
-      db.prepare('UPDATE events SET global_prev_hash = NULL, global_hash = NULL WHERE position = 1').run();
+      // Cleared by another connection (another process): the store reads the log's head again after it.
+      const editor = openSqlite({ path: join(temp.dir, 'cairn.sqlite') });
+      editor.prepare('UPDATE events SET global_prev_hash = NULL, global_hash = NULL WHERE position = 1').run();
+      editor.close();
       await store.append('t', [{ type: 'B', data: { n: 2 }, metadata: callerMetadata }], 'no_stream');
       const events = await store.readAll();
       expect(events.map((event) => event.type)).toEqual(['A', 'B']);

@@ -34,6 +34,7 @@ import { PollingSubscription } from './sqlite-subscription';
 import type { WalFlusher } from '../../sqlite/wal-flusher';
 import { WriteLock } from '../../sqlite/write-lock';
 import { prepareEventStatements, STREAMS_PAGE, type Row, type Statements } from './sqlite-event-statements';
+import { AppendHeads, type StreamHead } from './append-heads';
 import { compressFrom, encodePayload, parsePayload } from './event-payload';
 import { decodeMetadata, encodeMetadata } from './event-metadata';
 import { readOfTypes, TYPED_READ_WINDOW } from './sqlite-typed-reads';
@@ -54,6 +55,28 @@ type ChainGuess = {
   chained: Array<ChainedEvent<StoredEvent>>;
   metadataColumns: Array<string | Buffer>;
 } | null;
+
+/**
+ * One AppendHeads per connection, shared by every store appending through it: data_version does not change for a
+ * connection's own commits, so two stores on one connection must see each other's heads.
+ */
+const headsByConnection = new WeakMap<SqliteDatabase, AppendHeads>();
+
+function appendHeadsOf(db: SqliteDatabase): AppendHeads {
+  let heads = headsByConnection.get(db);
+  if (heads === undefined) {
+    const dataVersion = db.prepare('PRAGMA data_version').pluck();
+    headsByConnection.set(db, (heads = new AppendHeads(() => dataVersion.get() as number)));
+  }
+  return heads;
+}
+
+/** An append as committed: its result and the heads it left (append-heads.ts). */
+interface LockedAppend {
+  result: AppendResult;
+  streamHead: StreamHead;
+  logHead: string;
+}
 
 /** An event's link into the log chain (log-chain.ts), as stored: 32 bytes each. */
 interface StoredLink {
@@ -94,6 +117,8 @@ export class SqliteEventStore implements EventStore {
   private readonly typedReadWindow: number;
   private closed = false;
   private readonly traces: TraceRows;
+  /** The heads this connection's appends left (append-heads.ts): not read again while no other connection commits. */
+  private readonly heads: AppendHeads;
 
   constructor(db: SqliteDatabase, options: SqliteEventStoreOptions = {}) {
     this.pollIntervalMs = options.pollIntervalMs ?? 25;
@@ -104,6 +129,7 @@ export class SqliteEventStore implements EventStore {
       throw new RangeError(`typedReadWindow must be a positive integer, got ${this.typedReadWindow}`);
     }
     this.statements = prepareEventStatements(db);
+    this.heads = appendHeadsOf(db);
     const transaction = db.transaction(
       (
         stream: string,
@@ -111,15 +137,27 @@ export class SqliteEventStore implements EventStore {
         expected: ExpectedRevision,
         guess: ChainGuess,
         within: (() => void) | undefined,
-      ): AppendResult => {
-        const result = this.appendLocked(stream, events, expected, guess);
+      ): LockedAppend => {
+        const locked = this.appendLocked(stream, events, expected, guess);
         within?.();
-        return result;
+        return locked;
       },
     );
     const lock = new WriteLock(db);
-    this.appendTransaction = (stream, events, expected, guess, within) =>
-      lock.run(() => transaction.immediate(stream, events, expected, guess, within));
+    this.appendTransaction = (stream, events, expected, guess, within) => {
+      let locked: LockedAppend;
+      try {
+        locked = lock.run(() => transaction.immediate(stream, events, expected, guess, within));
+      } catch (error) {
+        // Refused before writing (a conflict, a bad event) or failed in its COMMIT (a full disk, an I/O error):
+        // in the second case what the file holds is not known here.
+        this.heads.forget();
+        throw error;
+      }
+      // Committed: the heads it left are this connection's until another connection commits.
+      this.heads.appended(stream, locked.streamHead, locked.logHead);
+      return locked.result;
+    };
     this.traces = prepareTraceRows(db, lock);
   }
 
@@ -262,7 +300,8 @@ export class SqliteEventStore implements EventStore {
    * insert alone. A new stream's chain starts at GENESIS_HASH, nothing to read.
    */
   private chainGuess(stream: string, events: StoredEvent[], expected: ExpectedRevision): ChainGuess {
-    const last = expected === 'no_stream' ? undefined : this.lastOf(stream);
+    const last =
+      expected === 'no_stream' ? undefined : (this.heads.streamHead(stream) ?? this.lastOf(stream));
     if (last !== undefined && typeof last.hash !== 'string') return null;
     const chained = chainBatch(
       stream,
@@ -279,10 +318,12 @@ export class SqliteEventStore implements EventStore {
     events: StoredEvent[],
     expected: ExpectedRevision,
     guess: ChainGuess,
-  ): AppendResult {
+  ): LockedAppend {
+    this.heads.checkInLock();
     // Expecting a new stream, nothing is read: should it exist, UNIQUE (stream, revision) refuses revision 0 and
     // append() reports the conflict like any other.
-    const last = expected === 'no_stream' ? undefined : this.lastOf(stream);
+    const last =
+      expected === 'no_stream' ? undefined : (this.heads.streamHead(stream) ?? this.lastOf(stream));
     const actual = last?.revision ?? null;
     checkExpected(stream, expected, actual);
     let prevHash = GENESIS_HASH;
@@ -303,7 +344,7 @@ export class SqliteEventStore implements EventStore {
     // read that could be the first after another process's commit, which SQLite makes pay for its discarded cache
     // (about 25 µs a search with two HTTP workers), more than linking here (a hash per event) holds the lock.
     const metadataColumns = guessed ? guess.metadataColumns : chained.map(metadataColumn);
-    const links = linkIntoLog(chained, this.globalHead());
+    const links = linkIntoLog(chained, this.heads.logHead() ?? this.globalHead());
     let position = 0;
     chained.forEach((event, n) => {
       const info = this.statements.insert.run(
@@ -318,7 +359,12 @@ export class SqliteEventStore implements EventStore {
       );
       position = Number(info.lastInsertRowid);
     });
-    return { next_expected_revision: firstRevision + chained.length - 1, position };
+    const lastEvent = chained[chained.length - 1];
+    return {
+      result: { next_expected_revision: firstRevision + chained.length - 1, position },
+      streamHead: { revision: lastEvent.revision, hash: lastEvent.metadata.hash },
+      logHead: links[links.length - 1].hash.toString('hex'),
+    };
   }
 
   /**
