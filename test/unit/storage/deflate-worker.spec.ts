@@ -1,3 +1,4 @@
+import type { Worker } from 'node:worker_threads';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { DeflateWorker } from '../../../src/infrastructure/read-store/sqlite/deflate-worker';
 
@@ -18,8 +19,8 @@ const expected = (text: string, level: number): Buffer =>
 
 describe('DeflateWorker', () => {
   const workers: DeflateWorker[] = [];
-  const make = (level: number, fromUnits?: number): DeflateWorker => {
-    const worker = new DeflateWorker(level, fromUnits);
+  const make = (level: number, fromUnits?: number, largestOnThread?: number): DeflateWorker => {
+    const worker = new DeflateWorker(level, fromUnits, largestOnThread);
     workers.push(worker);
     return worker;
   };
@@ -45,6 +46,23 @@ describe('DeflateWorker', () => {
       expect(bytes.equals(expected(large[n], 4))).toBe(true);
       expect(inflateRawSync(bytes).toString('utf8')).toBe(large[n]);
     }
+  });
+
+  it('compresses a text too large for the thread inline, in its place among the ones the thread compresses', async () => {
+    const worker = make(4, 1, 20_000);
+    const large = chunksJson(3).repeat(5);
+    expect(large.length).toBeGreaterThan(20_000);
+    expect(chunksJson(4).length).toBeLessThan(20_000);
+    const texts = [chunksJson(1), large, chunksJson(2), chunksJson(4), large];
+    await worker.deflateMany([chunksJson(9)]);
+    const thread = (worker as unknown as { worker: Worker }).worker;
+    const posted = jest.spyOn(thread, 'postMessage');
+    const out = await worker.deflateMany(texts);
+    expect(out.map((bytes) => inflateRawSync(bytes).toString('utf8'))).toEqual(texts);
+    expect(out[1].equals(expected(large, 4))).toBe(true);
+    // Only the small texts went to the thread, in two messages around the large one.
+    const sent = posted.mock.calls.map(([message]) => (message as { texts: string[] }).texts);
+    expect(sent).toEqual([[texts[0]], [texts[2], texts[3]]]);
   });
 
   it('keeps batches apart when several are in flight, and an empty text or batch', async () => {

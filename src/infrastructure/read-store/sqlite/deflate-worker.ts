@@ -18,6 +18,13 @@ import { deflateRawSync } from 'node:zlib';
 export const WORKER_FROM_UNITS = 64 * 1024;
 /** A batch goes to the thread in messages of about this many UTF-16 units (64 memory items' chunks). */
 const MESSAGE_UNITS = 512 * 1024;
+/**
+ * The largest text compressed on the thread, in UTF-16 units. An item's chunks can be as large as an append
+ * (MAX_APPEND_BYTES_CEILING, 64 MiB, when so configured), more than the thread's heap (THREAD_HEAP_MB) holds.
+ */
+export const LARGEST_ON_THREAD_UNITS = 4 * 1024 * 1024;
+/** The thread's heap limits: its messages' texts, their UTF-8 copies and zlib's output. */
+const THREAD_HEAP_MB = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 };
 
 /**
  * The thread's code (CommonJS, evaluated: no file of its own to find from src/ under jest and from dist/ alike).
@@ -67,6 +74,8 @@ export class DeflateWorker {
     private readonly level: number,
     /** Batches of fewer UTF-16 units are compressed inline. */
     private readonly fromUnits = WORKER_FROM_UNITS,
+    /** A text of more UTF-16 units is compressed inline, whatever its batch. */
+    private readonly largestOnThread = LARGEST_ON_THREAD_UNITS,
   ) {}
 
   /** Each text's raw DEFLATE (UTF-8), in order: inline for a small batch, else from the thread. */
@@ -78,12 +87,21 @@ export class DeflateWorker {
     if (worker === null) return this.inline(texts);
     // In messages of about MESSAGE_UNITS each: the thread starts on the first while the rest are copied, and no
     // message holds a whole rebuild batch's text twice over (as strings here and there).
-    const messages: Array<Promise<Buffer[]>> = [];
+    // A text over largestOnThread is compressed inline where it stands (the thread's heap is bounded).
+    const messages: Array<Buffer[] | Promise<Buffer[]>> = [];
     let from = 0;
     while (from < texts.length) {
+      if (texts[from].length > this.largestOnThread) {
+        messages.push(this.inline([texts[from++]]));
+        continue;
+      }
       let to = from;
       let size = 0;
-      while (to < texts.length && (to === from || size + texts[to].length <= MESSAGE_UNITS))
+      while (
+        to < texts.length &&
+        texts[to].length <= this.largestOnThread &&
+        (to === from || size + texts[to].length <= MESSAGE_UNITS)
+      )
         size += texts[to++].length;
       messages.push(this.post(worker, texts.slice(from, to)));
       from = to;
@@ -122,7 +140,7 @@ export class DeflateWorker {
       const worker = new Worker(WORKER_SOURCE, {
         eval: true,
         workerData: { level: this.level },
-        resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 },
+        resourceLimits: THREAD_HEAP_MB,
       });
       // Never what keeps a process alive: a CLI command ends when its work does.
       worker.unref();
