@@ -155,7 +155,9 @@ describe('event metadata (embedded event store)', () => {
       await store.append('s', [{ type: 'A', data: { n: 1 }, metadata: callerMetadata }], 'no_stream');
       // Cleared by another connection (another process): the store reads the log's head again after it.
       const editor = openSqlite({ path: join(temp.dir, 'cairn.sqlite') });
-      editor.prepare('UPDATE events SET global_prev_hash = NULL, global_hash = NULL WHERE position = 1').run();
+      editor
+        .prepare('UPDATE events SET global_prev_hash = NULL, global_hash = NULL WHERE position = 1')
+        .run();
       editor.close();
       await store.append('t', [{ type: 'B', data: { n: 2 }, metadata: callerMetadata }], 'no_stream');
       const events = await store.readAll();
