@@ -2,8 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import { WORKER_FROM_UNITS as DEFLATE_THREAD_FROM_UNITS } from '../../src/infrastructure/read-store/sqlite/deflate-worker';
-import { deflatePacked } from '../../src/infrastructure/read-store/sqlite/packed-fields';
+import {
+  deflateText,
+  WORKER_FROM_UNITS as DEFLATE_THREAD_FROM_UNITS,
+} from '../../src/infrastructure/read-store/sqlite/deflate-worker';
+import { PACKED_DEFLATE_LEVEL } from '../../src/infrastructure/read-store/sqlite/packed-fields';
 import { SqliteReadStore } from '../../src/infrastructure/read-store/sqlite/sqlite-read-store';
 import { openSqlite, type SqliteDatabase } from '../../src/infrastructure/sqlite/sqlite-connection';
 import { makeTempDir } from '../support/temp-dir';
@@ -82,7 +85,7 @@ describe('SqliteReadStore specifics', () => {
     expect(rows.map((row) => row.id)).toEqual([...items.map((i) => i.id), 'single']);
     for (const [n, row] of rows.entries()) {
       const chunks = n < items.length ? items[n].chunks : item(40, 1).chunks;
-      expect(row.packed.equals(deflatePacked(JSON.stringify({ chunks })))).toBe(true);
+      expect(row.packed.equals(deflateText(JSON.stringify({ chunks }), PACKED_DEFLATE_LEVEL))).toBe(true);
       expect(JSON.parse(inflateRawSync(row.packed).toString('utf8'))).toEqual({ chunks });
     }
     expect((await store.get('items', 'i39'))?.chunks).toEqual(items[39].chunks);

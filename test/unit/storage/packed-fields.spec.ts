@@ -4,7 +4,12 @@ import { SqliteReadStore } from '../../../src/infrastructure/read-store/sqlite/s
 import { openSqlite } from '../../../src/infrastructure/sqlite/sqlite-connection';
 import { makeTempDir } from '../../support/temp-dir';
 import { toStoredJson } from '../../../src/infrastructure/read-store/read-store-query';
-import { packDocument, unpackDocument } from '../../../src/infrastructure/read-store/sqlite/packed-fields';
+import { deflateText } from '../../../src/infrastructure/read-store/sqlite/deflate-worker';
+import {
+  PACKED_DEFLATE_LEVEL,
+  serializeDocument,
+  unpackDocument,
+} from '../../../src/infrastructure/read-store/sqlite/packed-fields';
 import type { ReadDocument } from '../../../src/infrastructure/read-store/read-store.port';
 
 /** Field names the documents and the packed lists draw from (including ones a document lacks). */
@@ -26,11 +31,17 @@ const doc = fc
     return out as ReadDocument;
   });
 
+/** A document's row as a commit writes it: serialized, its packed fields compressed as the read store does. */
+function packDocument(doc: ReadDocument, fields: readonly string[]): { json: string; packed: Buffer | null } {
+  const { json, packedJson } = serializeDocument(doc, fields, toStoredJson);
+  return { json, packed: packedJson === null ? null : deflateText(packedJson, PACKED_DEFLATE_LEVEL) };
+}
+
 describe('packed fields of the embedded read store', () => {
   it('reads back every document as it was written, key order included, whatever fields are packed', () => {
     fc.assert(
       fc.property(doc, fc.subarray([...NAMES]), (written, packed) => {
-        const stored = packDocument(written, packed, toStoredJson);
+        const stored = packDocument(written, packed);
         const read = unpackDocument<ReadDocument>(stored.json, stored.packed);
         expect(JSON.stringify(read)).toBe(toStoredJson(written));
         // The row's JSON holds no packed value (null in its place), and packs only what was there.
@@ -45,19 +56,18 @@ describe('packed fields of the embedded read store', () => {
 
   it('packs own fields only, leaves what JSON leaves out to the row, and never lays a stale packed value over the row', () => {
     // Names an object inherits are not the document's fields.
-    const plain = packDocument({ id: '1', title: 't' }, ['constructor', 'toString'], toStoredJson);
+    const plain = packDocument({ id: '1', title: 't' }, ['constructor', 'toString']);
     expect(plain.packed).toBeNull();
     expect(unpackDocument(plain.json, plain.packed)).toEqual({ id: '1', title: 't' });
     // A value JSON drops is dropped, as unpacked: not stored as null.
     const dropped = packDocument(
       { id: '1', chunks: (() => 1) as unknown, later: { toJSON: () => undefined }, n: 1 },
       ['chunks', 'later'],
-      toStoredJson,
     );
     expect(dropped.packed).toBeNull();
     expect(JSON.stringify(unpackDocument(dropped.json, dropped.packed))).toBe('{"id":"1","n":1}');
     // A row an older build rewrote (its JSON holds the field again, or lacks it) beside an older packed column.
-    const stale = packDocument({ id: '1', chunks: ['old text'] }, ['chunks'], toStoredJson).packed;
+    const stale = packDocument({ id: '1', chunks: ['old text'] }, ['chunks']).packed;
     expect(unpackDocument('{"id":"1","chunks":["new text"]}', stale)).toEqual({
       id: '1',
       chunks: ['new text'],

@@ -8,8 +8,8 @@
  * Small batches are compressed inline: a round trip costs more than a few texts' deflate. The bytes are the same
  * either way (the same zlib, the same level), so a row never depends on where it was compressed.
  *
- * Should the thread fail (it cannot start, it exits, a message is refused), the batches it held are compressed
- * inline instead and every later one is: a commit never fails for the thread's sake.
+ * Should the thread fail (it cannot start, it exits, zlib throws in it, a message is refused), the batches it held
+ * are compressed inline instead and every later one is: a commit never fails for the thread's sake.
  */
 import { Worker } from 'node:worker_threads';
 import { deflateRawSync } from 'node:zlib';
@@ -34,13 +34,8 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { deflateRawSync } = require('node:zlib');
 parentPort.on('message', ({ id, texts }) => {
-  let parts;
-  try {
-    parts = texts.map((text) => deflateRawSync(Buffer.from(text, 'utf8'), { level: workerData.level }));
-  } catch (error) {
-    parentPort.postMessage({ id, error: String((error && error.message) || error) });
-    return;
-  }
+  // A zlib error is thrown: the thread ends, and what it held is compressed inline (where the error recurs).
+  const parts = texts.map((text) => deflateRawSync(Buffer.from(text, 'utf8'), { level: workerData.level }));
   let size = 0;
   for (const part of parts) size += part.length;
   const bytes = new Uint8Array(size);
@@ -55,13 +50,22 @@ parentPort.on('message', ({ id, texts }) => {
 });
 `;
 
+/** Raw DEFLATE of `text`'s UTF-8 at `level`: what the thread writes, and what is written inline. */
+export function deflateText(text: string, level: number): Buffer {
+  return deflateRawSync(Buffer.from(text, 'utf8'), { level });
+}
+
 interface Pending {
   texts: readonly string[];
   resolve: (buffers: Buffer[]) => void;
   reject: (error: Error) => void;
 }
 
-type Reply = { id: number; bytes: Uint8Array; ends: Int32Array } | { id: number; error: string };
+interface Reply {
+  id: number;
+  bytes: Uint8Array;
+  ends: Int32Array;
+}
 
 export class DeflateWorker {
   private worker: Worker | null = null;
@@ -131,7 +135,7 @@ export class DeflateWorker {
   }
 
   private inline(texts: readonly string[]): Buffer[] {
-    return texts.map((text) => deflateRawSync(Buffer.from(text, 'utf8'), { level: this.level }));
+    return texts.map((text) => deflateText(text, this.level));
   }
 
   private thread(): Worker | null {
@@ -159,15 +163,6 @@ export class DeflateWorker {
     const pending = this.pending.get(reply.id);
     if (pending === undefined) return;
     this.pending.delete(reply.id);
-    if ('error' in reply) {
-      // zlib refused in the thread: it would inline too, and the caller gets that error.
-      try {
-        pending.resolve(this.inline(pending.texts));
-      } catch (error) {
-        pending.reject(error instanceof Error ? error : new Error(String(error)));
-      }
-      return;
-    }
     const { bytes, ends } = reply;
     const buffers: Buffer[] = [];
     let start = 0;

@@ -5,7 +5,7 @@
  * `packed` column; reading puts them back. A row without packed fields (or written before the column existed)
  * has `packed` NULL. Packed fields cannot be filtered or sorted on: their JSONB value is null.
  */
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
 import type { ReadDocument } from '../read-store.port';
 import type { ParsedFind } from '../read-store-query';
 
@@ -16,13 +16,10 @@ import type { ParsedFind } from '../read-store-query';
  */
 export const PACKED_DEFLATE_LEVEL = 4;
 
-/** A document as one row stores it: its JSON (packed fields null) and its packed fields, if any. */
-export interface StoredDocument {
-  json: string;
-  packed: Buffer | null;
-}
-
-/** A document split for its row, its packed fields not compressed yet: their JSON (null: none). */
+/**
+ * A document split for its row: its JSON (packed fields null) and its packed fields' JSON (null: none), which the
+ * store compresses (raw DEFLATE at PACKED_DEFLATE_LEVEL, several documents at once: deflate-worker.ts).
+ */
 export interface SerializedDocument {
   json: string;
   packedJson: string | null;
@@ -32,21 +29,6 @@ export interface SerializedDocument {
  * Splits `doc` into its row's columns; `fields`: the collection's packed fields (none: the JSON alone);
  * `serialize`: the store's checked JSON serialization of a document.
  */
-export function packDocument(
-  doc: ReadDocument,
-  fields: readonly string[],
-  serialize: (doc: ReadDocument) => string,
-): StoredDocument {
-  const { json, packedJson } = serializeDocument(doc, fields, serialize);
-  return { json, packed: packedJson === null ? null : deflatePacked(packedJson) };
-}
-
-/** Raw DEFLATE of a document's packed fields' JSON, as packDocument() stores it. */
-export function deflatePacked(packedJson: string): Buffer {
-  return deflateRawSync(Buffer.from(packedJson, 'utf8'), { level: PACKED_DEFLATE_LEVEL });
-}
-
-/** packDocument() up to the compression, which the caller does (several documents at once, see deflate-worker.ts). */
 export function serializeDocument(
   doc: ReadDocument,
   fields: readonly string[],
