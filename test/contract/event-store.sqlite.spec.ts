@@ -1,6 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordedEvent } from '../../src/infrastructure/event-store/event-store.port';
 import { SqliteEventStore } from '../../src/infrastructure/event-store/sqlite/sqlite-event-store';
@@ -73,17 +72,47 @@ describe('SqliteEventStore specifics', () => {
 
   it('rolls back the whole batch when an insert fails midway', async () => {
     const store = openStore();
-    const taken = randomUUID();
-    await store.append('taken', [newEvent('X', {}, { event_id: taken })], 'no_stream');
     await store.append('s', [newEvent('First')], 'no_stream');
-    const batch = [newEvent('Fine'), newEvent('Clash', {}, { event_id: taken }), newEvent('Fine')];
+    // The file refuses the batch's second row (a full disk or an I/O error would fail it the same way).
+    open[0].db.exec(
+      `CREATE TRIGGER refuse_clash BEFORE INSERT ON events WHEN NEW.type = 'Clash'
+         BEGIN SELECT RAISE(ABORT, 'refused by the file'); END`,
+    );
+    const batch = [newEvent('Fine'), newEvent('Clash'), newEvent('Fine')];
     // toMatchObject, not toThrow: better-sqlite3's native addon keeps the SqliteError class of the first jest
     // context of this worker, so in later test files it is not `instanceof Error` and toThrow would misreport.
     await expect(store.append('s', batch, 0)).rejects.toMatchObject({
-      message: expect.stringMatching(/UNIQUE/),
+      message: expect.stringMatching(/refused by the file/),
     });
     expect((await store.readStream('s')).map((e) => e.type)).toEqual(['First']);
-    expect(await store.readAll()).toHaveLength(2);
+    expect(await store.readAll()).toHaveLength(1);
+    // Nothing of it is left half-applied: the next append continues at revision 1, after the kept head.
+    await store.append('s', [newEvent('Next')], 0);
+    expect((await store.readStream('s')).map((e) => [e.type, e.revision])).toEqual([
+      ['First', 0],
+      ['Next', 1],
+    ]);
+  });
+
+  it("a new file's append to an existing stream writes two pages to the WAL, plus the page splits", async () => {
+    // What a durable append syncs: each page its commit dirtied, 16 KiB each. The table's page and the
+    // (stream, revision) index's; no sqlite_sequence page (AUTOINCREMENT) and no event_id index page.
+    const db = openSqlite({ path: dbPath, synchronous: 'NORMAL' });
+    const store = new SqliteEventStore(db);
+    open.push({ db, store });
+    db.pragma('wal_autocheckpoint = 0');
+    const streams = Array.from({ length: 50 }, (_, n) => `orders-${n}`);
+    for (const stream of streams) await store.append(stream, [newEvent('Opened', { stream })], 'no_stream');
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const appends = 400;
+    for (let n = 0; n < appends; n++) {
+      const stream = streams[(n * 7) % streams.length];
+      await store.append(stream, [newEvent('Changed', { n, note: 'x'.repeat(200) })], 'any');
+    }
+    const pageSize = Number(db.pragma('page_size', { simple: true }));
+    const frames = (statSync(`${dbPath}-wal`).size - 32) / (pageSize + 24);
+    expect(frames / appends).toBeGreaterThanOrEqual(2);
+    expect(frames / appends).toBeLessThan(2.5);
   });
 
   it('an edit made directly in the events table breaks the chain for auditors', async () => {

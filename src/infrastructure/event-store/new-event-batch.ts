@@ -69,9 +69,9 @@ function assertExpectedRevision(expected: ExpectedRevision): void {
 }
 
 function normalizeEventId(eventId: string | undefined, index: number): string {
-  // Time-ordered (RFC 9562 version 7): the embedded store's UNIQUE index on event_id then grows at its end like
-  // the table itself, instead of taking each new id on a random page (at 557k events, appends with random ids
-  // cost a search about 10% of its throughput).
+  // Time-ordered (RFC 9562 version 7): in a file created before event ids lost their index (sqlite-event-statements.ts),
+  // its UNIQUE index then grows at its end like the table itself, instead of taking each new id on a random page
+  // (at 557k events, appends with random ids cost a search about 10% of its throughput).
   if (eventId === undefined) return timeOrderedUuid();
   const lower = typeof eventId === 'string' ? eventId.toLowerCase() : '';
   if (!UUID.test(lower)) throw new TypeError(`event ${index}: event_id must be a UUID`);

@@ -2,10 +2,26 @@
 import { LimitedStatements } from '../../sqlite/limited-statements';
 import type { SqliteDatabase, SqliteStatement } from '../../sqlite/sqlite-connection';
 
+/**
+ * The table as a new file gets it. Each index is one more page in the WAL of every commit (16 KiB each: a durable
+ * append syncs every page it dirtied), so it has only what a read or a guarantee needs:
+ *
+ * - `position` is the rowid, without AUTOINCREMENT: every commit also rewrote `sqlite_sequence`'s page for it. Both
+ *   give max(position) + 1 as long as no row is deleted, and nothing deletes events (erasure destroys keys, trace
+ *   pruning rewrites `data`); a row cut from the end by hand would see its position given again, and the log chain
+ *   cannot tell that cut either way (docs/audit.md).
+ * - `event_id` is not indexed: nothing looks an event up by its id, and the store generates ids (UUIDv7, 74 random
+ *   bits) unless a caller gives one (no caller in Cairn does). A UNIQUE index refused an id given twice, at the
+ *   cost of a page per append; KurrentDB does not refuse one either (the same id appended to the same stream soon
+ *   after is taken as a retry and stored once).
+ * - UNIQUE (stream, revision) is the backstop for a stream's revisions and the index every stream read uses.
+ *
+ * Files created before keep their table (AUTOINCREMENT, UNIQUE event_id): the store reads and writes both the same.
+ */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS events (
-  position INTEGER PRIMARY KEY AUTOINCREMENT,
-  event_id TEXT UNIQUE NOT NULL,
+  position INTEGER PRIMARY KEY,
+  event_id TEXT NOT NULL,
   stream TEXT NOT NULL,
   revision INTEGER NOT NULL,
   type TEXT NOT NULL,
