@@ -21,6 +21,9 @@ export interface PartitionHit {
 }
 
 /** The metadata of a base graph's chunks, sorted by chunk id (binary search; 24 bytes a chunk). */
+/** BaseMetadata.indexOf: interpolation probes before it falls back to halving. */
+const INTERPOLATION_PROBES = 4;
+
 export class BaseMetadata {
   constructor(
     readonly chunkIds: Float64Array,
@@ -37,12 +40,32 @@ export class BaseMetadata {
     return this.chunkIds.length;
   }
 
+  /**
+   * Where `chunkId` is (-1: absent). A base's chunk ids are nearly dense (a read model's row ids), so a probe where
+   * the id would be if they were evenly spread lands on it or beside it: a hybrid search looks up each of the
+   * graph's ~400 matches here, and a binary search of a million ids took ~20 probes, most of them cache misses
+   * (~0.7 µs a lookup in the server). At most INTERPOLATION_PROBES such probes, then a binary search of what is
+   * left, so ids spread unevenly cost no more than before.
+   */
   indexOf(chunkId: number): number {
+    const ids = this.chunkIds;
     let lo = 0;
-    let hi = this.chunkIds.length - 1;
+    let hi = ids.length - 1;
+    for (let probe = 0; probe < INTERPOLATION_PROBES && lo <= hi; probe++) {
+      const low = ids[lo];
+      const high = ids[hi];
+      if (chunkId < low || chunkId > high) return -1;
+      if (low === high) return lo;
+      // chunkId within [low, high]: the probe is within [lo, hi].
+      const at = lo + Math.floor(((chunkId - low) / (high - low)) * (hi - lo));
+      const value = ids[at];
+      if (value === chunkId) return at;
+      if (value < chunkId) lo = at + 1;
+      else hi = at - 1;
+    }
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      const value = this.chunkIds[mid];
+      const value = ids[mid];
       if (value === chunkId) return mid;
       if (value < chunkId) lo = mid + 1;
       else hi = mid - 1;
