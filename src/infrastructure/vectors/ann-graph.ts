@@ -107,16 +107,27 @@ export class AnnGraph {
 
   /** The `k` nearest keys to `query`, nearest first. */
   search(query: Float32Array, k: number): AnnMatch[] {
-    if (this.index.size() === 0 || k <= 0) return [];
-    const matches = this.index.search(query, Math.min(k, this.index.size()), 1);
     const out: AnnMatch[] = [];
-    for (let n = 0; n < matches.keys.length; n++) {
-      const distance = matches.distances[n];
-      // usearch pads missing results with the maximal key.
-      if (matches.keys[n] === 0xffffffffffffffffn) continue;
-      out.push({ key: Number(matches.keys[n]), distance });
-    }
+    this.visitNearest(query, k, (key, distance) => {
+      out.push({ key, distance });
+      return true;
+    });
     return out;
+  }
+
+  /**
+   * The `k` nearest keys to `query`, nearest first, each passed to `visit` until it returns false: no object per
+   * match (a hybrid search walks ~400 of them and keeps the live ones).
+   */
+  visitNearest(query: Float32Array, k: number, visit: (key: number, distance: number) => boolean): void {
+    if (this.index.size() === 0 || k <= 0) return;
+    const matches = this.index.search(query, Math.min(k, this.index.size()), 1);
+    for (let n = 0; n < matches.keys.length; n++) {
+      const key = matches.keys[n];
+      // usearch pads missing results with the maximal key.
+      if (key === 0xffffffffffffffffn) continue;
+      if (!visit(Number(key), matches.distances[n])) return;
+    }
   }
 
   save(path: string): void {

@@ -147,28 +147,26 @@ export class VectorPartition {
   search(query: Float32Array, k: number, nowMs: number): PartitionHit[] {
     if (this.size === 0 || k <= 0) return [];
     const hits = [
-      ...nearestLive(this.base, query, k, (key) => this.liveInBase(key, nowMs)),
-      ...nearestLive(this.delta, query, k, (key) => this.liveInDelta(key, nowMs)),
+      ...nearestLive(this.base, query, k, (key) => this.liveItemInBase(key, nowMs)),
+      ...nearestLive(this.delta, query, k, (key) => this.liveItemInDelta(key, nowMs)),
     ];
     return hits.sort((a, b) => b.score - a.score || a.chunkId - b.chunkId).slice(0, k);
   }
 
-  private liveInBase(chunkId: number, nowMs: number): ChunkEntry | null {
+  /** The item of a base chunk that is live (not removed, not expired), or null. */
+  private liveItemInBase(chunkId: number, nowMs: number): number | null {
     if (this.removed.has(chunkId)) return null;
     const at = this.baseMetadata.indexOf(chunkId);
     if (at < 0) return null;
     const expires = this.baseMetadata.expiresAtMs[at];
     if (!Number.isNaN(expires) && expires <= nowMs) return null;
-    return {
-      chunkId,
-      itemId: this.baseMetadata.itemIds[at],
-      expiresAtMs: Number.isNaN(expires) ? null : expires,
-    };
+    return this.baseMetadata.itemIds[at];
   }
 
-  private liveInDelta(chunkId: number, nowMs: number): ChunkEntry | null {
+  /** The item of a delta chunk that is live (not expired), or null. */
+  private liveItemInDelta(chunkId: number, nowMs: number): number | null {
     const entry = this.deltaEntries.get(chunkId);
-    return !entry || (entry.expiresAtMs !== null && entry.expiresAtMs <= nowMs) ? null : entry;
+    return !entry || (entry.expiresAtMs !== null && entry.expiresAtMs <= nowMs) ? null : entry.itemId;
   }
 
   /**
@@ -216,24 +214,26 @@ export class VectorPartition {
  * One graph's nearest live chunks with a positive similarity: at least `k` of them when it holds them (all it found,
  * nearest first). Asks for max(2k, k + 16), then four times as many, until `k` live ones are found, the graph has
  * no more, or the farthest match asked for is already at a similarity of 0 or less (every later one is farther).
+ * `liveItem`: a chunk's item when it is live, else null.
  */
 function nearestLive(
   graph: AnnGraph | null,
   query: Float32Array,
   k: number,
-  live: (chunkId: number) => ChunkEntry | null,
+  liveItem: (chunkId: number) => number | null,
 ): PartitionHit[] {
   if (graph === null || graph.size === 0) return [];
   for (let fetch = Math.max(2 * k, k + 16); ; fetch *= 4) {
     const hits: PartitionHit[] = [];
     let farthest = 0;
-    for (const match of graph.search(query, fetch)) {
-      const score = 1 - match.distance;
-      farthest = match.distance;
-      if (score <= 0) break;
-      const entry = live(match.key);
-      if (entry) hits.push({ chunkId: entry.chunkId, itemId: entry.itemId, score });
-    }
+    graph.visitNearest(query, fetch, (chunkId, distance) => {
+      const score = 1 - distance;
+      farthest = distance;
+      if (score <= 0) return false;
+      const itemId = liveItem(chunkId);
+      if (itemId !== null) hits.push({ chunkId, itemId, score });
+      return true;
+    });
     if (hits.length >= k || fetch >= graph.size || 1 - farthest <= 0) return hits;
   }
 }
