@@ -20,10 +20,10 @@ export interface PartitionHit {
   score: number;
 }
 
-/** The metadata of a base graph's chunks, sorted by chunk id (binary search; 24 bytes a chunk). */
 /** BaseMetadata.indexOf: interpolation probes before it falls back to halving. */
 const INTERPOLATION_PROBES = 4;
 
+/** The metadata of a base graph's chunks, sorted by chunk id (looked up by indexOf; 24 bytes a chunk). */
 export class BaseMetadata {
   constructor(
     readonly chunkIds: Float64Array,
