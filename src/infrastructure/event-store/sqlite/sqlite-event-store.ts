@@ -300,8 +300,7 @@ export class SqliteEventStore implements EventStore {
    * insert alone. A new stream's chain starts at GENESIS_HASH, nothing to read.
    */
   private chainGuess(stream: string, events: StoredEvent[], expected: ExpectedRevision): ChainGuess {
-    const last =
-      expected === 'no_stream' ? undefined : (this.heads.streamHead(stream) ?? this.lastOf(stream));
+    const last = this.headBefore(stream, expected);
     if (last !== undefined && typeof last.hash !== 'string') return null;
     const chained = chainBatch(
       stream,
@@ -322,8 +321,7 @@ export class SqliteEventStore implements EventStore {
     this.heads.checkInLock();
     // Expecting a new stream, nothing is read: should it exist, UNIQUE (stream, revision) refuses revision 0 and
     // append() reports the conflict like any other.
-    const last =
-      expected === 'no_stream' ? undefined : (this.heads.streamHead(stream) ?? this.lastOf(stream));
+    const last = this.headBefore(stream, expected);
     const actual = last?.revision ?? null;
     checkExpected(stream, expected, actual);
     let prevHash = GENESIS_HASH;
@@ -377,6 +375,17 @@ export class SqliteEventStore implements EventStore {
     if (Buffer.isBuffer(row[0])) return row[0].toString('hex');
     const hash = decodeMetadata(row[1]).global_hash;
     return typeof hash === 'string' ? hash : GENESIS_HASH;
+  }
+
+  /**
+   * The stream's last revision and hash an append continues from: as this connection's last append left it
+   * (append-heads.ts), else read. None is read when the append expects a new stream.
+   */
+  private headBefore(
+    stream: string,
+    expected: ExpectedRevision,
+  ): { revision: number; hash: unknown } | undefined {
+    return expected === 'no_stream' ? undefined : (this.heads.streamHead(stream) ?? this.lastOf(stream));
   }
 
   /** A stream's last revision and its stored hash, read as audit:verify reads it. */
